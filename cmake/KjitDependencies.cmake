@@ -1,0 +1,22 @@
+# Finds every dependency once, so that each target below only names imported targets.
+find_package(spdlog REQUIRED CONFIG)   # logging (KJIT_LOG_LEVEL); brings fmt
+find_package(Threads REQUIRED)
+
+if(KJIT_WITH_CPU)
+  # LLVM's version file wants major.minor (TOOLCHAIN.md): "19" alone fails.
+  find_package(LLVM 19.1 REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
+  find_package(Clang REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/clang)
+  find_package(boost_context 1.74 REQUIRED CONFIG)   # fibers for kernels that use __syncthreads()
+  message(STATUS "kjit: CPU backend with LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
+endif()
+
+if(KJIT_BUILD_TESTS)
+  find_package(GTest REQUIRED CONFIG)
+endif()
+if(KJIT_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED CONFIG)
+  find_package(OpenMP REQUIRED)        # the ahead-of-time baseline the CPU backend is measured against
+endif()
+if(KJIT_BUILD_EXAMPLES)
+  find_package(PNG REQUIRED)           # the demo writes its image as a PNG
+endif()

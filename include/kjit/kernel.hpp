@@ -1,0 +1,97 @@
+// kjit::Kernel<Params...>: a compiled kernel with a typed launch.
+#pragma once
+
+#include <kjit/detail/arguments.hpp>
+#include <kjit/device.hpp>
+#include <kjit/export.hpp>
+#include <kjit/program.hpp>
+#include <kjit/stream.hpp>
+#include <kjit/types.hpp>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace kjit {
+
+namespace detail {
+KJIT_API const std::string& kernel_name(const KernelImpl& kernel);
+KJIT_API Device kernel_device(const KernelImpl& kernel);
+}  // namespace detail
+
+/// A kernel of a Program compiled for one device, with parameter types Params. Cheap to copy;
+/// keeps its compiled code alive. launch() may be called from several threads at once.
+///
+/// Each argument must convert to its parameter at compile time: values convert as in a function
+/// call; a T* parameter takes a DeviceBuffer<T>, a DevicePtr<T>, a std::span<T> (copied to the
+/// device before and back after the launch, which then waits for the stream), or nullptr; a
+/// const T* parameter also takes a const DeviceBuffer<T>, DevicePtr<const T>, std::span<const T>.
+template <class... Params>
+class Kernel {
+ public:
+  Kernel() noexcept = default;
+  explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) noexcept : impl_(std::move(impl)) {}
+
+  /// Enqueues the kernel on the device's default stream.
+  template <class... Args>
+  void launch(const LaunchConfig& config, Args&&... args) const {
+    launch_on(nullptr, config, std::forward<Args>(args)...);
+  }
+  /// Enqueues the kernel on `stream`, which must belong to the kernel's device.
+  template <class... Args>
+  void launch(const Stream& stream, const LaunchConfig& config, Args&&... args) const {
+    launch_on(&stream, config, std::forward<Args>(args)...);
+  }
+
+  [[nodiscard]] const std::string& name() const { return detail::kernel_name(checked()); }
+  [[nodiscard]] Device device() const { return detail::kernel_device(checked()); }
+  [[nodiscard]] explicit operator bool() const noexcept { return impl_ != nullptr; }
+
+ private:
+  [[nodiscard]] const detail::KernelImpl& checked() const {
+    if (!impl_) {
+      throw UsageError("kjit: use of an empty Kernel (default-constructed or moved-from)");
+    }
+    return *impl_;
+  }
+
+  template <class... Args>
+  void launch_on(const Stream* stream, const LaunchConfig& config, Args&&... args) const {
+    static_assert(sizeof...(Args) == sizeof...(Params),
+                  "kjit: launch() needs exactly one argument per kernel parameter");
+    launch_indexed(stream, config, std::index_sequence_for<Params...>{},
+                   std::forward<Args>(args)...);
+  }
+
+  template <std::size_t... I, class... Args>
+  void launch_indexed(const Stream* stream, const LaunchConfig& config,
+                      std::index_sequence<I...> /*positions*/, Args&&... args) const {
+    const detail::KernelImpl& kernel = checked();
+    const detail::StagingContext staging(kernel, stream);
+    std::tuple<detail::Bound<I, Params, Args>...> bound{
+        detail::Bound<I, Params, Args>(staging, std::forward<Args>(args))...};
+    const std::array<detail::KernelArg, sizeof...(Params)> packed{std::get<I>(bound).arg()...};
+    detail::launch_kernel(kernel, stream, config, packed.data(), packed.size());
+    if constexpr ((detail::Bound<I, Params, Args>::stages || ...)) {
+      (std::get<I>(bound).finish(staging), ...);
+      staging.finish();
+    }
+  }
+
+  std::shared_ptr<detail::KernelImpl> impl_;
+};
+
+template <class... Params>
+Kernel<Params...> Program::kernel(std::string_view name, const Device& device) const {
+  static_assert((!std::is_reference_v<Params> && ...),
+                "kjit: kernel parameters are values or pointers, never references");
+  static_assert(((std::is_pointer_v<Params> || DeviceCopyable<Params>) && ...),
+                "kjit: a kernel parameter passed by value must be trivially copyable");
+  static constexpr std::array<std::size_t, sizeof...(Params)> sizes{sizeof(Params)...};
+  return Kernel<Params...>(find_kernel(name, device, sizes));
+}
+
+}  // namespace kjit

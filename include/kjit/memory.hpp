@@ -1,0 +1,218 @@
+// Typed device memory: DeviceBuffer<T> owns an allocation, DevicePtr<T> borrows one.
+#pragma once
+
+#include <kjit/device.hpp>
+#include <kjit/device_copyable.hpp>
+#include <kjit/error.hpp>
+#include <kjit/export.hpp>
+#include <kjit/stream.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kjit {
+
+namespace detail {
+
+/// count * elem_size, or UsageError naming `what` when the product overflows.
+[[nodiscard]] KJIT_API std::size_t checked_bytes(std::size_t count, std::size_t elem_size,
+                                                 const char* what);
+
+/// An untyped owning allocation; DeviceBuffer<T> is a typed view of one.
+class KJIT_API RawBuffer {
+ public:
+  RawBuffer() noexcept = default;
+  RawBuffer(const Device& device, std::size_t bytes);
+  RawBuffer(RawBuffer&& other) noexcept;
+  RawBuffer& operator=(RawBuffer&& other) noexcept;
+  RawBuffer(const RawBuffer&) = delete;
+  RawBuffer& operator=(const RawBuffer&) = delete;
+  /// Waits for the device's work before freeing, so a kernel never sees freed memory.
+  ~RawBuffer();
+
+  /// Copies host bytes in at `offset`. Without a stream the copy is synchronous and first waits
+  /// for the device; with one it is ordered on that stream and `src` must stay valid until then.
+  void write(std::size_t offset, const void* src, std::size_t bytes, const Stream* stream);
+  /// Copies bytes out to the host, with the same rules as write().
+  void read(std::size_t offset, void* dst, std::size_t bytes, const Stream* stream) const;
+
+  [[nodiscard]] std::uint64_t address() const noexcept { return address_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  /// False for a default-constructed or moved-from buffer.
+  [[nodiscard]] bool valid() const noexcept { return device_ != nullptr; }
+  [[nodiscard]] DeviceImpl* device_impl() const noexcept { return device_.get(); }
+  [[nodiscard]] Device device() const;
+  [[nodiscard]] void* native_handle() const;
+
+ private:
+  void release() noexcept;
+  std::shared_ptr<DeviceImpl> device_;
+  std::uint64_t address_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+/// Throws UsageError for a moved-from or default-constructed buffer used as `what`.
+KJIT_API void require_valid_buffer(const RawBuffer& buffer, const char* what);
+
+}  // namespace detail
+
+/// A borrowed, typed device address: what a kernel's T* parameter receives. T may be const.
+/// It does not keep the memory alive; its DeviceBuffer must outlive every use.
+template <class T>
+class DevicePtr {
+  static_assert(DeviceCopyable<std::remove_const_t<T>>,
+                "kjit: DevicePtr<T> needs a trivially copyable object type T");
+
+ public:
+  using element_type = T;
+
+  constexpr DevicePtr() noexcept = default;
+  constexpr DevicePtr(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
+
+  /// Adopts memory that another library allocated on `device` (count elements from address).
+  [[nodiscard]] static DevicePtr from_address(const Device& device, std::uint64_t address,
+                                              std::size_t count) {
+    DevicePtr p;
+    p.device_ = device.impl().get();
+    p.address_ = address;
+    p.count_ = count;
+    return p;
+  }
+
+  [[nodiscard]] std::uint64_t address() const noexcept { return address_; }
+  /// Elements from this address to the end of the memory it points into.
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] detail::DeviceImpl* device_impl() const noexcept { return device_; }
+  [[nodiscard]] explicit operator bool() const noexcept { return address_ != 0; }
+
+  /// A pointer n elements further on; UsageError past the end.
+  [[nodiscard]] DevicePtr operator+(std::size_t n) const {
+    if (n > count_) {
+      throw UsageError("kjit: DevicePtr offset past the end of its memory");
+    }
+    DevicePtr p = *this;
+    p.address_ += n * sizeof(T);
+    p.count_ -= n;
+    return p;
+  }
+
+  // NOLINTNEXTLINE(google-explicit-constructor): T* converts to const T* as in C++.
+  operator DevicePtr<const T>() const noexcept
+    requires(!std::is_const_v<T>)
+  {
+    return DevicePtr<const T>::from_parts(device_, address_, count_);
+  }
+
+  // For kjit's own templates.
+  [[nodiscard]] static DevicePtr from_parts(detail::DeviceImpl* device, std::uint64_t address,
+                                            std::size_t count) noexcept {
+    DevicePtr p;
+    p.device_ = device;
+    p.address_ = address;
+    p.count_ = count;
+    return p;
+  }
+
+ private:
+  detail::DeviceImpl* device_ = nullptr;  // devices live until the process ends
+  std::uint64_t address_ = 0;
+  std::size_t count_ = 0;
+};
+
+/// count elements of T in one device's memory, owned: freed when the buffer is destroyed (after
+/// the device's work that may use it). Movable, not copyable.
+template <DeviceCopyable T>
+class DeviceBuffer {
+ public:
+  using value_type = T;
+
+  DeviceBuffer() noexcept = default;
+  DeviceBuffer(const Device& device, std::size_t count)
+      : raw_(device, detail::checked_bytes(count, sizeof(T), "DeviceBuffer")), count_(count) {}
+
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : raw_(std::move(other.raw_)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    raw_ = std::move(other.raw_);
+    count_ = std::exchange(other.count_, 0);
+    return *this;
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] Device device() const { return raw_.device(); }
+  [[nodiscard]] void* native_handle() const { return raw_.native_handle(); }
+
+  [[nodiscard]] DevicePtr<T> ptr() {
+    detail::require_valid_buffer(raw_, "ptr()");
+    return DevicePtr<T>::from_parts(raw_.device_impl(), raw_.address(), count_);
+  }
+  [[nodiscard]] DevicePtr<const T> ptr() const {
+    detail::require_valid_buffer(raw_, "ptr()");
+    return DevicePtr<const T>::from_parts(raw_.device_impl(), raw_.address(), count_);
+  }
+
+  /// The whole buffer as a host vector; waits for the device's work first.
+  [[nodiscard]] std::vector<T> download() const {
+    std::vector<T> out(count_);
+    raw_.read(0, out.data(), bytes(), nullptr);
+    return out;
+  }
+  /// Copies the buffer into `out`, which must hold size() elements; waits for the device first.
+  void download(std::span<T> out) const { raw_.read(0, out.data(), span_bytes(out.size()), nullptr); }
+  /// Copies the buffer into `out` in stream order; `out` must stay valid until the stream is done.
+  void download(std::span<T> out, const Stream& stream) const {
+    raw_.read(0, out.data(), span_bytes(out.size()), &stream);
+  }
+  /// Copies host data into the start of the buffer (at most size() elements); synchronous.
+  void upload(std::span<const T> in) { raw_.write(0, in.data(), upload_bytes(in.size()), nullptr); }
+  /// As upload(in), ordered on `stream`; `in` must stay valid until the stream is done.
+  void upload(std::span<const T> in, const Stream& stream) {
+    raw_.write(0, in.data(), upload_bytes(in.size()), &stream);
+  }
+
+  [[nodiscard]] const detail::RawBuffer& raw() const noexcept { return raw_; }
+
+ private:
+  [[nodiscard]] std::size_t span_bytes(std::size_t n) const {
+    if (n < count_) {
+      throw UsageError("kjit: download into a span of " + std::to_string(n) +
+                       " elements from a buffer of " + std::to_string(count_));
+    }
+    return bytes();
+  }
+  [[nodiscard]] std::size_t upload_bytes(std::size_t n) const {
+    if (n > count_) {
+      throw UsageError("kjit: upload of " + std::to_string(n) + " elements into a buffer of " +
+                       std::to_string(count_));
+    }
+    return n * sizeof(T);
+  }
+
+  detail::RawBuffer raw_;
+  std::size_t count_ = 0;
+};
+
+template <DeviceCopyable T>
+DeviceBuffer<T> Device::alloc(std::size_t count) const {
+  return DeviceBuffer<T>(*this, count);
+}
+
+template <std::ranges::contiguous_range R>
+  requires DeviceCopyable<std::ranges::range_value_t<R>>
+DeviceBuffer<std::ranges::range_value_t<R>> Device::upload(const R& host) const {
+  using T = std::ranges::range_value_t<R>;
+  const auto n = static_cast<std::size_t>(std::ranges::size(host));
+  DeviceBuffer<T> buffer(*this, n);
+  buffer.upload(std::span<const T>(std::ranges::data(host), n));
+  return buffer;
+}
+
+}  // namespace kjit

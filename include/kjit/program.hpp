@@ -1,0 +1,74 @@
+// kjit::Program: kernel source compiled on demand for each device that asks for its kernels.
+#pragma once
+
+#include <kjit/device.hpp>
+#include <kjit/export.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kjit {
+
+namespace detail {
+class ProgramImpl;
+class KernelImpl;
+}  // namespace detail
+template <class... Params>
+class Kernel;
+
+/// How a program is compiled. The same options apply on every backend.
+struct CompileOptions {
+  /// Directories searched for #include "..." after the including file's own directory.
+  std::vector<std::filesystem::path> include_dirs;
+  /// In-memory headers: include name -> text, found before include_dirs.
+  std::map<std::string, std::string, std::less<>> headers;
+  /// Preprocessor definitions: NAME -> value; an empty value defines NAME as 1.
+  std::map<std::string, std::string, std::less<>> defines;
+  /// Kernel names (or template instantiations such as "saxpy<float>") to compile together the
+  /// first time any kernel of the program is asked for on a device; saves one compile per name.
+  std::vector<std::string> kernels;
+  /// Allow floating-point reassociation and approximate math (like nvcc --use_fast_math).
+  bool fast_math = false;
+};
+
+/// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles
+/// (once, however many threads ask), later calls reuse the binary. Cheap to copy; copies share
+/// their compiled binaries. Safe to use from several threads.
+class KJIT_API Program {
+ public:
+  Program() noexcept = default;
+
+  /// A program from text. `name` is used in messages and diagnostics, like a file name; quoted
+  /// includes are looked up in options.headers, then options.include_dirs.
+  [[nodiscard]] static Program from_source(std::string name, std::string source,
+                                           CompileOptions options = {});
+  /// A program from a file; quoted includes resolve relative to the including file first.
+  /// Throws Error if the file cannot be read.
+  [[nodiscard]] static Program from_file(const std::filesystem::path& path,
+                                         CompileOptions options = {});
+
+  /// The __global__ function `name` (or a template instantiation "saxpy<float>") compiled for
+  /// `device`, typed with its parameter list. Compiles on first use. Throws CompileError,
+  /// KernelNotFoundError, or LaunchError when Params does not match the kernel's real parameters.
+  template <class... Params>
+  [[nodiscard]] Kernel<Params...> kernel(std::string_view name, const Device& device) const;
+
+  [[nodiscard]] const std::string& name() const;
+
+  explicit Program(std::shared_ptr<detail::ProgramImpl> impl) noexcept : impl_(std::move(impl)) {}
+
+ private:
+  [[nodiscard]] std::shared_ptr<detail::KernelImpl> find_kernel(
+      std::string_view name, const Device& device, std::span<const std::size_t> param_sizes) const;
+  std::shared_ptr<detail::ProgramImpl> impl_;
+};
+
+}  // namespace kjit
+
+#include <kjit/kernel.hpp>  // Program::kernel is defined there

@@ -1,0 +1,70 @@
+#include "backends/backend.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+namespace kjit::backend {
+
+Event::~Event() = default;
+Stream::~Stream() = default;
+Module::~Module() = default;
+Device::~Device() = default;
+Backend::~Backend() = default;
+
+Function::Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,
+                   std::size_t static_shared_bytes)
+    : name_(std::move(name)), device_(device), params_(std::move(params)),
+      static_shared_bytes_(static_shared_bytes) {}
+
+Function::~Function() = default;
+
+void Function::launch(Stream& stream, const LaunchConfig& config, const void* const* args) {
+  check_geometry(config);
+  launch_impl(stream, config, args);
+}
+
+void Function::check_geometry(const LaunchConfig& config) const {
+  const auto where = [&] { return fmt::format("kernel '{}' on {}", name_, device_.id()); };
+  const Dim3& g = config.grid;
+  const Dim3& b = config.block;
+  if (g.x == 0 || g.y == 0 || g.z == 0) {
+    throw LaunchError(fmt::format("kjit: {}: grid ({}, {}, {}) has a zero dimension", where(),
+                                  g.x, g.y, g.z));
+  }
+  if (b.x == 0 || b.y == 0 || b.z == 0) {
+    throw LaunchError(fmt::format("kjit: {}: block ({}, {}, {}) has a zero dimension", where(),
+                                  b.x, b.y, b.z));
+  }
+  const Dim3& mb = device_.max_block;
+  if (b.x > mb.x || b.y > mb.y || b.z > mb.z || b.volume() > device_.max_threads_per_block) {
+    throw LaunchError(fmt::format(
+        "kjit: {}: block ({}, {}, {}) exceeds the device's limit of ({}, {}, {}) and {} threads",
+        where(), b.x, b.y, b.z, mb.x, mb.y, mb.z, device_.max_threads_per_block));
+  }
+  const Dim3& mg = device_.max_grid;
+  if (g.x > mg.x || g.y > mg.y || g.z > mg.z) {
+    throw LaunchError(fmt::format("kjit: {}: grid ({}, {}, {}) exceeds the device's limit of "
+                                  "({}, {}, {})",
+                                  where(), g.x, g.y, g.z, mg.x, mg.y, mg.z));
+  }
+  if (config.shared_bytes > device_.max_shared_bytes ||
+      static_shared_bytes_ + config.shared_bytes > device_.max_shared_bytes) {
+    throw LaunchError(fmt::format("kjit: {}: {} bytes of dynamic and {} of static shared memory "
+                                  "exceed the device's limit of {} bytes per block",
+                                  where(), config.shared_bytes, static_shared_bytes_,
+                                  device_.max_shared_bytes));
+  }
+}
+
+std::uint64_t Device::allocate(std::size_t bytes) {
+  return bytes == 0 ? 0 : allocate_impl(bytes);
+}
+
+void Device::free(std::uint64_t address) noexcept {
+  if (address != 0) {
+    free_impl(address);
+  }
+}
+
+}  // namespace kjit::backend

@@ -1,0 +1,164 @@
+// The one interface every backend (cpu, cuda, hip) implements. The core (src/jit) talks to
+// devices only through these classes and never includes a vendor header.
+//
+// Shape: a Backend enumerates devices cheaply and opens them; a Device compiles source to a
+// Binary, loads a Binary as a Module, owns memory and streams; a Module yields Functions;
+// a Function launches on a Stream. Checks every backend needs (launch geometry against the
+// device's limits) live once here, in non-virtual methods that call a virtual *_impl hook.
+#pragma once
+
+#include <kjit/types.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kjit::backend {
+
+/// Everything a backend needs to compile one program.
+struct CompileRequest {
+  std::string program_name;  // the name messages use ("saxpy.cu")
+  std::string source;        // text of the main file
+  /// Absolute path of the main file when it came from disk (relative includes resolve there).
+  std::optional<std::filesystem::path> source_path;
+  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::pair<std::string, std::string>> headers;  // in-memory: include name -> text
+  std::vector<std::pair<std::string, std::string>> defines;  // NAME -> value ("" means 1)
+  std::vector<std::string> kernel_names;  // name expressions, already validated by the core
+  bool fast_math = false;
+};
+
+/// A compiled program, as it would be stored in the disk cache.
+struct Binary {
+  std::string program;                      // the program's name, for messages
+  std::string format;                       // "cpu-elf-object", "cubin", "ptx", "hsaco"
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::string> kernel_symbols;  // one per CompileRequest::kernel_names, same order
+  std::string log;                          // the compiler's warnings, if any
+};
+
+/// Where one kernel parameter lives in the kernel's argument block.
+struct ParamInfo {
+  std::size_t offset = 0;
+  std::size_t size = 0;
+};
+
+class Event {
+ public:
+  Event() = default;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  virtual ~Event();
+  virtual void synchronize() = 0;
+  virtual bool ready() = 0;
+  /// Milliseconds from `start` to this event; both must have completed.
+  virtual double elapsed_ms_since(Event& start) = 0;
+};
+
+/// An in-order queue. Copies are asynchronous: host memory must stay valid until synchronize().
+class Stream {
+ public:
+  Stream() = default;
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  virtual ~Stream();
+  virtual void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) = 0;
+  virtual void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) = 0;
+  virtual void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) = 0;
+  virtual std::unique_ptr<Event> record() = 0;
+  virtual void wait(Event& event) = 0;
+  /// Waits for the queue; throws the first error its work hit (then forgets it).
+  virtual void synchronize() = 0;
+  virtual void* native_handle() = 0;
+};
+
+/// A kernel in a loaded module.
+class Function {
+ public:
+  Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,
+           std::size_t static_shared_bytes);
+  Function(const Function&) = delete;
+  Function& operator=(const Function&) = delete;
+  virtual ~Function();
+
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  [[nodiscard]] const std::vector<ParamInfo>& params() const noexcept { return params_; }
+  [[nodiscard]] std::size_t static_shared_bytes() const noexcept { return static_shared_bytes_; }
+
+  /// Checks the geometry against the device's limits (LaunchError), then enqueues.
+  /// args[i] points to the bytes of parameter i (params()[i].size of them).
+  void launch(Stream& stream, const LaunchConfig& config, const void* const* args);
+
+ protected:
+  virtual void launch_impl(Stream& stream, const LaunchConfig& config,
+                           const void* const* args) = 0;
+
+ private:
+  void check_geometry(const LaunchConfig& config) const;
+  std::string name_;
+  const DeviceInfo& device_;
+  std::vector<ParamInfo> params_;
+  std::size_t static_shared_bytes_;
+};
+
+class Module {
+ public:
+  Module() = default;
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+  virtual ~Module();
+  /// The kernel at `symbol` (from Binary::kernel_symbols); `name` is what messages call it.
+  virtual std::unique_ptr<Function> function(const std::string& symbol, const std::string& name) = 0;
+};
+
+class Device {
+ public:
+  Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  virtual ~Device();
+
+  [[nodiscard]] virtual const DeviceInfo& info() const = 0;
+  /// Compiles for this device. Thread-safe; throws CompileError / KernelNotFoundError.
+  virtual Binary compile(const CompileRequest& request) = 0;
+  /// Loads a binary made by compile() (or read from a cache) for this device.
+  virtual std::unique_ptr<Module> load(const Binary& binary) = 0;
+
+  /// Device memory; 0 bytes gives address 0 without allocating.
+  std::uint64_t allocate(std::size_t bytes);
+  /// Frees an address from allocate(); 0 is ignored. Never throws.
+  void free(std::uint64_t address) noexcept;
+
+  virtual std::unique_ptr<Stream> create_stream() = 0;
+  /// Waits for every stream of the device; throws the first error their work hit.
+  virtual void synchronize() = 0;
+  virtual void* native_handle() = 0;
+
+ protected:
+  virtual std::uint64_t allocate_impl(std::size_t bytes) = 0;
+  virtual void free_impl(std::uint64_t address) noexcept = 0;
+};
+
+class Backend {
+ public:
+  Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  virtual ~Backend();
+
+  [[nodiscard]] virtual BackendKind kind() const = 0;
+  /// The devices this backend can open. Cheap. A backend whose libraries or driver are missing
+  /// returns none and says why in unavailable_reason(); only a malformed setting (ConfigError)
+  /// makes it throw.
+  virtual std::vector<DeviceInfo> enumerate() = 0;
+  [[nodiscard]] virtual std::string unavailable_reason() const = 0;
+  /// Opens device `ordinal` (one of enumerate()'s); throws DeviceError.
+  virtual std::unique_ptr<Device> open(int ordinal) = 0;
+};
+
+}  // namespace kjit::backend

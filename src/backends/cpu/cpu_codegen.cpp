@@ -1,0 +1,130 @@
+#include "backends/cpu/cpu_codegen.hpp"
+
+#include "backends/cpu/cpu_runtime_symbols.hpp"
+
+#include <kjit/error.hpp>
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <mutex>
+
+namespace kjit::cpu {
+
+namespace {
+
+std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
+                                                    const CodegenRequest& request) {
+  std::string error;
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (t == nullptr) {
+    throw BackendError(fmt::format("kjit: LLVM has no target for {}: {}", target.triple, error));
+  }
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;  // as the front end's -ffp-contract=fast
+  if (request.fast_math) {
+    options.UnsafeFPMath = true;
+    options.NoInfsFPMath = true;
+    options.NoNaNsFPMath = true;
+    options.NoSignedZerosFPMath = true;
+    options.ApproxFuncFPMath = true;
+  }
+  std::unique_ptr<llvm::TargetMachine> tm(
+      t->createTargetMachine(target.triple, target.cpu, target.feature_string(), options,
+                             llvm::Reloc::PIC_, llvm::CodeModel::Small,
+                             llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) {
+    throw BackendError(fmt::format("kjit: LLVM cannot generate code for {} ({})", target.triple,
+                                   target.cpu));
+  }
+  return tm;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  tuning.LoopUnrolling = true;
+  llvm::PassBuilder builder(&tm, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+}
+
+void check_externals(const llvm::Module& module, const CodegenRequest& request) {
+  std::vector<std::string> missing;
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() &&
+        !is_allowed_external(f.getName())) {
+      missing.push_back(fmt::format("'{}'", llvm::demangle(f.getName().str())));
+    }
+  }
+  for (const llvm::GlobalVariable& g : module.globals()) {
+    if (g.isDeclaration() && !g.use_empty()) {
+      missing.push_back(fmt::format("variable '{}'", llvm::demangle(g.getName().str())));
+    }
+  }
+  if (missing.empty()) {
+    return;
+  }
+  const std::string message = fmt::format(
+      "device code uses {}, which the program does not define (kernels may call only functions "
+      "of their own program, CUDA's device functions, and printf/malloc/free/memcpy/memset)",
+      fmt::join(missing, ", "));
+  Diagnostic d;
+  d.message = message;
+  throw CompileError(request.program, request.device, {d}, message);
+}
+
+}  // namespace
+
+void initialize_llvm_target() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+std::vector<std::uint8_t> optimize_and_emit(llvm::Module& module, const HostTarget& target,
+                                            const CodegenRequest& request) {
+  initialize_llvm_target();
+  const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
+  module.setDataLayout(tm->createDataLayout());
+  module.setTargetTriple(target.triple);
+  optimize(module, *tm);
+  check_externals(module, request);
+
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream out(object);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    throw BackendError("kjit: LLVM cannot emit an object file for this target");
+  }
+  codegen.run(module);
+  return {object.begin(), object.end()};
+}
+
+}  // namespace kjit::cpu

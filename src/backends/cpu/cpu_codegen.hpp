@@ -1,0 +1,32 @@
+// LLVM's O3 pipeline and x86 code generation: lowered kernel IR -> a relocatable ELF object,
+// the CPU backend's binary (what the disk cache stores and ORC loads).
+#pragma once
+
+#include "backends/cpu/cpu_host_target.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}  // namespace llvm
+
+namespace kjit::cpu {
+
+struct CodegenRequest {
+  std::string program;  // for messages
+  std::string device;   // for messages
+  bool fast_math = false;
+};
+
+/// Optimises `module` at O3 for `target` and emits an object file. Throws CompileError when
+/// the optimised code still calls a function that neither the program nor the allowed C library
+/// functions define (cpu_runtime_symbols.hpp).
+std::vector<std::uint8_t> optimize_and_emit(llvm::Module& module, const HostTarget& target,
+                                            const CodegenRequest& request);
+
+/// Registers LLVM's native target once per process; every LLVM entry point calls this first.
+void initialize_llvm_target();
+
+}  // namespace kjit::cpu

@@ -1,0 +1,95 @@
+#include "backends/cpu/cpu_device.hpp"
+
+#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/cpu_module.hpp"
+#include "backends/cpu/cpu_stream.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <exception>
+
+namespace kjit::cpu {
+
+/// A stream that the device knows of, so that Device::synchronize() can wait for it.
+class TrackedStream : public CpuStream {
+ public:
+  explicit TrackedStream(CpuDevice& device) : device_(device) {
+    const std::lock_guard lock(device_.streams_mutex_);
+    device_.streams_.insert(this);
+  }
+  ~TrackedStream() override {
+    const std::lock_guard lock(device_.streams_mutex_);
+    device_.streams_.erase(this);
+  }
+  TrackedStream(const TrackedStream&) = delete;
+  TrackedStream& operator=(const TrackedStream&) = delete;
+
+ private:
+  CpuDevice& device_;
+};
+
+CpuDevice::CpuDevice(DeviceInfo info, unsigned threads)
+    : info_(std::move(info)), executor_(threads) {}
+
+CpuDevice::~CpuDevice() = default;
+
+ObjectLinker& CpuDevice::linker() {
+  std::call_once(linker_once_, [this] { linker_ = std::make_unique<ObjectLinker>(); });
+  return *linker_;
+}
+
+backend::Binary CpuDevice::compile(const backend::CompileRequest& request) {
+  return compile_program(request, host_target(), info_.id());
+}
+
+std::unique_ptr<backend::Module> CpuDevice::load(const backend::Binary& binary) {
+  if (binary.format != "cpu-elf-object") {
+    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", info_.id(),
+                                   binary.format, binary.program));
+  }
+  return std::make_unique<CpuModule>(info_, executor_, linker().load(binary.bytes, binary.program));
+}
+
+std::unique_ptr<backend::Stream> CpuDevice::create_stream() {
+  return std::make_unique<TrackedStream>(*this);
+}
+
+void CpuDevice::synchronize() {
+  std::exception_ptr first;
+  const std::lock_guard lock(streams_mutex_);
+  for (CpuStream* s : streams_) {
+    try {
+      s->synchronize();
+    } catch (...) {
+      if (!first) {
+        first = std::current_exception();
+      }
+    }
+  }
+  if (first) {
+    std::rethrow_exception(first);
+  }
+}
+
+std::uint64_t CpuDevice::allocate_impl(std::size_t bytes) {
+  constexpr std::size_t kAlign = 64;
+  if (bytes > SIZE_MAX - kAlign) {
+    throw BackendError(fmt::format("kjit: cannot allocate {} bytes on {}", bytes, info_.id()));
+  }
+  void* p = std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  if (p == nullptr) {
+    throw BackendError(fmt::format("kjit: out of memory allocating {} bytes on {}", bytes,
+                                   info_.id()));
+  }
+  return reinterpret_cast<std::uint64_t>(p);
+}
+
+void CpuDevice::free_impl(std::uint64_t address) noexcept {
+  std::free(reinterpret_cast<void*>(address));  // NOLINT(performance-no-int-to-ptr)
+}
+
+}  // namespace kjit::cpu

@@ -1,0 +1,45 @@
+// The CPU as a kjit device: host memory, streams run by dispatcher threads, kernels compiled by
+// Clang and run by the executor.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cpu/cpu_executor.hpp"
+#include "backends/cpu/cpu_object_linker.hpp"
+
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace kjit::cpu {
+
+class CpuStream;
+
+class CpuDevice : public backend::Device {
+ public:
+  CpuDevice(DeviceInfo info, unsigned threads);
+  ~CpuDevice() override;
+
+  [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+  backend::Binary compile(const backend::CompileRequest& request) override;
+  std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
+  std::unique_ptr<backend::Stream> create_stream() override;
+  void synchronize() override;
+  void* native_handle() override { return nullptr; }
+
+ protected:
+  std::uint64_t allocate_impl(std::size_t bytes) override;
+  void free_impl(std::uint64_t address) noexcept override;
+
+ private:
+  friend class TrackedStream;
+  ObjectLinker& linker();
+
+  DeviceInfo info_;
+  CpuExecutor executor_;
+  std::once_flag linker_once_;
+  std::unique_ptr<ObjectLinker> linker_;
+  std::mutex streams_mutex_;
+  std::set<CpuStream*> streams_;
+};
+
+}  // namespace kjit::cpu

@@ -1,0 +1,43 @@
+// Runs a kernel's grid on the CPU: blocks are spread over the thread pool; each block runs its
+// threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h).
+#pragma once
+
+#include "backends/cpu/cpu_fibers.hpp"
+#include "backends/cpu/cpu_thread_pool.hpp"
+#include "backends/cpu/prelude/cpu_abi.h"
+
+#include <kjit/types.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace kjit::cpu {
+
+class LinkedObject;
+
+using BlockEntry = void (*)(void* const* args, const kjit_cpu_block* block);
+
+/// Everything one launch needs, owned, since it runs after launch() has returned.
+struct CpuLaunch {
+  std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
+  BlockEntry block_entry = nullptr;           // kernels without barriers
+  ThreadEntry thread_entry = nullptr;         // kernels with barriers
+  Dim3 grid;
+  Dim3 block;
+  std::size_t shared_bytes = 0;               // static + dynamic, per block
+  std::unique_ptr<std::byte, void (*)(void*)> arguments{nullptr, nullptr};
+  std::unique_ptr<void*[]> argument_pointers;
+};
+
+class CpuExecutor {
+ public:
+  explicit CpuExecutor(unsigned threads) : pool_(threads) {}
+  [[nodiscard]] unsigned threads() const noexcept { return pool_.threads(); }
+  /// Runs every block of the launch; returns when all have finished.
+  void run(const CpuLaunch& launch);
+
+ private:
+  ThreadPool pool_;
+};
+
+}  // namespace kjit::cpu

@@ -1,0 +1,138 @@
+#include "backends/cpu/cpu_fibers.hpp"
+
+#include <kjit/error.hpp>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+#include <fmt/format.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace kjit::cpu {
+
+namespace {
+
+std::size_t page_size() {
+  static const auto size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+std::size_t slot_bytes() { return FiberStacks::kStackBytes + page_size(); }
+
+/// Hands Boost.Context a stack of ours; nothing to free when the fiber ends.
+class BorrowedStack {
+ public:
+  explicit BorrowedStack(char* top) : top_(top) {}
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc;
+    sc.sp = top_;
+    sc.size = FiberStacks::kStackBytes;
+    return sc;
+  }
+  void deallocate(boost::context::stack_context& /*sc*/) noexcept {}
+
+ private:
+  char* top_;
+};
+
+}  // namespace
+
+FiberStacks::~FiberStacks() {
+  if (base_ != nullptr) {
+    munmap(base_, mapped_);
+  }
+}
+
+void FiberStacks::reserve(std::size_t count) {
+  if (count <= count_) {
+    return;
+  }
+  const std::size_t bytes = count * slot_bytes();
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    throw BackendError(fmt::format("kjit: cannot map {} fiber stacks of {} KiB for a block: {}",
+                                   count, kStackBytes / 1024, std::strerror(errno)));
+  }
+  auto* base = static_cast<char*>(memory);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (mprotect(base + i * slot_bytes(), page_size(), PROT_NONE) != 0) {
+      const int error = errno;
+      munmap(memory, bytes);
+      throw BackendError(fmt::format("kjit: cannot protect fiber stack guard pages: {}",
+                                     std::strerror(error)));
+    }
+  }
+  if (base_ != nullptr) {
+    munmap(base_, mapped_);
+  }
+  base_ = base;
+  count_ = count;
+  mapped_ = bytes;
+}
+
+char* FiberStacks::top(std::size_t i) const { return base_ + (i + 1) * slot_bytes(); }
+
+class FiberBlockRunner::State {
+ public:
+  std::vector<boost::context::fiber> fibers;  // each thread's continuation
+  std::vector<unsigned char> finished;
+  boost::context::fiber scheduler;  // where a yielding thread returns to
+};
+
+FiberBlockRunner::FiberBlockRunner() : state_(std::make_unique<State>()) {}
+
+FiberBlockRunner::~FiberBlockRunner() = default;
+
+void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block& block) {
+  const unsigned nx = block.block_dim[0];
+  const unsigned ny = block.block_dim[1];
+  const std::size_t count = std::size_t{nx} * ny * block.block_dim[2];
+  stacks_.reserve(count);
+  State& s = *state_;
+  s.fibers.clear();
+  s.finished.assign(count, 0);
+  block.barrier = &s;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto x = static_cast<unsigned>(i % nx);
+    const auto y = static_cast<unsigned>((i / nx) % ny);
+    const auto z = static_cast<unsigned>(i / (std::size_t{nx} * ny));
+    s.fibers.emplace_back(std::allocator_arg, BorrowedStack(stacks_.top(i)),
+                          [&s, &block, entry, args, i, x, y, z](boost::context::fiber&& back) {
+                            s.scheduler = std::move(back);
+                            entry(args, &block, x, y, z);
+                            s.finished[i] = 1;
+                            return std::move(s.scheduler);
+                          });
+  }
+  // Round robin: each pass runs every unfinished thread up to its next barrier, so a thread
+  // resumes past a barrier only after all others reached it (or ended, as on a GPU).
+  std::size_t remaining = count;
+  while (remaining > 0) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (s.finished[i] == 0) {
+        s.fibers[i] = std::move(s.fibers[i]).resume();
+        remaining -= s.finished[i];
+      }
+    }
+  }
+  block.barrier = nullptr;
+}
+
+}  // namespace kjit::cpu
+
+extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
+  auto* state = static_cast<kjit::cpu::FiberBlockRunner::State*>(thread->block->barrier);
+  if (state == nullptr) {
+    // Cannot happen: the lowering runs every kernel that reaches a barrier on fibers.
+    std::fputs("kjit: internal error: __syncthreads() outside a fiber block\n", stderr);
+    std::abort();
+  }
+  state->scheduler = std::move(state->scheduler).resume();
+}

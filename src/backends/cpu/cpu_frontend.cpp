@@ -1,0 +1,378 @@
+#include "backends/cpu/cpu_frontend.hpp"
+
+#include <kjit/error.hpp>
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Mangle.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+extern const char kjit_cpu_prelude_text[];  // cpu_abi.h + cpu_prelude.h, embedded at build time
+
+namespace kjit::cpu {
+
+namespace {
+
+// Virtual files: the prelude, the generated main file, sources and headers given as text.
+constexpr std::string_view kVirtualRoot = "/__kjit__/";
+constexpr std::string_view kPreludePath = "/__kjit__/prelude.h";
+constexpr std::string_view kEntriesPath = "/__kjit__/entries.cpp";
+constexpr std::string_view kSourceDir = "/__kjit__/src/";
+constexpr std::string_view kHeaderDir = "/__kjit__/headers/";
+constexpr unsigned kFirstEntryLine = 2;  // line 1 of the entries file includes the program
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+/// Where the main file lives for Clang, and how paths are shown to the user.
+class SourcePaths {
+ public:
+  explicit SourcePaths(const backend::CompileRequest& request) : program_(request.program_name) {
+    if (request.source_path) {
+      main_ = request.source_path->lexically_normal().string();
+    } else {
+      llvm::SmallString<256> p(kSourceDir);
+      std::string relative = request.program_name;
+      while (!relative.empty() && relative.front() == '/') {
+        relative.erase(0, 1);
+      }
+      llvm::sys::path::append(p, relative);
+      llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+      main_ = p.str().str();
+      if (!starts_with(main_, kSourceDir) || main_.size() == kSourceDir.size()) {
+        main_ = std::string(kSourceDir) + llvm::sys::path::filename(request.program_name).str();
+      }
+    }
+    if (main_.find_first_of("\"\n\r") != std::string::npos) {
+      throw UsageError(fmt::format("kjit: the kernel file path '{}' contains a quote or a line "
+                                   "break, which an #include cannot name",
+                                   main_));
+    }
+  }
+
+  [[nodiscard]] const std::string& main() const noexcept { return main_; }
+
+  /// The name a diagnostic shows for a path Clang reports.
+  [[nodiscard]] std::string display(std::string_view path) const {
+    if (path == main_) {
+      return program_;
+    }
+    if (path == kPreludePath) {
+      return "<kjit cpu prelude>";
+    }
+    if (path == kEntriesPath) {
+      return "<kjit kernel entries>";
+    }
+    if (starts_with(path, kSourceDir)) {
+      return std::string(path.substr(kSourceDir.size()));
+    }
+    if (starts_with(path, kHeaderDir)) {
+      return std::string(path.substr(kHeaderDir.size()));
+    }
+    return std::string(path);
+  }
+
+  /// True for files the user wrote (not the prelude, not the generated entries).
+  [[nodiscard]] static bool is_user_file(std::string_view path) {
+    return path != kPreludePath && path != kEntriesPath && !path.empty();
+  }
+
+ private:
+  std::string program_;
+  std::string main_;
+};
+
+/// Collects Clang's diagnostics with their locations.
+class DiagnosticCollector : public clang::DiagnosticConsumer {
+ public:
+  struct Entry {
+    Diagnostic diagnostic;
+    std::string raw_path;  // the path as Clang knows it
+  };
+
+  explicit DiagnosticCollector(const SourcePaths& paths) : paths_(paths) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    Entry e;
+    switch (level) {
+      case clang::DiagnosticsEngine::Ignored:
+        return;
+      case clang::DiagnosticsEngine::Note:
+      case clang::DiagnosticsEngine::Remark:
+        e.diagnostic.severity = Diagnostic::Severity::note;
+        break;
+      case clang::DiagnosticsEngine::Warning:
+        e.diagnostic.severity = Diagnostic::Severity::warning;
+        break;
+      case clang::DiagnosticsEngine::Error:
+      case clang::DiagnosticsEngine::Fatal:
+        e.diagnostic.severity = Diagnostic::Severity::error;
+        break;
+    }
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    e.diagnostic.message = message.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager& sm = info.getSourceManager();
+      const clang::PresumedLoc loc = sm.getPresumedLoc(sm.getFileLoc(info.getLocation()));
+      if (loc.isValid()) {
+        e.raw_path = loc.getFilename();
+        e.diagnostic.file = paths_.display(e.raw_path);
+        e.diagnostic.line = loc.getLine();
+        e.diagnostic.column = loc.getColumn();
+      }
+    }
+    entries_.push_back(std::move(e));
+  }
+
+  [[nodiscard]] const std::vector<Entry>& entries() const noexcept { return entries_; }
+
+  [[nodiscard]] std::string format(bool include_notes) const {
+    std::string text;
+    for (const Entry& e : entries_) {
+      if (include_notes || e.diagnostic.severity != Diagnostic::Severity::note) {
+        text += e.diagnostic.to_string();
+        text += '\n';
+      }
+    }
+    return text;
+  }
+
+ private:
+  const SourcePaths& paths_;
+  std::vector<Entry> entries_;
+};
+
+/// Finds the extern __shared__ declarations (their IR names): Clang does not annotate
+/// declarations in IR, so the AST is the only place that says which externs are shared memory.
+class SharedDeclCollector : public clang::ASTConsumer,
+                            public clang::RecursiveASTVisitor<SharedDeclCollector> {
+ public:
+  explicit SharedDeclCollector(std::vector<std::string>& names) : names_(names) {}
+
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    mangler_.reset(context.createMangleContext());
+    TraverseDecl(context.getTranslationUnitDecl());
+  }
+
+  bool VisitVarDecl(clang::VarDecl* decl) {
+    if (!decl->hasExternalStorage()) {
+      return true;
+    }
+    for (const auto* attr : decl->specific_attrs<clang::AnnotateAttr>()) {
+      if (attr->getAnnotation() == "kjit.shared") {
+        names_.push_back(ir_name(decl));
+        break;
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::string ir_name(const clang::VarDecl* decl) const {
+    if (!mangler_->shouldMangleDeclName(decl)) {
+      return decl->getName().str();
+    }
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    mangler_->mangleName(clang::GlobalDecl(decl), os);
+    return os.str();
+  }
+
+  std::vector<std::string>& names_;
+  std::unique_ptr<clang::MangleContext> mangler_;
+};
+
+class KernelIRAction : public clang::EmitLLVMOnlyAction {
+ public:
+  KernelIRAction(llvm::LLVMContext& context, std::vector<std::string>& shared)
+      : clang::EmitLLVMOnlyAction(&context), shared_(shared) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
+                                                        llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    if (!consumers.back()) {
+      return nullptr;
+    }
+    consumers.push_back(std::make_unique<SharedDeclCollector>(shared_));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+ private:
+  std::vector<std::string>& shared_;
+};
+
+std::string entries_source(const SourcePaths& paths, const std::vector<std::string>& names) {
+  std::string text = fmt::format("#include \"{}\"\n", paths.main());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, names[i]);
+  }
+  return text;
+}
+
+std::string header_path(const std::string& name) {
+  const llvm::StringRef n(name);
+  if (n.empty() || llvm::sys::path::is_absolute(n) ||
+      std::any_of(llvm::sys::path::begin(n), llvm::sys::path::end(n),
+                  [](llvm::StringRef part) { return part == ".." || part == "."; })) {
+    throw UsageError(fmt::format("kjit: in-memory header name '{}' must be a relative path "
+                                 "without '.' or '..' components",
+                                 name));
+  }
+  return std::string(kHeaderDir) + name;
+}
+
+std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
+                                         const HostTarget& target) {
+  std::vector<std::string> args = {
+      "-triple", target.triple, "-target-cpu", target.cpu,
+      "-x", "c++", "-std=c++20",
+      "-O3", "-disable-llvm-passes",
+      "-fdeclspec", "-fno-rtti", "-fno-use-cxa-atexit",
+      "-ffp-contract=fast",
+      "-nostdsysteminc", "-nobuiltininc",
+      "-mrelocation-model", "pic", "-pic-level", "2",
+      "-ferror-limit", "50",
+      "-include", std::string(kPreludePath),
+      "-I", std::string(kHeaderDir),
+  };
+  for (const std::string& feature : target.features) {
+    args.push_back("-target-feature");
+    args.push_back(feature);
+  }
+  if (request.fast_math) {
+    for (const char* flag : {"-ffast-math", "-menable-no-infs", "-menable-no-nans",
+                             "-fapprox-func", "-funsafe-math-optimizations", "-fno-signed-zeros",
+                             "-mreassociate", "-freciprocal-math"}) {
+      args.emplace_back(flag);
+    }
+  }
+  for (const auto& dir : request.include_dirs) {
+    args.push_back("-I");
+    args.push_back(dir.string());
+  }
+  for (const auto& [name, value] : request.defines) {
+    args.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+  }
+  args.emplace_back(kEntriesPath);
+  return args;
+}
+
+/// Turns a failed compile into the right exception.
+[[noreturn]] void report_failure(const DiagnosticCollector& diagnostics,
+                                 const backend::CompileRequest& request,
+                                 const std::string& device) {
+  bool user_located = false;
+  std::set<std::size_t> bad_kernels;
+  std::vector<Diagnostic> entry_errors;
+  for (const auto& e : diagnostics.entries()) {
+    if (SourcePaths::is_user_file(e.raw_path)) {
+      user_located = true;
+    } else if (e.raw_path == kEntriesPath && e.diagnostic.severity == Diagnostic::Severity::error &&
+               e.diagnostic.line >= kFirstEntryLine &&
+               e.diagnostic.line - kFirstEntryLine < request.kernel_names.size()) {
+      bad_kernels.insert(e.diagnostic.line - kFirstEntryLine);
+      entry_errors.push_back(e.diagnostic);
+    }
+  }
+  if (!user_located && !bad_kernels.empty()) {
+    std::vector<std::string> names;
+    for (const std::size_t i : bad_kernels) {
+      names.push_back(fmt::format("'{}'", request.kernel_names[i]));
+    }
+    std::vector<std::string> reasons;
+    for (const Diagnostic& d : entry_errors) {
+      reasons.push_back(d.message);
+    }
+    throw KernelNotFoundError(fmt::format(
+        "kjit: program '{}' has no kernel {} that {} can compile ({})", request.program_name,
+        fmt::join(names, ", "), device, fmt::join(reasons, "; ")));
+  }
+  std::vector<Diagnostic> list;
+  for (const auto& e : diagnostics.entries()) {
+    list.push_back(e.diagnostic);
+  }
+  throw CompileError(request.program_name, device, std::move(list), diagnostics.format(true));
+}
+
+}  // namespace
+
+FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
+                             llvm::LLVMContext& context, const std::string& device) {
+  const SourcePaths paths(request);
+
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  const auto add = [&](std::string_view path, std::string_view text) {
+    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  };
+  add(kPreludePath, kjit_cpu_prelude_text);
+  add(kEntriesPath, entries_source(paths, request.kernel_names));
+  add(paths.main(), request.source);
+  for (const auto& [name, text] : request.headers) {
+    add(header_path(name), text);
+  }
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  files->pushOverlay(memory);
+
+  const std::vector<std::string> args = clang_arguments(request, target);
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const std::string& a : args) {
+    argv.push_back(a.c_str());
+  }
+
+  DiagnosticCollector diagnostics(paths);
+  clang::CompilerInstance compiler;
+  compiler.createDiagnostics(&diagnostics, /*ShouldOwnClient=*/false);
+  if (!clang::CompilerInvocation::CreateFromArgs(compiler.getInvocation(), argv,
+                                                 compiler.getDiagnostics())) {
+    throw BackendError(fmt::format("kjit: internal error: Clang rejected kjit's options for {}: {}",
+                                   device, diagnostics.format(true)));
+  }
+  compiler.createFileManager(files);
+  compiler.createSourceManager(compiler.getFileManager());
+
+  FrontendOutput out;
+  KernelIRAction action(context, out.dynamic_shared);
+  const bool ok = compiler.ExecuteAction(action);
+  if (!ok || compiler.getDiagnostics().hasErrorOccurred()) {
+    report_failure(diagnostics, request, device);
+  }
+  out.module = action.takeModule();
+  if (!out.module) {
+    report_failure(diagnostics, request, device);
+  }
+  std::string warnings;
+  for (const auto& e : diagnostics.entries()) {
+    if (e.diagnostic.severity == Diagnostic::Severity::warning && SourcePaths::is_user_file(e.raw_path)) {
+      warnings += e.diagnostic.to_string();
+      warnings += '\n';
+    }
+  }
+  out.warnings = std::move(warnings);
+  return out;
+}
+
+}  // namespace kjit::cpu

@@ -1,0 +1,31 @@
+// Clang, in process: kernel source -> unoptimised LLVM IR with one entry per kernel asked for.
+// Diagnostics come back located in the user's own files.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cpu/cpu_host_target.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kjit::cpu {
+
+struct FrontendOutput {
+  std::unique_ptr<llvm::Module> module;
+  std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
+  std::string warnings;                     // the compiler's warnings, formatted
+};
+
+/// Compiles request.source with the CPU prelude, adding entries __kjit_*_N for kernel_names[N].
+/// Throws CompileError (located in the user's files) or KernelNotFoundError (a name that does
+/// not resolve to a function of the program). `device` names the device in messages.
+FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
+                             llvm::LLVMContext& context, const std::string& device);
+
+}  // namespace kjit::cpu

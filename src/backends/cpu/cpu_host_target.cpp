@@ -1,0 +1,36 @@
+#include "backends/cpu/cpu_host_target.hpp"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <algorithm>
+
+namespace kjit::cpu {
+
+std::string HostTarget::feature_string() const {
+  std::string out;
+  for (const std::string& f : features) {
+    if (!out.empty()) {
+      out += ',';
+    }
+    out += f;
+  }
+  return out;
+}
+
+const HostTarget& host_target() {
+  static const HostTarget target = [] {
+    HostTarget t;
+    t.triple = llvm::sys::getProcessTriple();
+    t.cpu = llvm::sys::getHostCPUName().str();
+    for (const auto& entry : llvm::sys::getHostCPUFeatures()) {
+      t.features.push_back((entry.getValue() ? "+" : "-") + entry.getKey().str());
+    }
+    std::sort(t.features.begin(), t.features.end());  // a stable order (the map's is not)
+    return t;
+  }();
+  return target;
+}
+
+}  // namespace kjit::cpu

@@ -1,0 +1,507 @@
+#include "backends/cpu/cpu_kernel_lowering.hpp"
+
+#include "backends/cpu/prelude/cpu_abi.h"
+
+#include <kjit/error.hpp>
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace kjit::cpu {
+
+namespace {
+
+using llvm::Function;
+using llvm::GlobalVariable;
+
+constexpr const char* kContextFn = "__kjit_ctx";
+constexpr const char* kBindFn = "__kjit_bind_ctx";
+constexpr const char* kBarrierFn = "__kjit_barrier_wait";
+constexpr const char* kSlotFn = "__kjit_shared_slot";  // exists only during lowering
+constexpr std::uint64_t kDynamicSharedAlign = 64;
+constexpr std::uint64_t kSharedVariableAlign = 16;
+
+std::string readable(llvm::StringRef ir_name) { return llvm::demangle(ir_name.str()); }
+
+[[noreturn]] void unsupported(const LoweringRequest& request, const std::string& message) {
+  Diagnostic d;
+  d.severity = Diagnostic::Severity::error;
+  d.message = message;
+  throw CompileError(request.program, request.device, {d}, message);
+}
+
+std::optional<llvm::StringRef> annotation_text(llvm::Value* value) {
+  auto* g = llvm::dyn_cast<GlobalVariable>(value->stripPointerCasts());
+  if (g == nullptr || !g->hasInitializer()) {
+    return std::nullopt;
+  }
+  auto* data = llvm::dyn_cast<llvm::ConstantDataSequential>(g->getInitializer());
+  if (data == nullptr || !data->isCString()) {
+    return std::nullopt;
+  }
+  return data->getAsCString();
+}
+
+struct Annotated {
+  std::set<Function*> kernels;
+  std::vector<GlobalVariable*> shared;
+};
+
+/// Reads kjit's annotations and removes llvm.global.annotations, whose references would
+/// otherwise look like functions whose address is taken.
+Annotated take_global_annotations(llvm::Module& m) {
+  Annotated out;
+  GlobalVariable* table = m.getNamedGlobal("llvm.global.annotations");
+  if (table == nullptr) {
+    return out;
+  }
+  if (auto* array = llvm::dyn_cast<llvm::ConstantArray>(table->getInitializer())) {
+    for (llvm::Use& op : array->operands()) {
+      auto* entry = llvm::dyn_cast<llvm::ConstantStruct>(op.get());
+      if (entry == nullptr || entry->getNumOperands() < 2) {
+        continue;
+      }
+      const auto text = annotation_text(entry->getOperand(1));
+      llvm::Value* target = entry->getOperand(0)->stripPointerCasts();
+      if (text == "kjit.kernel") {
+        if (auto* f = llvm::dyn_cast<Function>(target)) {
+          out.kernels.insert(f);
+        }
+      } else if (text == "kjit.shared") {
+        if (auto* g = llvm::dyn_cast<GlobalVariable>(target)) {
+          out.shared.push_back(g);
+        }
+      }
+    }
+  }
+  table->eraseFromParent();
+  for (Function& f : m) {
+    f.removeDeadConstantUsers();  // the table's constants would still count as uses
+  }
+  return out;
+}
+
+/// The allocas of function-local __shared__ variables; removes every llvm.var.annotation.
+std::vector<llvm::AllocaInst*> take_shared_allocas(llvm::Module& m) {
+  std::vector<llvm::AllocaInst*> allocas;
+  std::vector<llvm::Instruction*> dead;
+  for (Function& f : m) {
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+      if (call == nullptr || call->getIntrinsicID() != llvm::Intrinsic::var_annotation) {
+        continue;
+      }
+      dead.push_back(call);
+      if (annotation_text(call->getArgOperand(1)) == "kjit.shared") {
+        if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(call->getArgOperand(0)->stripPointerCasts())) {
+          if (llvm::find(allocas, a) == allocas.end()) {
+            allocas.push_back(a);
+          }
+        }
+      }
+    }
+  }
+  for (llvm::Instruction* i : dead) {
+    i->eraseFromParent();
+  }
+  return allocas;
+}
+
+/// Assigns offsets in the block's shared area and replaces each variable by a call
+/// __kjit_shared_slot(offset), which the context threading below turns into an address.
+class SharedLayout {
+ public:
+  SharedLayout(llvm::Module& m, const LoweringRequest& request)
+      : module_(m), request_(request), dl_(m.getDataLayout()),
+        i64_(llvm::Type::getInt64Ty(m.getContext())) {
+    auto* ptr = llvm::PointerType::get(m.getContext(), 0);
+    slot_fn_ = Function::Create(llvm::FunctionType::get(ptr, {i64_}, false),
+                                llvm::GlobalValue::ExternalLinkage, kSlotFn, m);
+  }
+
+  [[nodiscard]] Function* slot_fn() const noexcept { return slot_fn_; }
+
+  void place_global(GlobalVariable* g) {
+    const std::uint64_t offset =
+        allocate(dl_.getTypeAllocSize(g->getValueType()), g->getPointerAlignment(dl_).value());
+    replace_global(g, offset);
+  }
+
+  void place_alloca(llvm::AllocaInst* a) {
+    const auto size = a->getAllocationSize(dl_);
+    if (!size || size->isScalable()) {
+      unsupported(request_, fmt::format("a __shared__ variable in '{}' has no fixed size",
+                                        readable(a->getFunction()->getName())));
+    }
+    const std::uint64_t offset = allocate(size->getFixedValue(), a->getAlign().value());
+    for (llvm::User* u : llvm::make_early_inc_range(a->users())) {
+      if (auto* marker = llvm::dyn_cast<llvm::IntrinsicInst>(u); marker != nullptr && marker->isLifetimeStartOrEnd()) {
+        marker->eraseFromParent();
+      }
+    }
+    llvm::IRBuilder<> b(a);
+    llvm::Value* slot = b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)});
+    a->replaceAllUsesWith(slot);
+    a->eraseFromParent();
+  }
+
+  /// Places the extern __shared__ variables at the start of the dynamic area; returns its offset.
+  std::uint64_t place_dynamic(const std::vector<std::string>& names) {
+    cursor_ = llvm::alignTo(cursor_, kDynamicSharedAlign);
+    for (const std::string& name : names) {
+      if (GlobalVariable* g = module_.getNamedGlobal(name); g != nullptr && g->isDeclaration()) {
+        replace_global(g, cursor_);
+      }
+    }
+    return cursor_;
+  }
+
+ private:
+  std::uint64_t allocate(std::uint64_t size, std::uint64_t align) {
+    cursor_ = llvm::alignTo(cursor_, std::max(align, kSharedVariableAlign));
+    const std::uint64_t offset = cursor_;
+    cursor_ += size;
+    return offset;
+  }
+
+  void replace_global(GlobalVariable* g, std::uint64_t offset) {
+    llvm::convertUsersOfConstantsToInstructions({g});
+    for (llvm::Use& use : llvm::make_early_inc_range(g->uses())) {
+      auto* user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+      if (user == nullptr) {
+        unsupported(request_, fmt::format("the address of __shared__ variable '{}' is used to "
+                                          "initialise a global variable",
+                                          readable(g->getName())));
+      }
+      llvm::Instruction* where = user;
+      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) {
+        where = phi->getIncomingBlock(use)->getTerminator();
+      }
+      llvm::IRBuilder<> b(where);
+      use.set(b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)}));
+    }
+    g->eraseFromParent();
+  }
+
+  llvm::Module& module_;
+  const LoweringRequest& request_;
+  const llvm::DataLayout& dl_;
+  llvm::Type* i64_;
+  Function* slot_fn_ = nullptr;
+  std::uint64_t cursor_ = 0;
+};
+
+/// The function that entry N was generated for (from __kjit_fn_N, which is then removed).
+std::vector<Function*> take_entry_targets(llvm::Module& m, const LoweringRequest& request) {
+  std::vector<Function*> targets;
+  for (std::size_t n = 0; n < request.kernel_names.size(); ++n) {
+    const std::string name = fmt::format("__kjit_fn_{}", n);
+    GlobalVariable* g = m.getNamedGlobal(name);
+    Function* f = g != nullptr && g->hasInitializer()
+                      ? llvm::dyn_cast<Function>(g->getInitializer()->stripPointerCasts())
+                      : nullptr;
+    if (f == nullptr) {
+      throw BackendError(fmt::format("kjit: internal error: entry {} of '{}' has no target", n,
+                                     request.program));
+    }
+    g->eraseFromParent();
+    targets.push_back(f);
+  }
+  return targets;
+}
+
+std::set<Function*> callers_of(Function* f) {
+  std::set<Function*> out;
+  if (f == nullptr) {
+    return out;
+  }
+  for (llvm::User* u : f->users()) {
+    if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {
+      out.insert(call->getFunction());
+    }
+  }
+  return out;
+}
+
+/// Gives every function that needs the thread context (directly, or through a callee) an extra
+/// trailing parameter carrying it, starting from the entries that bind it.
+class ContextThreading {
+ public:
+  ContextThreading(llvm::Module& m, const LoweringRequest& request, Function* slot_fn)
+      : module_(m), request_(request), slot_fn_(slot_fn),
+        context_fn_(m.getFunction(kContextFn)), bind_fn_(m.getFunction(kBindFn)),
+        ptr_(llvm::PointerType::get(m.getContext(), 0)) {}
+
+  void run() {
+    roots_ = callers_of(bind_fn_);
+    find_users();
+    for (Function& f : module_) {  // module order, so that the output does not vary by run
+      if (needs_.count(&f) != 0) {
+        order_.push_back(&f);
+      }
+    }
+    for (Function* f : order_) {
+      clones_[f] = clone_with_context(f);
+    }
+    for (auto& [original, clone] : clones_) {
+      rewrite(*clone, clone->getArg(clone->arg_size() - 1));
+    }
+    for (Function* root : roots_) {
+      rewrite(*root, bound_context(*root));
+    }
+    for (auto& [original, clone] : clones_) {
+      original->replaceAllUsesWith(llvm::PoisonValue::get(original->getType()));
+      original->eraseFromParent();
+    }
+    for (Function* f : {context_fn_, bind_fn_, slot_fn_}) {
+      if (f != nullptr) {
+        f->replaceAllUsesWith(llvm::PoisonValue::get(f->getType()));
+        f->eraseFromParent();
+      }
+    }
+  }
+
+ private:
+  void find_users() {
+    std::vector<Function*> work;
+    for (Function* source : {context_fn_, slot_fn_}) {
+      for (Function* f : callers_of(source)) {
+        if (roots_.count(f) == 0 && needs_.insert(f).second) {
+          work.push_back(f);
+        }
+      }
+    }
+    while (!work.empty()) {
+      Function* f = work.back();
+      work.pop_back();
+      for (llvm::Use& use : f->uses()) {
+        auto* call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+        if (call == nullptr || !call->isCallee(&use) || !llvm::isa<llvm::CallInst>(call)) {
+          unsupported(request_, fmt::format(
+              "'{}' reads threadIdx, blockIdx, blockDim, gridDim or __shared__ memory and is used "
+              "through a pointer or a virtual call; the CPU backend can only call such functions "
+              "directly",
+              readable(f->getName())));
+        }
+        Function* caller = call->getFunction();
+        if (roots_.count(caller) == 0 && needs_.insert(caller).second) {
+          work.push_back(caller);
+        }
+      }
+    }
+  }
+
+  Function* clone_with_context(Function* f) {
+    std::vector<llvm::Type*> params(f->getFunctionType()->param_begin(),
+                                    f->getFunctionType()->param_end());
+    params.push_back(ptr_);
+    auto* type = llvm::FunctionType::get(f->getReturnType(), params, f->isVarArg());
+    Function* clone = Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                       f->getAddressSpace(), f->getName() + ".kjit", &module_);
+    llvm::ValueToValueMapTy map;
+    auto* arg = clone->arg_begin();
+    for (llvm::Argument& a : f->args()) {
+      arg->setName(a.getName());
+      map[&a] = &*arg;
+      ++arg;
+    }
+    arg->setName("kjit.thread");
+    llvm::SmallVector<llvm::ReturnInst*, 4> returns;
+    llvm::CloneFunctionInto(clone, f, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+    clone->setLinkage(llvm::GlobalValue::InternalLinkage);
+    clone->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    clone->setComdat(nullptr);
+    return clone;
+  }
+
+  llvm::Value* bound_context(Function& root) const {
+    for (llvm::Instruction& i : llvm::instructions(root)) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i); call != nullptr && call->getCalledFunction() == bind_fn_) {
+        return call->getArgOperand(0);
+      }
+    }
+    throw BackendError("kjit: internal error: a kernel entry binds no thread context");
+  }
+
+  /// Within `f`, whose thread context is `context`: resolves context reads and shared slots,
+  /// and passes the context on to callees that take it.
+  void rewrite(Function& f, llvm::Value* context) {
+    std::vector<llvm::CallInst*> calls;
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+        calls.push_back(call);
+      }
+    }
+    for (llvm::CallInst* call : calls) {
+      Function* callee = call->getCalledFunction();
+      if (callee == nullptr) {
+        continue;
+      }
+      if (callee == context_fn_) {
+        call->replaceAllUsesWith(context);
+        call->eraseFromParent();
+      } else if (callee == bind_fn_) {
+        call->eraseFromParent();
+      } else if (callee == slot_fn_) {
+        llvm::IRBuilder<> b(call);
+        llvm::Type* i8 = b.getInt8Ty();
+        llvm::Value* block = b.CreateLoad(
+            ptr_, b.CreateConstInBoundsGEP1_64(i8, context, offsetof(kjit_cpu_thread, block)));
+        llvm::Value* shared = b.CreateLoad(
+            ptr_, b.CreateConstInBoundsGEP1_64(i8, block, offsetof(kjit_cpu_block, shared)));
+        llvm::Value* address = b.CreateInBoundsGEP(i8, shared, call->getArgOperand(0));
+        call->replaceAllUsesWith(address);
+        call->eraseFromParent();
+      } else if (auto it = clones_.find(callee); it != clones_.end()) {
+        std::vector<llvm::Value*> args(call->arg_begin(), call->arg_end());
+        args.push_back(context);
+        llvm::SmallVector<llvm::OperandBundleDef, 1> bundles;
+        call->getOperandBundlesAsDefs(bundles);
+        auto* replacement = llvm::CallInst::Create(it->second->getFunctionType(), it->second, args,
+                                                   bundles, "", call->getIterator());
+        replacement->setCallingConv(call->getCallingConv());
+        replacement->setAttributes(call->getAttributes());
+        replacement->setTailCallKind(call->getTailCallKind());
+        replacement->setDebugLoc(call->getDebugLoc());
+        replacement->takeName(call);
+        call->replaceAllUsesWith(replacement);
+        call->eraseFromParent();
+      }
+    }
+  }
+
+  llvm::Module& module_;
+  const LoweringRequest& request_;
+  Function* slot_fn_;
+  Function* context_fn_;
+  Function* bind_fn_;
+  llvm::PointerType* ptr_;
+  std::set<Function*> roots_;
+  std::set<Function*> needs_;
+  std::vector<Function*> order_;
+  std::map<Function*, Function*> clones_;
+};
+
+/// Functions that may reach __syncthreads(), through any chain of calls.
+std::set<Function*> barrier_users(llvm::Module& m) {
+  std::set<Function*> reach;
+  std::vector<Function*> work;
+  for (Function* f : callers_of(m.getFunction(kBarrierFn))) {
+    if (reach.insert(f).second) {
+      work.push_back(f);
+    }
+  }
+  while (!work.empty()) {
+    Function* f = work.back();
+    work.pop_back();
+    for (Function* caller : callers_of(f)) {
+      if (reach.insert(caller).second) {
+        work.push_back(caller);
+      }
+    }
+  }
+  return reach;
+}
+
+void internalize_all_but(llvm::Module& m, const std::set<std::string>& keep) {
+  for (Function& f : m) {
+    if (!f.isDeclaration() && keep.count(f.getName().str()) == 0) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      f.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      f.setComdat(nullptr);
+    }
+  }
+  for (GlobalVariable& g : m.globals()) {
+    if (!g.isDeclaration() && !g.getName().starts_with("llvm.") && keep.count(g.getName().str()) == 0) {
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+      g.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      g.setComdat(nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
+  const Annotated annotated = take_global_annotations(m);
+  const std::vector<Function*> targets = take_entry_targets(m, request);
+  for (std::size_t n = 0; n < targets.size(); ++n) {
+    if (annotated.kernels.count(targets[n]) == 0) {
+      throw KernelNotFoundError(fmt::format(
+          "kjit: '{}' in program '{}' is not a __global__ function (it is '{}'); only kernels "
+          "can be launched",
+          request.kernel_names[n], request.program, readable(targets[n]->getName())));
+    }
+  }
+
+  SharedLayout layout(m, request);
+  for (GlobalVariable* g : annotated.shared) {
+    layout.place_global(g);
+  }
+  for (llvm::AllocaInst* a : take_shared_allocas(m)) {
+    layout.place_alloca(a);
+  }
+  LoweringResult result;
+  result.static_shared_bytes = layout.place_dynamic(request.dynamic_shared);
+
+  ContextThreading(m, request, layout.slot_fn()).run();
+
+  const std::set<Function*> barrier = barrier_users(m);
+  llvm::LLVMContext& ctx = m.getContext();
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* info_type = llvm::StructType::get(ctx, {i32, i32, i64});
+  std::set<std::string> keep;
+  for (std::size_t n = 0; n < targets.size(); ++n) {
+    Function* block_entry = m.getFunction(fmt::format("__kjit_block_{}", n));
+    Function* thread_entry = m.getFunction(fmt::format("__kjit_thread_{}", n));
+    if (block_entry == nullptr || thread_entry == nullptr) {
+      throw BackendError(fmt::format("kjit: internal error: entry {} of '{}' is missing", n,
+                                     request.program));
+    }
+    const bool uses_barrier = barrier.count(block_entry) != 0;
+    result.uses_barrier.push_back(uses_barrier);
+    (uses_barrier ? block_entry : thread_entry)->eraseFromParent();
+    keep.insert(uses_barrier ? fmt::format("__kjit_thread_{}", n) : fmt::format("__kjit_block_{}", n));
+    keep.insert(fmt::format("__kjit_params_{}", n));
+    const std::string info_name = fmt::format("__kjit_info_{}", n);
+    keep.insert(info_name);
+    auto* info = llvm::ConstantStruct::get(
+        info_type, {llvm::ConstantInt::get(i32, KJIT_CPU_ABI_VERSION),
+                    llvm::ConstantInt::get(i32, uses_barrier ? KJIT_CPU_KERNEL_USES_BARRIER : 0U),
+                    llvm::ConstantInt::get(i64, result.static_shared_bytes)});
+    new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
+                       info_name);
+  }
+  internalize_all_but(m, keep);
+
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(m, &os)) {
+    throw BackendError(fmt::format("kjit: internal error: the CPU lowering of '{}' produced "
+                                   "invalid IR: {}",
+                                   request.program, os.str()));
+  }
+  return result;
+}
+
+}  // namespace kjit::cpu

@@ -1,0 +1,35 @@
+// Rewrites the front end's IR into kjit's CPU execution model (cpu_abi.h):
+//  - every function that reads threadIdx & co. or touches __shared__ memory gets the running
+//    thread's context as an extra parameter, passed down from the kernel entries;
+//  - __shared__ variables (static, local and extern) become offsets into the block's area;
+//  - each kernel keeps the entry its synchronisation needs (loop or fibers) and gets an info
+//    record; everything else becomes internal, so the optimiser may inline and drop it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}  // namespace llvm
+
+namespace kjit::cpu {
+
+struct LoweringRequest {
+  std::string program;                      // for messages
+  std::string device;                       // for messages
+  std::vector<std::string> kernel_names;    // entry N is kernel_names[N]
+  std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
+};
+
+struct LoweringResult {
+  std::size_t static_shared_bytes = 0;  // per block, where the dynamic area starts
+  std::vector<bool> uses_barrier;       // per kernel entry
+};
+
+/// Throws KernelNotFoundError for a name that is not a __global__ function, CompileError for
+/// code the CPU backend cannot run (its message names the construct).
+LoweringResult lower_kernels(llvm::Module& module, const LoweringRequest& request);
+
+}  // namespace kjit::cpu

@@ -1,0 +1,100 @@
+#include "backends/cpu/cpu_module.hpp"
+
+#include "backends/cpu/cpu_stream.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace kjit::cpu {
+
+namespace {
+
+constexpr std::size_t kArgumentAlign = 64;
+
+std::size_t align_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+}  // namespace
+
+std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol,
+                                                       const std::string& name) {
+  const auto corrupt = [&](std::string_view why) {
+    return BackendError(fmt::format("kjit: the CPU binary of '{}' is unusable for kernel '{}': {}",
+                                    code_->name(), name, why));
+  };
+  const auto* info =
+      static_cast<const kjit_cpu_kernel_info*>(code_->find("__kjit_info_" + symbol));
+  const auto* table = static_cast<const std::uint64_t*>(code_->find("__kjit_params_" + symbol));
+  if (info == nullptr || table == nullptr) {
+    throw corrupt(fmt::format("entry {} is missing", symbol));
+  }
+  if (info->abi_version != KJIT_CPU_ABI_VERSION) {
+    throw corrupt(fmt::format("it was built for CPU ABI {}, this kjit uses {}", info->abi_version,
+                              KJIT_CPU_ABI_VERSION));
+  }
+  const std::uint64_t count = table[0];
+  std::vector<backend::ParamInfo> params;
+  std::size_t offset = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::size_t size = table[1 + i];
+    const std::size_t align = table[1 + count + i];
+    if (align == 0 || align > kArgumentAlign || (align & (align - 1)) != 0) {
+      throw corrupt(fmt::format("parameter {} has alignment {}", i, align));
+    }
+    offset = align_up(offset, align);
+    params.push_back({offset, size});
+    offset += size;
+  }
+  CpuFunction::Entries entries;
+  if ((info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0) {
+    entries.thread = reinterpret_cast<ThreadEntry>(code_->find("__kjit_thread_" + symbol));
+  } else {
+    entries.block = reinterpret_cast<BlockEntry>(code_->find("__kjit_block_" + symbol));
+  }
+  if (entries.thread == nullptr && entries.block == nullptr) {
+    throw corrupt(fmt::format("the code of entry {} is missing", symbol));
+  }
+  return std::make_unique<CpuFunction>(name, device_, std::move(params), offset,
+                                       static_cast<std::size_t>(info->static_shared_bytes), entries,
+                                       executor_, code_);
+}
+
+CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
+                         std::vector<backend::ParamInfo> params, std::size_t argument_bytes,
+                         std::size_t static_shared, Entries entries, CpuExecutor& executor,
+                         std::shared_ptr<LinkedObject> code)
+    : backend::Function(std::move(name), device, std::move(params), static_shared),
+      argument_bytes_(argument_bytes), entries_(entries), executor_(executor),
+      code_(std::move(code)) {}
+
+void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
+                              const void* const* args) {
+  auto launch = std::make_shared<CpuLaunch>();
+  launch->code = code_;
+  launch->block_entry = entries_.block;
+  launch->thread_entry = entries_.thread;
+  launch->grid = config.grid;
+  launch->block = config.block;
+  launch->shared_bytes = static_shared_bytes() + config.shared_bytes;
+  // Copies of the arguments: the launch runs after the caller's values are gone.
+  const std::size_t bytes = align_up(std::max<std::size_t>(argument_bytes_, 1), kArgumentAlign);
+  launch->arguments = {static_cast<std::byte*>(std::aligned_alloc(kArgumentAlign, bytes)), std::free};
+  if (!launch->arguments) {
+    throw BackendError("kjit: out of memory copying kernel arguments");
+  }
+  const auto& ps = params();
+  launch->argument_pointers = std::make_unique<void*[]>(std::max<std::size_t>(ps.size(), 1));
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    std::byte* slot = launch->arguments.get() + ps[i].offset;
+    std::memcpy(slot, args[i], ps[i].size);
+    launch->argument_pointers[i] = slot;
+  }
+  static_cast<CpuStream&>(stream).enqueue([this_executor = &executor_, launch] {
+    this_executor->run(*launch);
+  }, fmt::format("kernel '{}'", name()));
+}
+
+}  // namespace kjit::cpu

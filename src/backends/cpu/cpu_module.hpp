@@ -1,0 +1,48 @@
+// A loaded CPU object and its kernels.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cpu/cpu_executor.hpp"
+#include "backends/cpu/cpu_object_linker.hpp"
+
+#include <memory>
+#include <string>
+
+namespace kjit::cpu {
+
+class CpuModule : public backend::Module {
+ public:
+  CpuModule(const DeviceInfo& device, CpuExecutor& executor, std::shared_ptr<LinkedObject> code)
+      : device_(device), executor_(executor), code_(std::move(code)) {}
+  /// `symbol` is the entry number the compiler gave the kernel (Binary::kernel_symbols).
+  std::unique_ptr<backend::Function> function(const std::string& symbol,
+                                              const std::string& name) override;
+
+ private:
+  const DeviceInfo& device_;
+  CpuExecutor& executor_;
+  std::shared_ptr<LinkedObject> code_;
+};
+
+class CpuFunction : public backend::Function {
+ public:
+  struct Entries {
+    BlockEntry block = nullptr;
+    ThreadEntry thread = nullptr;
+  };
+  CpuFunction(std::string name, const DeviceInfo& device, std::vector<backend::ParamInfo> params,
+              std::size_t argument_bytes, std::size_t static_shared, Entries entries,
+              CpuExecutor& executor, std::shared_ptr<LinkedObject> code);
+
+ protected:
+  void launch_impl(backend::Stream& stream, const LaunchConfig& config,
+                   const void* const* args) override;
+
+ private:
+  std::size_t argument_bytes_;
+  Entries entries_;
+  CpuExecutor& executor_;
+  std::shared_ptr<LinkedObject> code_;
+};
+
+}  // namespace kjit::cpu

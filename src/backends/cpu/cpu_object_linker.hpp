@@ -1,0 +1,56 @@
+// Loads compiled kernel objects into this process with LLVM ORC (JITLink). Each object gets its
+// own JITDylib, linked only against kjit's CPU runtime and the allowed C library functions, and
+// is unloaded when its last user lets go.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace llvm::orc {
+class LLJIT;
+class JITDylib;
+}  // namespace llvm::orc
+
+namespace kjit::cpu {
+
+class ObjectLinker;
+
+/// One loaded object. Its code stays mapped while this lives.
+class LinkedObject {
+ public:
+  LinkedObject(ObjectLinker& linker, llvm::orc::JITDylib& dylib, std::string name);
+  LinkedObject(const LinkedObject&) = delete;
+  LinkedObject& operator=(const LinkedObject&) = delete;
+  ~LinkedObject();
+
+  /// The address of `symbol`, or nullptr when the object has none. Links the object on first
+  /// use; throws BackendError when that fails (an undefined symbol, say).
+  [[nodiscard]] void* find(std::string_view symbol) const;
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+ private:
+  ObjectLinker& linker_;
+  llvm::orc::JITDylib& dylib_;
+  std::string name_;
+};
+
+class ObjectLinker {
+ public:
+  ObjectLinker();
+  ObjectLinker(const ObjectLinker&) = delete;
+  ObjectLinker& operator=(const ObjectLinker&) = delete;
+  ~ObjectLinker();
+
+  /// Adds an object file; `name` (the program) is used in messages. Throws BackendError.
+  std::shared_ptr<LinkedObject> load(std::span<const std::uint8_t> object, const std::string& name);
+
+ private:
+  friend class LinkedObject;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  llvm::orc::JITDylib* runtime_ = nullptr;
+};
+
+}  // namespace kjit::cpu

@@ -1,0 +1,50 @@
+#include "backends/cpu/cpu_runtime_symbols.hpp"
+
+#include "backends/cpu/cpu_fibers.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace kjit::cpu {
+
+namespace {
+
+constexpr std::string_view kBarrierWait = "__kjit_barrier_wait";
+
+// The C library functions device code may reach: those the prelude maps CUDA's math to (and
+// LLVM's intrinsics lower to), memory functions the compiler emits, printf, and the helpers of
+// libgcc that 128-bit arithmetic needs. Sorted, for binary search.
+constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
+    "__cxa_guard_abort", "__cxa_guard_acquire", "__cxa_guard_release",
+    "__divti3", "__modti3", "__powidf2", "__powisf2", "__udivti3", "__umodti3",
+    "acos", "acosf", "acosh", "acoshf", "asin", "asinf", "asinh", "asinhf",
+    "atan", "atan2", "atan2f", "atanf", "atanh", "atanhf", "atexit", "calloc", "cbrt", "cbrtf",
+    "ceil", "ceilf", "copysign", "copysignf", "cos", "cosf", "cosh", "coshf",
+    "erf", "erfc", "erfcf", "erff", "exp", "exp10", "exp10f", "exp2", "exp2f", "expf",
+    "expm1", "expm1f", "fabs", "fabsf", "fdim", "fdimf", "floor", "floorf", "fma", "fmaf",
+    "fmax", "fmaxf", "fmin", "fminf", "fmod", "fmodf", "free", "frexp", "frexpf",
+    "hypot", "hypotf", "ldexp", "ldexpf", "lgamma", "lgammaf", "llrint", "llrintf",
+    "llround", "llroundf", "log", "log10", "log10f", "log1p", "log1pf", "log2", "log2f", "logf",
+    "lrint", "lrintf", "lround", "lroundf", "malloc", "memcmp", "memcpy", "memmove", "memset",
+    "nearbyint", "nearbyintf", "pow", "powf", "printf", "putchar", "puts",
+    "remainder", "remainderf", "rint", "rintf", "round", "roundf",
+    "sin", "sincos", "sincosf", "sinf", "sinh", "sinhf", "sqrt", "sqrtf",
+    "tan", "tanf", "tanh", "tanhf", "tgamma", "tgammaf", "trunc", "truncf",
+});
+
+static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end()));
+
+}  // namespace
+
+std::vector<std::pair<std::string_view, void*>> runtime_functions() {
+  return {{kBarrierWait, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)}};
+}
+
+bool is_allowed_external(std::string_view name) {
+  if (name == kBarrierWait) {
+    return true;
+  }
+  return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);
+}
+
+}  // namespace kjit::cpu

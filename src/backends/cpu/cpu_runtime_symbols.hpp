@@ -1,0 +1,18 @@
+// What JIT-compiled kernels may call outside their own program: kjit's CPU runtime, and a short
+// list of C library functions (math, memory, printf). Anything else is a compile error that
+// names the function, rather than a crash or a surprise at load time.
+#pragma once
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kjit::cpu {
+
+/// kjit's own runtime functions, by the name kernels call them.
+std::vector<std::pair<std::string_view, void*>> runtime_functions();
+
+/// True for a runtime function or an allowed C library function.
+bool is_allowed_external(std::string_view name);
+
+}  // namespace kjit::cpu

@@ -1,0 +1,145 @@
+#include "backends/cpu/cpu_stream.hpp"
+
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace kjit::cpu {
+
+void CpuEvent::State::complete() {
+  {
+    const std::lock_guard lock(mutex);
+    when = std::chrono::steady_clock::now();
+    done = true;
+  }
+  done_cv.notify_all();
+}
+
+void CpuEvent::State::wait() {
+  std::unique_lock lock(mutex);
+  done_cv.wait(lock, [this] { return done; });
+}
+
+std::chrono::steady_clock::time_point CpuEvent::State::completed_at(const char* which) {
+  const std::lock_guard lock(mutex);
+  if (!done) {
+    throw UsageError(fmt::format("kjit: Event::elapsed_ms: the {} event has not completed", which));
+  }
+  return when;
+}
+
+bool CpuEvent::ready() {
+  const std::lock_guard lock(state_->mutex);
+  return state_->done;
+}
+
+double CpuEvent::elapsed_ms_since(backend::Event& start) {
+  const auto begin = static_cast<CpuEvent&>(start).state_->completed_at("start");
+  const auto end = state_->completed_at("end");
+  return std::chrono::duration<double, std::milli>(end - begin).count();
+}
+
+CpuStream::CpuStream() = default;
+
+CpuStream::~CpuStream() {
+  {
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    stopping_ = true;
+    if (error_) {
+      try {
+        std::rethrow_exception(error_);
+      } catch (const std::exception& e) {
+        detail::log().warn("a CPU stream was destroyed with an unreported error: {}", e.what());
+      }
+    }
+  }
+  work_cv_.notify_all();
+  if (dispatcher_.joinable()) {
+    dispatcher_.join();
+  }
+}
+
+void CpuStream::enqueue(std::function<void()> task, std::string what) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (!dispatcher_.joinable()) {
+      dispatcher_ = std::thread([this] { dispatch(); });
+    }
+    queue_.push_back({std::move(task), std::move(what)});
+  }
+  work_cv_.notify_one();
+}
+
+void CpuStream::dispatch() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    work_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) {
+      return;  // stopping, and nothing left
+    }
+    Task task = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    std::exception_ptr failure;
+    try {
+      task.run();
+    } catch (const std::exception& e) {
+      failure = std::make_exception_ptr(
+          BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));
+    } catch (...) {
+      failure = std::make_exception_ptr(
+          BackendError(fmt::format("kjit: {} failed", task.what)));
+    }
+    lock.lock();
+    if (failure && !error_) {
+      error_ = failure;
+    }
+    busy_ = false;
+    if (queue_.empty()) {
+      idle_cv_.notify_all();
+    }
+  }
+}
+
+void CpuStream::synchronize() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  if (error_) {
+    std::exception_ptr e = std::exchange(error_, nullptr);
+    std::rethrow_exception(e);
+  }
+}
+
+void CpuStream::copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) {
+  enqueue([=] { std::memcpy(reinterpret_cast<void*>(dst), src, bytes); },  // NOLINT(performance-no-int-to-ptr)
+          "copy to device");
+}
+
+void CpuStream::copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) {
+  enqueue([=] { std::memcpy(dst, reinterpret_cast<const void*>(src), bytes); },  // NOLINT(performance-no-int-to-ptr)
+          "copy to host");
+}
+
+void CpuStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) {
+  enqueue([=] {
+    std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);  // NOLINT(performance-no-int-to-ptr)
+  }, "copy on device");
+}
+
+std::unique_ptr<backend::Event> CpuStream::record() {
+  auto event = std::make_unique<CpuEvent>();
+  enqueue([state = event->state()] { state->complete(); }, "event");
+  return event;
+}
+
+void CpuStream::wait(backend::Event& event) {
+  enqueue([state = static_cast<CpuEvent&>(event).state()] { state->wait(); }, "wait for event");
+}
+
+}  // namespace kjit::cpu

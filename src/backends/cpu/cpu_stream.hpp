@@ -1,0 +1,79 @@
+// CPU streams: an in-order queue of tasks run by one dispatcher thread per stream (started on
+// first use), so launches and copies are asynchronous as on a GPU. An error a task throws is kept
+// and rethrown by the next synchronize(), with what the task was.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace kjit::cpu {
+
+/// An event. Its completion state is shared with the stream tasks that complete or wait for
+/// it, so the event may be destroyed before the stream gets there.
+class CpuEvent : public backend::Event {
+ public:
+  struct State {
+    std::mutex mutex;
+    std::condition_variable done_cv;
+    bool done = false;
+    std::chrono::steady_clock::time_point when;
+
+    void complete();
+    void wait();
+    /// When it completed; UsageError naming `which` if it has not.
+    std::chrono::steady_clock::time_point completed_at(const char* which);
+  };
+
+  CpuEvent() : state_(std::make_shared<State>()) {}
+  [[nodiscard]] const std::shared_ptr<State>& state() const noexcept { return state_; }
+  void synchronize() override { state_->wait(); }
+  bool ready() override;
+  double elapsed_ms_since(backend::Event& start) override;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+class CpuStream : public backend::Stream {
+ public:
+  CpuStream();
+  ~CpuStream() override;
+
+  /// Appends a task; `what` names it in an error ("kernel 'vadd' of 'vadd.cu'").
+  void enqueue(std::function<void()> task, std::string what);
+
+  void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
+  void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
+  void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) override;
+  std::unique_ptr<backend::Event> record() override;
+  void wait(backend::Event& event) override;
+  void synchronize() override;
+  void* native_handle() override { return nullptr; }
+
+ private:
+  struct Task {
+    std::function<void()> run;
+    std::string what;
+  };
+  void dispatch();
+
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<Task> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::thread dispatcher_;
+};
+
+}  // namespace kjit::cpu

@@ -1,0 +1,122 @@
+#include "backends/cpu/cpu_thread_pool.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <system_error>
+
+namespace kjit::cpu {
+
+struct ThreadPool::Job {
+  const Body* body = nullptr;
+  std::uint64_t n = 0;
+  std::uint64_t grain = 1;
+  std::atomic<std::uint64_t> next{0};
+  int helpers = 0;  // workers inside take_chunks; guarded by the pool's mutex
+  std::mutex error_mutex;
+  std::exception_ptr error;
+};
+
+ThreadPool::ThreadPool(unsigned threads) : threads_(std::max(1U, threads)) {
+  try {
+    for (unsigned i = 1; i < threads_; ++i) {
+      workers_.emplace_back([this] { work(); });
+    }
+  } catch (const std::system_error& e) {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    work_cv_.notify_all();
+    for (std::thread& t : workers_) {
+      t.join();
+    }
+    throw BackendError(fmt::format("kjit: cannot start {} CPU worker threads: {}", threads_ - 1,
+                                   e.what()));
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : workers_) {
+    t.join();
+  }
+}
+
+void ThreadPool::take_chunks(Job& job) {
+  while (true) {
+    const std::uint64_t begin = job.next.fetch_add(job.grain, std::memory_order_relaxed);
+    if (begin >= job.n) {
+      return;
+    }
+    try {
+      (*job.body)(begin, std::min(job.n, begin + job.grain));
+    } catch (...) {
+      const std::lock_guard lock(job.error_mutex);
+      if (!job.error) {
+        job.error = std::current_exception();
+      }
+    }
+  }
+}
+
+void ThreadPool::work() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    work_cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) {
+      return;
+    }
+    Job* job = jobs_.front();
+    if (job->next.load(std::memory_order_relaxed) >= job->n) {
+      jobs_.pop_front();  // every chunk is taken; its owner waits for the helpers
+      continue;
+    }
+    ++job->helpers;
+    lock.unlock();
+    take_chunks(*job);
+    lock.lock();
+    if (--job->helpers == 0) {
+      helpers_cv_.notify_all();
+    }
+  }
+}
+
+void ThreadPool::run(std::uint64_t n, std::uint64_t grain, const Body& body) {
+  if (n == 0) {
+    return;
+  }
+  grain = std::max<std::uint64_t>(1, grain);
+  if (workers_.empty() || n <= grain) {
+    body(0, n);  // one chunk: not worth waking anyone
+    return;
+  }
+  Job job;
+  job.body = &body;
+  job.n = n;
+  job.grain = grain;
+  {
+    const std::lock_guard lock(mutex_);
+    jobs_.push_back(&job);
+  }
+  work_cv_.notify_all();
+  take_chunks(job);
+  {
+    std::unique_lock lock(mutex_);
+    jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), &job), jobs_.end());
+    helpers_cv_.wait(lock, [&job] { return job.helpers == 0; });
+  }
+  if (job.error) {
+    std::rethrow_exception(job.error);
+  }
+}
+
+}  // namespace kjit::cpu

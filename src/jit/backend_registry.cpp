@@ -1,0 +1,21 @@
+#include "jit/backend_registry.hpp"
+
+#if KJIT_WITH_CPU
+#include "backends/cpu/cpu_backend.hpp"
+#endif
+
+namespace kjit::detail {
+
+std::vector<BackendSlot> create_backends() {
+  std::vector<BackendSlot> slots;
+  slots.push_back({BackendKind::cuda, nullptr});  // issue 3
+  slots.push_back({BackendKind::hip, nullptr});   // issue 5
+#if KJIT_WITH_CPU
+  slots.push_back({BackendKind::cpu, cpu::create_backend()});
+#else
+  slots.push_back({BackendKind::cpu, nullptr});
+#endif
+  return slots;
+}
+
+}  // namespace kjit::detail

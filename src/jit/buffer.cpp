@@ -1,0 +1,134 @@
+// detail::RawBuffer: the untyped allocation behind DeviceBuffer<T>.
+#include "jit/device_impl.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+#include <kjit/memory.hpp>
+
+#include <fmt/format.h>
+
+#include <exception>
+
+namespace kjit::detail {
+
+std::size_t checked_bytes(std::size_t count, std::size_t elem_size, const char* what) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, elem_size, &bytes)) {
+    throw UsageError(fmt::format("kjit: {} of {} elements of {} bytes: the size overflows", what,
+                                 count, elem_size));
+  }
+  return bytes;
+}
+
+void require_valid_buffer(const RawBuffer& buffer, const char* what) {
+  if (!buffer.valid()) {
+    throw UsageError(fmt::format(
+        "kjit: {} on an empty DeviceBuffer (default-constructed or moved-from)", what));
+  }
+}
+
+RawBuffer::RawBuffer(const Device& device, std::size_t bytes)
+    : device_(device.impl()), address_(device_->backend().allocate(bytes)), bytes_(bytes) {}
+
+RawBuffer::RawBuffer(RawBuffer&& other) noexcept
+    : device_(std::move(other.device_)), address_(std::exchange(other.address_, 0)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+RawBuffer& RawBuffer::operator=(RawBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = std::move(other.device_);
+    address_ = std::exchange(other.address_, 0);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+RawBuffer::~RawBuffer() { release(); }
+
+void RawBuffer::release() noexcept {
+  if (!device_ || address_ == 0) {
+    device_.reset();
+    return;
+  }
+  try {
+    // Work already enqueued may still use this memory: let it finish first.
+    device_->synchronize();
+  } catch (const std::exception& e) {
+    // The error stays with the stream that hit it; report, and free anyway.
+    log().warn("freeing a buffer on {}: pending work failed: {}", device_->describe(), e.what());
+  }
+  device_->backend().free(address_);
+  device_.reset();
+  address_ = 0;
+  bytes_ = 0;
+}
+
+namespace {
+
+void check_range(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, const char* what) {
+  if (offset > buffer.bytes() || bytes > buffer.bytes() - offset) {
+    throw UsageError(fmt::format("kjit: {} of {} bytes at offset {} is outside a buffer of {} bytes",
+                                 what, bytes, offset, buffer.bytes()));
+  }
+}
+
+backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
+  if (stream == nullptr) {
+    return device.default_stream()->backend();
+  }
+  const auto& s = stream->impl();
+  if (&s->device() != &device) {
+    throw UsageError(fmt::format("kjit: a buffer of {} cannot be copied on a stream of {}",
+                                 device.describe(), s->device().describe()));
+  }
+  return s->backend();
+}
+
+}  // namespace
+
+void RawBuffer::write(std::size_t offset, const void* src, std::size_t bytes,
+                      const Stream* stream) {
+  require_valid_buffer(*this, "upload");
+  check_range(*this, offset, bytes, "upload");
+  if (bytes == 0) {
+    return;
+  }
+  backend::Stream& s = stream_of(*device_, stream);
+  if (stream == nullptr) {
+    device_->synchronize();
+  }
+  s.copy_to_device(address_ + offset, src, bytes);
+  if (stream == nullptr) {
+    s.synchronize();
+  }
+}
+
+void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes,
+                     const Stream* stream) const {
+  require_valid_buffer(*this, "download");
+  check_range(*this, offset, bytes, "download");
+  if (bytes == 0) {
+    return;
+  }
+  backend::Stream& s = stream_of(*device_, stream);
+  if (stream == nullptr) {
+    device_->synchronize();
+  }
+  s.copy_to_host(dst, address_ + offset, bytes);
+  if (stream == nullptr) {
+    s.synchronize();
+  }
+}
+
+Device RawBuffer::device() const {
+  require_valid_buffer(*this, "device()");
+  return Device(device_);
+}
+
+void* RawBuffer::native_handle() const {
+  require_valid_buffer(*this, "native_handle()");
+  return reinterpret_cast<void*>(address_);  // NOLINT(performance-no-int-to-ptr)
+}
+
+}  // namespace kjit::detail

@@ -1,0 +1,42 @@
+#include "jit/device_impl.hpp"
+
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+namespace kjit::detail {
+
+DeviceImpl::DeviceImpl(backend::Backend& backend, DeviceInfo info)
+    : backend_kind_(backend), info_(std::move(info)) {}
+
+void DeviceImpl::open() {
+  std::call_once(opened_, [this] {
+    log().debug("opening {}", describe());
+    device_ = backend_kind_.open(info_.ordinal);
+    default_stream_ = std::make_shared<StreamImpl>(*this, device_->create_stream());
+  });
+}
+
+backend::Device& DeviceImpl::backend() {
+  open();
+  return *device_;
+}
+
+const std::shared_ptr<StreamImpl>& DeviceImpl::default_stream() {
+  open();
+  return default_stream_;
+}
+
+std::shared_ptr<StreamImpl> DeviceImpl::create_stream() {
+  return std::make_shared<StreamImpl>(*this, backend().create_stream());
+}
+
+void DeviceImpl::synchronize() { backend().synchronize(); }
+
+std::string DeviceImpl::describe() const {
+  return fmt::format("{} ({}, {})", info_.id(), info_.name, info_.arch);
+}
+
+}  // namespace kjit::detail

@@ -1,0 +1,63 @@
+// The core's view of one device, its streams and events. A DeviceImpl exists for every device
+// the registry enumerated; its backend device (context, compiler, memory) opens on first use.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <kjit/types.hpp>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace kjit::detail {
+
+class StreamImpl;
+
+class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
+ public:
+  DeviceImpl(backend::Backend& backend, DeviceInfo info);
+
+  [[nodiscard]] const DeviceInfo& info() const noexcept { return info_; }
+  /// The opened backend device; opens it on first use (throws DeviceError if that fails).
+  [[nodiscard]] backend::Device& backend();
+  [[nodiscard]] const std::shared_ptr<StreamImpl>& default_stream();
+  [[nodiscard]] std::shared_ptr<StreamImpl> create_stream();
+  void synchronize();
+  /// "cpu:0 (AMD EPYC 7B13, znver3)": how messages name the device.
+  [[nodiscard]] std::string describe() const;
+
+ private:
+  void open();
+  backend::Backend& backend_kind_;
+  DeviceInfo info_;
+  std::once_flag opened_;
+  std::unique_ptr<backend::Device> device_;
+  std::shared_ptr<StreamImpl> default_stream_;
+};
+
+class StreamImpl {
+ public:
+  StreamImpl(DeviceImpl& device, std::unique_ptr<backend::Stream> stream)
+      : device_(device), stream_(std::move(stream)) {}
+  [[nodiscard]] DeviceImpl& device() const noexcept { return device_; }
+  [[nodiscard]] backend::Stream& backend() const noexcept { return *stream_; }
+
+ private:
+  DeviceImpl& device_;  // devices live until the process ends
+  std::unique_ptr<backend::Stream> stream_;
+};
+
+class EventImpl {
+ public:
+  EventImpl(DeviceImpl& device, std::unique_ptr<backend::Event> event)
+      : device_(device), event_(std::move(event)) {}
+  [[nodiscard]] DeviceImpl& device() const noexcept { return device_; }
+  [[nodiscard]] backend::Event& backend() const noexcept { return *event_; }
+
+ private:
+  DeviceImpl& device_;
+  std::unique_ptr<backend::Event> event_;
+};
+
+}  // namespace kjit::detail

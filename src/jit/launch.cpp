@@ -1,0 +1,104 @@
+// The run-time half of Kernel::launch: argument checks that need the devices, and staging of
+// host spans.
+#include "jit/device_impl.hpp"
+#include "jit/program_impl.hpp"
+
+#include <kjit/error.hpp>
+#include <kjit/kernel.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <vector>
+
+namespace kjit::detail {
+
+namespace {
+
+backend::Stream& launch_stream(const KernelImpl& kernel, const Stream* stream) {
+  DeviceImpl& device = kernel.device();
+  if (stream == nullptr) {
+    return device.default_stream()->backend();
+  }
+  const auto& s = stream->impl();
+  if (&s->device() != &device) {
+    throw LaunchError(fmt::format("kjit: {} cannot be launched on a stream of {}",
+                                  kernel.describe(), s->device().info().id()));
+  }
+  return s->backend();
+}
+
+void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t position) {
+  switch (arg.kind) {
+    case KernelArg::Kind::moved_from_buffer:
+      throw LaunchError(fmt::format("kjit: {}: argument {} is an empty DeviceBuffer "
+                                    "(default-constructed or moved-from)",
+                                    kernel.describe(), position));
+    case KernelArg::Kind::device_address:
+      if (arg.device != &kernel.device()) {
+        throw LaunchError(fmt::format(
+            "kjit: {}: argument {} points to memory of {}; copy it to {} first",
+            kernel.describe(), position,
+            arg.device != nullptr ? arg.device->info().id() : std::string("an unknown device"),
+            kernel.device().info().id()));
+      }
+      break;
+    case KernelArg::Kind::value:
+    case KernelArg::Kind::null_pointer:
+      break;
+  }
+  const auto& params = kernel.function().params();
+  if (arg.size != params[position].size) {
+    throw LaunchError(fmt::format("kjit: {}: argument {} has {} bytes, the parameter {}",
+                                  kernel.describe(), position, arg.size, params[position].size));
+  }
+}
+
+}  // namespace
+
+void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
+                   const KernelArg* args, std::size_t count) {
+  backend::Function& function = kernel.function();
+  if (count != function.params().size()) {
+    throw LaunchError(fmt::format("kjit: {} takes {} arguments, launch() gave {}",
+                                  kernel.describe(), function.params().size(), count));
+  }
+  constexpr std::size_t kInline = 32;
+  std::array<const void*, kInline> inline_values{};
+  std::vector<const void*> heap_values;
+  const void** values = inline_values.data();
+  if (count > kInline) {
+    heap_values.resize(count);
+    values = heap_values.data();
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    check_argument(kernel, args[i], i);
+    values[i] = args[i].value;
+  }
+  function.launch(launch_stream(kernel, stream), config, values);
+}
+
+StagingContext::StagingContext(const KernelImpl& kernel, const Stream* stream)
+    : kernel_(kernel), stream_(stream) {}
+
+RawBuffer StagingContext::stage_in(const void* host, std::size_t bytes) const {
+  RawBuffer staged(Device(kernel_.device().shared_from_this()), bytes);
+  const Stream stream = stream_ != nullptr ? *stream_ : Stream(kernel_.device().default_stream());
+  staged.write(0, host, bytes, &stream);
+  return staged;
+}
+
+void StagingContext::stage_out(const RawBuffer& staged, void* host, std::size_t bytes) const {
+  const Stream stream = stream_ != nullptr ? *stream_ : Stream(kernel_.device().default_stream());
+  staged.read(0, host, bytes, &stream);
+}
+
+void StagingContext::finish() const {
+  if (stream_ != nullptr) {
+    stream_->synchronize();
+  } else {
+    kernel_.device().default_stream()->backend().synchronize();
+  }
+}
+
+}  // namespace kjit::detail

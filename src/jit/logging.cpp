@@ -1,0 +1,24 @@
+#include "jit/logging.hpp"
+
+#include "jit/environment.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+namespace kjit::detail {
+
+spdlog::logger& log() {
+  // Leaked on purpose: kjit may log from destructors that run during process exit.
+  static spdlog::logger* const logger = [] {
+    auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    auto* l = new spdlog::logger("kjit", std::move(sink));
+    l->set_pattern("[kjit] [%l] %v");
+    l->set_level(environment::log_level());
+    return l;
+  }();
+  return *logger;
+}
+
+}  // namespace kjit::detail
