@@ -25,14 +25,14 @@ class Kernel;
 /// How a program is compiled. The same options apply on every backend.
 struct CompileOptions {
   /// Directories searched for #include "..." after the including file's own directory.
-  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::filesystem::path> include_dirs{};
   /// In-memory headers: include name -> text, found before include_dirs.
-  std::map<std::string, std::string, std::less<>> headers;
+  std::map<std::string, std::string, std::less<>> headers{};
   /// Preprocessor definitions: NAME -> value; an empty value defines NAME as 1.
-  std::map<std::string, std::string, std::less<>> defines;
+  std::map<std::string, std::string, std::less<>> defines{};
   /// Kernel names (or template instantiations such as "saxpy<float>") to compile together the
   /// first time any kernel of the program is asked for on a device; saves one compile per name.
-  std::vector<std::string> kernels;
+  std::vector<std::string> kernels{};
   /// Allow floating-point reassociation and approximate math (like nvcc --use_fast_math).
   bool fast_math = false;
 };

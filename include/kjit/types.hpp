@@ -24,8 +24,8 @@ struct Dim3 {
 /// Grid, block and dynamic shared memory of one launch. An aggregate, so
 /// LaunchConfig{.grid = {7, 7, 1}, .block = {16, 16, 1}, .shared_bytes = 0} works.
 struct LaunchConfig {
-  Dim3 grid;
-  Dim3 block;
+  Dim3 grid{};
+  Dim3 block{};
   std::size_t shared_bytes = 0;  // dynamic (extern __shared__) memory per block
 
   /// A 1-D launch with enough blocks of `block` threads to cover n elements.

@@ -53,7 +53,7 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
   return tm;
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine& tm) {
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -108,15 +108,19 @@ void initialize_llvm_target() {
   });
 }
 
-std::vector<std::uint8_t> optimize_and_emit(llvm::Module& module, const HostTarget& target,
-                                            const CodegenRequest& request) {
+void optimize(llvm::Module& module, const HostTarget& target, const CodegenRequest& request) {
   initialize_llvm_target();
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
-  optimize(module, *tm);
+  run_o3(module, *tm);
   check_externals(module, request);
+}
 
+std::vector<std::uint8_t> emit_object(llvm::Module& module, const HostTarget& target,
+                                      const CodegenRequest& request) {
+  initialize_llvm_target();
+  const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream out(object);
   llvm::legacy::PassManager codegen;

@@ -20,11 +20,14 @@ struct CodegenRequest {
   bool fast_math = false;
 };
 
-/// Optimises `module` at O3 for `target` and emits an object file. Throws CompileError when
-/// the optimised code still calls a function that neither the program nor the allowed C library
-/// functions define (cpu_runtime_symbols.hpp).
-std::vector<std::uint8_t> optimize_and_emit(llvm::Module& module, const HostTarget& target,
-                                            const CodegenRequest& request);
+/// Optimises `module` at O3 for `target`. Throws CompileError when the optimised code still
+/// calls a function that neither the program nor the allowed C library functions define
+/// (cpu_runtime_symbols.hpp).
+void optimize(llvm::Module& module, const HostTarget& target, const CodegenRequest& request);
+
+/// Emits an optimised module as an ELF object file.
+std::vector<std::uint8_t> emit_object(llvm::Module& module, const HostTarget& target,
+                                      const CodegenRequest& request);
 
 /// Registers LLVM's native target once per process; every LLVM entry point calls this first.
 void initialize_llvm_target();

@@ -3,16 +3,73 @@
 #include "backends/cpu/cpu_codegen.hpp"
 #include "backends/cpu/cpu_frontend.hpp"
 #include "backends/cpu/cpu_kernel_lowering.hpp"
+#include "jit/environment.hpp"
 #include "jit/logging.hpp"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 namespace kjit::cpu {
+
+namespace {
+
+/// KJIT_DUMP_DIR: where each CPU compile leaves its IR (after lowering, after O3) and object,
+/// for debugging. Never fails a compile: problems are logged.
+class CompileDump {
+ public:
+  explicit CompileDump(const std::string& program) {
+    const auto dir = detail::environment::get("KJIT_DUMP_DIR");
+    if (!dir || dir->empty()) {
+      return;
+    }
+    static std::atomic<unsigned> counter{0};
+    std::string stem = std::filesystem::path(program).filename().string();
+    stem = fmt::format("{}.{}", stem.empty() ? "program" : stem, counter.fetch_add(1));
+    std::error_code ec;
+    std::filesystem::create_directories(*dir, ec);
+    base_ = std::filesystem::path(*dir) / stem;
+  }
+
+  void module(const llvm::Module& m, const char* suffix) const {
+    if (base_.empty()) {
+      return;
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    m.print(os, nullptr);
+    write(suffix, text.data(), text.size());
+  }
+
+  void bytes(const std::vector<std::uint8_t>& data, const char* suffix) const {
+    if (!base_.empty()) {
+      write(suffix, data.data(), data.size());
+    }
+  }
+
+ private:
+  void write(const char* suffix, const void* data, std::size_t size) const {
+    const std::filesystem::path path = base_.string() + suffix;
+    std::ofstream out(path, std::ios::binary);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    if (!out) {
+      detail::log().warn("KJIT_DUMP_DIR: cannot write {}", path.string());
+    } else {
+      detail::log().info("KJIT_DUMP_DIR: wrote {}", path.string());
+    }
+  }
+
+  std::filesystem::path base_;
+};
+
+}  // namespace
 
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
                                 const std::string& device) {
@@ -27,12 +84,17 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
                            std::move(front.dynamic_shared)};
   lower_kernels(*front.module, lowering);
   const auto t2 = clock::now();
+  const CompileDump dump(request.program_name);
+  dump.module(*front.module, ".lowered.ll");
 
+  const CodegenRequest codegen{request.program_name, device, request.fast_math};
+  optimize(*front.module, target, codegen);
+  dump.module(*front.module, ".opt.ll");
   backend::Binary binary;
   binary.program = request.program_name;
   binary.format = "cpu-elf-object";
-  binary.bytes = optimize_and_emit(*front.module, target,
-                                   {request.program_name, device, request.fast_math});
+  binary.bytes = emit_object(*front.module, target, codegen);
+  dump.bytes(binary.bytes, ".o");
   binary.log = std::move(front.warnings);
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     binary.kernel_symbols.push_back(std::to_string(i));

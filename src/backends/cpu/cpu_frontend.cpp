@@ -142,7 +142,15 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
         e.diagnostic.column = loc.getColumn();
       }
     }
-    entries_.push_back(std::move(e));
+    const auto same = [&](const Entry& other) {
+      return other.raw_path == e.raw_path && other.diagnostic.line == e.diagnostic.line &&
+             other.diagnostic.column == e.diagnostic.column &&
+             other.diagnostic.message == e.diagnostic.message &&
+             other.diagnostic.severity == e.diagnostic.severity;
+    };
+    if (std::none_of(entries_.begin(), entries_.end(), same)) {  // a name in several expansions
+      entries_.push_back(std::move(e));
+    }
   }
 
   [[nodiscard]] const std::vector<Entry>& entries() const noexcept { return entries_; }
@@ -163,27 +171,42 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   std::vector<Entry> entries_;
 };
 
-/// Finds the extern __shared__ declarations (their IR names): Clang does not annotate
-/// declarations in IR, so the AST is the only place that says which externs are shared memory.
-class SharedDeclCollector : public clang::ASTConsumer,
-                            public clang::RecursiveASTVisitor<SharedDeclCollector> {
+bool has_annotation(const clang::Decl* decl, llvm::StringRef text) {
+  for (const auto* attr : decl->specific_attrs<clang::AnnotateAttr>()) {
+    if (attr->getAnnotation() == text) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// What only the AST can tell: the IR names of the extern __shared__ declarations (Clang does not
+/// annotate declarations in IR), and kernels declared in ways CUDA forbids (reported as errors at
+/// the user's line, as NVRTC would).
+class DeclarationScanner : public clang::ASTConsumer,
+                           public clang::RecursiveASTVisitor<DeclarationScanner> {
  public:
-  explicit SharedDeclCollector(std::vector<std::string>& names) : names_(names) {}
+  explicit DeclarationScanner(std::vector<std::string>& names) : names_(names) {}
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     mangler_.reset(context.createMangleContext());
+    diagnostics_ = &context.getDiagnostics();
     TraverseDecl(context.getTranslationUnitDecl());
   }
 
-  bool VisitVarDecl(clang::VarDecl* decl) {
-    if (!decl->hasExternalStorage()) {
-      return true;
+  bool VisitFunctionDecl(clang::FunctionDecl* decl) {
+    if (has_annotation(decl, "kjit.kernel") && !decl->getReturnType()->isVoidType() &&
+        !decl->isDependentContext()) {
+      const unsigned id = diagnostics_->getCustomDiagID(
+          clang::DiagnosticsEngine::Error, "a __global__ function must return void");
+      diagnostics_->Report(decl->getLocation(), id);
     }
-    for (const auto* attr : decl->specific_attrs<clang::AnnotateAttr>()) {
-      if (attr->getAnnotation() == "kjit.shared") {
-        names_.push_back(ir_name(decl));
-        break;
-      }
+    return true;
+  }
+
+  bool VisitVarDecl(clang::VarDecl* decl) {
+    if (decl->hasExternalStorage() && has_annotation(decl, "kjit.shared")) {
+      names_.push_back(ir_name(decl));
     }
     return true;
   }
@@ -201,6 +224,7 @@ class SharedDeclCollector : public clang::ASTConsumer,
 
   std::vector<std::string>& names_;
   std::unique_ptr<clang::MangleContext> mangler_;
+  clang::DiagnosticsEngine* diagnostics_ = nullptr;
 };
 
 class KernelIRAction : public clang::EmitLLVMOnlyAction {
@@ -216,7 +240,7 @@ class KernelIRAction : public clang::EmitLLVMOnlyAction {
     if (!consumers.back()) {
       return nullptr;
     }
-    consumers.push_back(std::make_unique<SharedDeclCollector>(shared_));
+    consumers.push_back(std::make_unique<DeclarationScanner>(shared_));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
@@ -280,41 +304,67 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
   return args;
 }
 
-/// Turns a failed compile into the right exception.
+/// Turns a failed compile into the right exception:
+///  - errors in the user's files (including an unclosed bracket, which Clang reports at the end
+///    of the generated entries with a "to match this" note in the user's file) give a
+///    CompileError listing only what is in the user's files;
+///  - otherwise errors on the line of a kernel name mean that name does not resolve:
+///    KernelNotFoundError;
+///  - anything else is a CompileError with every diagnostic.
 [[noreturn]] void report_failure(const DiagnosticCollector& diagnostics,
                                  const backend::CompileRequest& request,
                                  const std::string& device) {
-  bool user_located = false;
+  const auto& entries = diagnostics.entries();
+  std::vector<Diagnostic> user;       // diagnostics located in the user's files
+  std::vector<Diagnostic> all;
   std::set<std::size_t> bad_kernels;
-  std::vector<Diagnostic> entry_errors;
-  for (const auto& e : diagnostics.entries()) {
-    if (SourcePaths::is_user_file(e.raw_path)) {
-      user_located = true;
-    } else if (e.raw_path == kEntriesPath && e.diagnostic.severity == Diagnostic::Severity::error &&
-               e.diagnostic.line >= kFirstEntryLine &&
-               e.diagnostic.line - kFirstEntryLine < request.kernel_names.size()) {
-      bad_kernels.insert(e.diagnostic.line - kFirstEntryLine);
-      entry_errors.push_back(e.diagnostic);
+  std::vector<std::string> reasons;
+  bool user_error = false;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const DiagnosticCollector::Entry& e = entries[i];
+    Diagnostic d = e.diagnostic;
+    const bool is_error = d.severity == Diagnostic::Severity::error;
+    bool in_user_file = SourcePaths::is_user_file(e.raw_path);
+    if (is_error && !in_user_file) {
+      for (std::size_t j = i + 1;
+           j < entries.size() && entries[j].diagnostic.severity == Diagnostic::Severity::note; ++j) {
+        const Diagnostic& note = entries[j].diagnostic;
+        if (SourcePaths::is_user_file(entries[j].raw_path) && note.message.rfind("to match this", 0) == 0) {
+          d.file = note.file;
+          d.line = note.line;
+          d.column = note.column;
+          d.message += " (" + note.message + ")";
+          in_user_file = true;
+          break;
+        }
+      }
+      if (!in_user_file && e.raw_path == kEntriesPath && d.line >= kFirstEntryLine &&
+          d.line - kFirstEntryLine < request.kernel_names.size()) {
+        bad_kernels.insert(d.line - kFirstEntryLine);
+        if (std::find(reasons.begin(), reasons.end(), d.message) == reasons.end()) {
+          reasons.push_back(d.message);
+        }
+      }
     }
+    if (in_user_file) {
+      user_error = user_error || is_error;
+      user.push_back(d);
+    }
+    all.push_back(std::move(d));
   }
-  if (!user_located && !bad_kernels.empty()) {
+  if (user_error) {
+    throw CompileError(request.program_name, device, std::move(user), diagnostics.format(true));
+  }
+  if (!bad_kernels.empty()) {
     std::vector<std::string> names;
     for (const std::size_t i : bad_kernels) {
       names.push_back(fmt::format("'{}'", request.kernel_names[i]));
-    }
-    std::vector<std::string> reasons;
-    for (const Diagnostic& d : entry_errors) {
-      reasons.push_back(d.message);
     }
     throw KernelNotFoundError(fmt::format(
         "kjit: program '{}' has no kernel {} that {} can compile ({})", request.program_name,
         fmt::join(names, ", "), device, fmt::join(reasons, "; ")));
   }
-  std::vector<Diagnostic> list;
-  for (const auto& e : diagnostics.entries()) {
-    list.push_back(e.diagnostic);
-  }
-  throw CompileError(request.program_name, device, std::move(list), diagnostics.format(true));
+  throw CompileError(request.program_name, device, std::move(all), diagnostics.format(true));
 }
 
 }  // namespace
@@ -351,6 +401,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
     throw BackendError(fmt::format("kjit: internal error: Clang rejected kjit's options for {}: {}",
                                    device, diagnostics.format(true)));
   }
+  compiler.getDiagnosticOpts().ShowCarets = false;  // else Clang prints "N errors generated."
   compiler.createFileManager(files);
   compiler.createSourceManager(compiler.getFileManager());
 

@@ -1,0 +1,194 @@
+// Bad programs: each gives the right exception, located in the user's own file and line, and
+// leaves the library usable.
+#include "test_support.hpp"
+
+#include <fstream>
+
+namespace kjit::test {
+namespace {
+
+class CompileErrors : public DeviceTest {
+ public:
+  void TearDown() override {
+    if (!device) return;
+    // After any failure, a good program still compiles and runs.
+    auto k = Program::from_source("after.cu", "__global__ void one(int* v) { *v = 1; }")
+                 .kernel<int*>("one", device);
+    auto v = poisoned<int>(1);
+    k.launch(LaunchConfig{}, v);
+    EXPECT_EQ(v.download()[0], 1);
+  }
+};
+
+template <class E, class F>
+E expect_throw(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "threw the wrong exception: " << e.what();
+    throw;
+  }
+  ADD_FAILURE() << "did not throw";
+  throw std::logic_error("did not throw");
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST_F(CompileErrors, SyntaxErrorPointsAtTheUsersLine) {
+  const std::string source = "__global__ void k(int* v) {\n  v[0] = 1;\n  v[1] = undefined_name;\n}\n";
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("mine.cu", source).kernel<int*>("k", device);
+  });
+  EXPECT_EQ(e.file(), "mine.cu");
+  EXPECT_EQ(e.line(), 3U);
+  EXPECT_TRUE(contains(e.what(), "mine.cu:3:10: error: use of undeclared identifier 'undefined_name'")) << e.what();
+  EXPECT_EQ(e.program(), "mine.cu");
+  EXPECT_FALSE(e.log().empty());
+  for (const Diagnostic& d : e.diagnostics()) {
+    EXPECT_FALSE(contains(d.file, "prelude")) << d.to_string();
+    EXPECT_FALSE(contains(d.file, "__kjit__")) << d.to_string();
+  }
+}
+
+TEST_F(CompileErrors, ErrorInAnIncludedHeaderNamesTheHeader) {
+  const auto dir = std::filesystem::temp_directory_path() / ("kjit_errors_" + std::to_string(test_seed()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "helper.h") << "// helper\n\n__device__ int helper() { return missing_value; }\n";
+  std::ofstream(dir / "main.cu") << "#include \"helper.h\"\n__global__ void k(int* v) { *v = helper(); }\n";
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_file(dir / "main.cu").kernel<int*>("k", device);
+  });
+  EXPECT_TRUE(contains(e.file(), "helper.h")) << e.what();
+  EXPECT_EQ(e.line(), 3U) << e.what();
+  EXPECT_TRUE(contains(e.what(), "helper.h:3:")) << e.what();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(CompileErrors, FromFileShowsThePathAsGiven) {
+  const auto dir = std::filesystem::temp_directory_path() / ("kjit_errors_path_" + std::to_string(test_seed()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "bad.cu") << "__global__ void k() { int x = ; }\n";
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_file(dir / "bad.cu").kernel<>("k", device);
+  });
+  EXPECT_EQ(e.file(), (dir / "bad.cu").string());
+  EXPECT_EQ(e.line(), 1U);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(CompileErrors, MisuseOfABuiltinIsLocatedInTheUsersCode) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("builtin.cu", "__global__ void k() {\n  __syncthreads(1);\n}\n").kernel<>("k", device);
+  });
+  EXPECT_EQ(e.file(), "builtin.cu");
+  EXPECT_EQ(e.line(), 2U);
+}
+
+TEST_F(CompileErrors, UnclosedBraceIsReportedWhereItOpens) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("brace.cu", "__global__ void k(int* v) {\n  v[0] = 1;\n").kernel<int*>("k", device);
+  });
+  EXPECT_EQ(e.file(), "brace.cu");
+  EXPECT_EQ(e.line(), 1U);
+  EXPECT_TRUE(contains(e.what(), "to match this '{'")) << e.what();
+  EXPECT_FALSE(contains(e.what(), "kjit kernel entries")) << e.what();
+}
+
+TEST_F(CompileErrors, KernelMustReturnVoid) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("ret.cu", "\n__global__ int k(int* v) { return 0; }\n").kernel<int*>("k", device);
+  });
+  EXPECT_EQ(e.line(), 2U);
+  EXPECT_TRUE(contains(e.what(), "must return void")) << e.what();
+}
+
+TEST_F(CompileErrors, UnknownKernelIsNamed) {
+  auto e = expect_throw<KernelNotFoundError>([&] {
+    (void)Program::from_file(kernel_path("vadd.cu")).kernel<int>("vaddd", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "'vaddd'")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "vadd.cu")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "did you mean 'vadd'")) << e.what();
+}
+
+TEST_F(CompileErrors, UnknownTemplateInstantiationIsNamed) {
+  auto e = expect_throw<KernelNotFoundError>([&] {
+    (void)Program::from_file(kernel_path("saxpy.cu")).kernel<float>("saxpy<no_such_type>", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "saxpy<no_such_type>")) << e.what();
+}
+
+TEST_F(CompileErrors, DeviceFunctionIsNotAKernel) {
+  auto e = expect_throw<KernelNotFoundError>([&] {
+    (void)Program::from_source("dev.cu", "__device__ void helper(int* v) { *v = 0; }\n"
+                                         "__global__ void k(int* v) { helper(v); }\n")
+        .kernel<int*>("helper", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "'helper'")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "not a __global__ function")) << e.what();
+}
+
+TEST_F(CompileErrors, WarpIntrinsicsAreACompileErrorNamingThem) {
+  if (device.info().backend != BackendKind::cpu) GTEST_SKIP() << "warp intrinsics exist on GPUs";
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("warp.cu", "__global__ void k(float* v) {\n"
+                                          "  float x = v[threadIdx.x];\n"
+                                          "  x += __shfl_down_sync(0xffffffff, x, 1);\n"
+                                          "  v[threadIdx.x] = x;\n}\n")
+        .kernel<float*>("k", device);
+  });
+  EXPECT_EQ(e.file(), "warp.cu");
+  EXPECT_EQ(e.line(), 3U);
+  EXPECT_TRUE(contains(e.what(), "__shfl_down_sync")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "warp-level intrinsics are not supported")) << e.what();
+  auto w = expect_throw<CompileError>([&] {
+    (void)Program::from_source("warpsize.cu", "__global__ void k(int* v) { *v = warpSize; }\n")
+        .kernel<int*>("k", device);
+  });
+  EXPECT_TRUE(contains(w.what(), "warpSize")) << w.what();
+}
+
+TEST_F(CompileErrors, CallingAnUndefinedFunctionIsNamed) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("undefined.cu", "__device__ int elsewhere(int);\n"
+                                               "__global__ void k(int* v) { *v = elsewhere(*v); }\n")
+        .kernel<int*>("k", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "elsewhere(int)")) << e.what();
+}
+
+TEST_F(CompileErrors, MissingIncludeAndMissingFile) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("inc.cu", "#include \"not_there.h\"\n__global__ void k() {}\n").kernel<>("k", device);
+  });
+  EXPECT_EQ(e.line(), 1U);
+  EXPECT_TRUE(contains(e.what(), "not_there.h")) << e.what();
+  auto missing = expect_throw<Error>([&] { (void)Program::from_file("/no/such/kernel.cu"); });
+  EXPECT_TRUE(contains(missing.what(), "/no/such/kernel.cu")) << missing.what();
+}
+
+TEST_F(CompileErrors, EmptyAndGarbageSources) {
+  expect_throw<KernelNotFoundError>([&] { (void)Program::from_source("empty.cu", "").kernel<>("k", device); });
+  expect_throw<CompileError>([&] {
+    (void)Program::from_source("garbage.cu", std::string("\x01\x02\xff\xfe garbage {{{", 16)).kernel<>("k", device);
+  });
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("comment.cu", "__global__ void k() {}\n/* never closed\n").kernel<>("k", device);
+  });
+  EXPECT_EQ(e.file(), "comment.cu");
+}
+
+TEST_F(CompileErrors, BadKernelNamesAndHeaderNames) {
+  const Program p = Program::from_file(kernel_path("vadd.cu"));
+  expect_throw<UsageError>([&] { (void)p.kernel<>("vadd; int x", device); });
+  expect_throw<UsageError>([&] { (void)p.kernel<>("", device); });
+  expect_throw<UsageError>([&] {
+    (void)Program::from_source("h.cu", "__global__ void k() {}", {.headers = {{"../escape.h", ""}}}).kernel<>("k", device);
+  });
+  expect_throw<UsageError>([&] { (void)Program::from_source("", "__global__ void k() {}"); });
+}
+
+}  // namespace
+}  // namespace kjit::test

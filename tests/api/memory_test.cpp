@@ -1,0 +1,82 @@
+// Device memory: typed buffers, copies, borrowed pointers, and the errors of misuse.
+#include "test_support.hpp"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+namespace kjit::test {
+namespace {
+
+class Memory : public DeviceTest {};
+
+TEST_F(Memory, UploadDownloadRoundTrip) {
+  KJIT_SEED_TRACE();
+  const auto host = random_vector<std::int64_t>(100003, -(1LL << 50), 1LL << 50);
+  auto buffer = device.upload(host);
+  EXPECT_EQ(buffer.size(), host.size());
+  EXPECT_EQ(buffer.bytes(), host.size() * sizeof(std::int64_t));
+  EXPECT_EQ(buffer.device(), device);
+  EXPECT_EQ(buffer.download(), host);
+  std::vector<std::int64_t> out(host.size() + 5, -1);
+  buffer.download(out);
+  EXPECT_TRUE(std::equal(host.begin(), host.end(), out.begin()));
+  EXPECT_EQ(out.back(), -1) << "download writes size() elements, no more";
+}
+
+TEST_F(Memory, PartialUploadAndUploadFromAnyContiguousRange) {
+  auto buffer = device.upload(std::array<int, 6>{1, 2, 3, 4, 5, 6});
+  const std::vector<int> head{10, 20};
+  buffer.upload(head);
+  EXPECT_EQ(buffer.download(), (std::vector<int>{10, 20, 3, 4, 5, 6}));
+  auto empty = device.alloc<int>(0);
+  EXPECT_TRUE(empty.empty());
+  EXPECT_TRUE(empty.download().empty());
+}
+
+TEST_F(Memory, MisuseIsAUsageError) {
+  auto buffer = device.alloc<float>(10);
+  std::vector<float> small(9);
+  EXPECT_THROW(buffer.download(small), UsageError);
+  std::vector<float> big(11);
+  EXPECT_THROW(buffer.upload(big), UsageError);
+  EXPECT_THROW((void)device.alloc<double>(std::numeric_limits<std::size_t>::max() / 4), UsageError);
+  auto moved = std::move(buffer);
+  EXPECT_THROW((void)buffer.download(), UsageError);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)buffer.ptr(), UsageError);       // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(moved.size(), 10U);
+  EXPECT_THROW((void)(moved.ptr() + 11), UsageError);
+}
+
+TEST_F(Memory, HugeAllocationFailsCleanly) {
+  // More than any machine has: a BackendError, not a crash, and the device still works.
+  EXPECT_THROW((void)device.alloc<char>(std::size_t{1} << 62), BackendError);
+  EXPECT_EQ(device.upload(std::vector<int>{5}).download()[0], 5);
+}
+
+TEST_F(Memory, BorrowedPointersAdoptForeignAddresses) {
+  auto buffer = device.upload(std::vector<int>{1, 2, 3, 4});
+  const DevicePtr<int> p = DevicePtr<int>::from_address(device, buffer.ptr().address(), 4);
+  auto k = Program::from_source("twice.cu", "__global__ void twice(int* v) { v[threadIdx.x] *= 2; }")
+               .kernel<int*>("twice", device);
+  k.launch(LaunchConfig{.grid = {1}, .block = {2}}, p + 2);
+  EXPECT_EQ(buffer.download(), (std::vector<int>{1, 2, 6, 8}));
+  const DevicePtr<const int> read_only = p;
+  EXPECT_EQ(read_only.address(), p.address());
+  EXPECT_EQ(read_only.size(), 4U);
+}
+
+TEST_F(Memory, HostSpansAreCopiedInAndOut) {
+  auto k = Program::from_source("spans.cu", R"(
+    __global__ void axpy(const float* x, float* y, float a, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) y[i] += a * x[i];
+    })").kernel<const float*, float*, float, int>("axpy", device);
+  const std::vector<float> x{1, 2, 3, 4, 5};
+  std::vector<float> y{10, 10, 10, 10, 10};
+  k.launch(LaunchConfig::for_elements(5), std::span<const float>(x), std::span<float>(y), 2.0f, 5);
+  EXPECT_EQ(y, (std::vector<float>{12, 14, 16, 18, 20}));
+}
+
+}  // namespace
+}  // namespace kjit::test

@@ -1,0 +1,89 @@
+// Helpers shared by the test suites: the device under test, kernel paths, seeded random inputs
+// and poisoned outputs.
+#pragma once
+
+#include <kjit/kjit.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kjit::test {
+
+/// A file of the repository's kernels/ folder.
+inline std::filesystem::path kernel_path(const std::string& name) {
+  return std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / name;
+}
+
+/// A file of tests/kernels/.
+inline std::filesystem::path test_kernel_path(const std::string& name) {
+  return std::filesystem::path(KJIT_SOURCE_DIR) / "tests" / "kernels" / name;
+}
+
+/// The seed of this run: KJIT_TEST_SEED when set (to replay a failure), else a fresh one.
+inline std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* s = std::getenv("KJIT_TEST_SEED")) {
+      return static_cast<std::uint64_t>(std::strtoull(s, nullptr, 10));
+    }
+    return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  }();
+  return seed;
+}
+
+/// Tests that need a device: the one KJIT_DEVICE selects (CTest sets it per backend). When that
+/// device does not exist the test is skipped, saying why.
+class DeviceTest : public ::testing::Test {
+ public:
+  void SetUp() override {
+    try {
+      device = Device::select();
+    } catch (const DeviceError& e) {
+      GTEST_SKIP() << "no device to test on: " << e.what();
+    }
+    rng.seed(test_seed());
+    RecordProperty("seed", std::to_string(test_seed()));
+  }
+
+  /// Uniform values in [lo, hi].
+  template <class T>
+  std::vector<T> random_vector(std::size_t n, T lo, T hi) {
+    std::vector<T> v(n);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::uniform_real_distribution<T> d(lo, hi);
+      for (T& x : v) x = d(rng);
+    } else {
+      std::uniform_int_distribution<long long> d(static_cast<long long>(lo), static_cast<long long>(hi));
+      for (T& x : v) x = static_cast<T>(d(rng));
+    }
+    return v;
+  }
+
+  /// A device buffer of n elements filled with a poison value (NaN, or 0xA5 bytes), so that an
+  /// element the kernel forgets to write cannot pass for a right answer.
+  template <class T>
+  DeviceBuffer<T> poisoned(std::size_t n) {
+    std::vector<T> host(n);
+    if constexpr (std::is_floating_point_v<T>) {
+      for (T& x : host) x = std::numeric_limits<T>::quiet_NaN();
+    } else {
+      std::memset(host.data(), 0xA5, n * sizeof(T));
+    }
+    return device.upload(host);
+  }
+
+  Device device;
+  std::mt19937_64 rng;
+};
+
+#define KJIT_SEED_TRACE() SCOPED_TRACE("KJIT_TEST_SEED=" + std::to_string(::kjit::test::test_seed()))
+
+}  // namespace kjit::test
