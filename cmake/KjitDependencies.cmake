@@ -19,4 +19,5 @@ if(KJIT_BUILD_BENCHMARKS)
 endif()
 if(KJIT_BUILD_EXAMPLES)
   find_package(PNG REQUIRED)           # the demo writes its image as a PNG
+  find_package(CLI11 REQUIRED CONFIG)  # command lines of the demo and of kjit-warm
 endif()

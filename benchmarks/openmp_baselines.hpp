@@ -1,0 +1,16 @@
+// The ahead-of-time baselines the CPU backend is measured against: the same loops as the kernels
+// of kernels/, compiled by the host compiler with -O3 -march=native and OpenMP on all cores.
+#pragma once
+
+#include <cstddef>
+
+struct MandelbrotView;
+
+namespace kjit::bench {
+
+void omp_vadd(const float* a, const float* b, float* c, int n);
+void omp_saxpy(float a, const float* x, float* y, int n);
+void omp_mandelbrot(const MandelbrotView& view, int* iterations);
+int omp_threads();
+
+}  // namespace kjit::bench

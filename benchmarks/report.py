@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Turns a Google Benchmark JSON file into ratio rows and a section of docs/benchmarks.md.
+
+Benchmarks named <case>/kjit and <case>/<baseline> are paired: each pair gives a row
+`ratio <case> <kjit time / baseline time>` (below 1: kjit is faster). Benchmarks named
+cold_compile/<kernel> give `compile <kernel> <milliseconds>`. Medians of repetitions are used when
+the run has them.
+"""
+import argparse
+import datetime
+import json
+import re
+import sys
+
+
+def medians(data):
+    """name -> (median real time in ms, repetitions)."""
+    out = {}
+    has_aggregates = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
+    for b in data["benchmarks"]:
+        if has_aggregates and b.get("aggregate_name") != "median":
+            continue
+        name = re.sub(r"/real_time(_median)?$", "", b["run_name"] if has_aggregates else b["name"])
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+        reps = b.get("repetitions", 1)
+        out[name] = (b["real_time"] * scale, reps)
+    return out
+
+
+def build_rows(times):
+    ratios, compiles = [], []
+    for name, (t, _) in sorted(times.items()):
+        if name.endswith("/kjit"):
+            case = name[: -len("/kjit")]
+            for other, (bt, _) in sorted(times.items()):
+                if other.startswith(case + "/") and other != name:
+                    ratios.append((case, other.rsplit("/", 1)[1], t, bt))
+        elif name.startswith("cold_compile/"):
+            compiles.append((name.split("/", 1)[1], t))
+    return ratios, compiles
+
+
+def markdown(section, context, ratios, compiles, reps):
+    lines = [f"<!-- {section}-begin -->",
+             f"Measured {datetime.date.today().isoformat()} on `{context.get('kjit_device', '?')}` "
+             f"({context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs), kjit with "
+             f"{context.get('kjit_threads', '?')} worker threads, OpenMP with "
+             f"{context.get('openmp_threads', '?')}; median of {reps} repetitions.",
+             "",
+             "| case | kjit (ms) | baseline | baseline (ms) | kjit time / baseline | kjit speed vs baseline |",
+             "|---|---:|---|---:|---:|---:|"]
+    for case, baseline, t, bt in ratios:
+        lines.append(f"| {case} | {t:.2f} | {baseline} | {bt:.2f} | {t / bt:.2f} | {bt / t:.2f}x |")
+    lines += ["", "| kernel | cold compile to a launchable kernel (ms) |", "|---|---:|"]
+    for kernel, t in compiles:
+        lines.append(f"| {kernel} | {t:.1f} |")
+    lines.append(f"<!-- {section}-end -->")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("--markdown", help="file whose section to replace")
+    parser.add_argument("--section", default="cpu")
+    args = parser.parse_args()
+    with open(args.results) as f:
+        data = json.load(f)
+    times = medians(data)
+    reps = max((r for _, r in times.values()), default=1)
+    ratios, compiles = build_rows(times)
+    for case, baseline, t, bt in ratios:
+        print(f"ratio {case} {t / bt:.3f}   (kjit {t:.2f} ms, {baseline} {bt:.2f} ms)")
+    for kernel, t in compiles:
+        print(f"compile {kernel} {t:.1f} ms")
+    if args.markdown:
+        text = open(args.markdown).read()
+        block = markdown(args.section, data.get("context", {}), ratios, compiles, reps)
+        pattern = re.compile(rf"<!-- {args.section}-begin -->.*?<!-- {args.section}-end -->", re.S)
+        if not pattern.search(text):
+            sys.exit(f"{args.markdown} has no <!-- {args.section}-begin/end --> markers")
+        open(args.markdown, "w").write(pattern.sub(lambda _: block, text))
+        print(f"wrote the {args.section} section of {args.markdown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what building and testing kjit needs on Debian 12, skipping what is already there.
+# Safe to run again. Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ ccache pkg-config python3
+  llvm-19-dev libclang-19-dev libclang-common-19-dev   # CPU backend: Clang + LLVM ORC in process
+  libboost-context-dev                                 # CPU backend: fibers for barrier kernels
+  libspdlog-dev libfmt-dev                             # logging
+  libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
+  libpng-dev libcli11-dev                              # the demo: PNG output, command line
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

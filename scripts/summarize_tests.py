@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Prints the counts of a CTest JUnit report and every skipped test with the reason it gave."""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+
+def main(path: str) -> int:
+    root = ET.parse(path).getroot()
+    cases = root.iter("testcase")
+    passed, failed, skipped = 0, [], []
+    for case in cases:
+        name = case.get("name", "?")
+        status = case.get("status", "")
+        output = "".join(e.text or "" for e in case.iter("system-out"))
+        if case.find("skipped") is not None or status in ("notrun", "disabled"):
+            match = re.search(r"Skipped\s*\n(.*?)\n", output) or re.search(r"SKIPPED.*?\n(.*)", output)
+            skipped.append((name, match.group(1).strip() if match else "(no reason printed)"))
+        elif case.find("failure") is not None or status == "fail":
+            failed.append(name)
+        else:
+            passed += 1
+    print(f"tests: {passed} passed, {len(failed)} failed, {len(skipped)} skipped")
+    for name, why in skipped:
+        print(f"  skipped {name}: {why}")
+    for name in failed:
+        print(f"  FAILED {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
