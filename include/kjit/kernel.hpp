@@ -91,7 +91,7 @@ Kernel<Params...> Program::kernel(std::string_view name, const Device& device) c
   static_assert(((std::is_pointer_v<Params> || DeviceCopyable<Params>) && ...),
                 "kjit: a kernel parameter passed by value must be trivially copyable");
   static constexpr std::array<std::size_t, sizeof...(Params)> sizes{sizeof(Params)...};
-  return Kernel<Params...>(find_kernel(name, device, sizes));
+  return Kernel<Params...>(find_kernel(name, device, sizes, &detail::parameter_spellings<Params...>));
 }
 
 }  // namespace kjit

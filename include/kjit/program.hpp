@@ -1,6 +1,7 @@
 // kjit::Program: kernel source compiled on demand for each device that asks for its kernels.
 #pragma once
 
+#include <kjit/detail/type_spelling.hpp>
 #include <kjit/device.hpp>
 #include <kjit/export.hpp>
 
@@ -54,8 +55,10 @@ class KJIT_API Program {
                                          CompileOptions options = {});
 
   /// The __global__ function `name` (or a template instantiation "saxpy<float>") compiled for
-  /// `device`, typed with its parameter list. Compiles on first use. Throws CompileError,
-  /// KernelNotFoundError, or LaunchError when Params does not match the kernel's real parameters.
+  /// `device`, typed with its parameter list. Compiles on first use. A plain name that is a
+  /// template or an overload set is resolved by Params, as a C++ call would (when Params are
+  /// built-in types and pointers to them). Throws CompileError, KernelNotFoundError, or
+  /// LaunchError when Params does not match the kernel's real parameters.
   template <class... Params>
   [[nodiscard]] Kernel<Params...> kernel(std::string_view name, const Device& device) const;
 
@@ -65,7 +68,8 @@ class KJIT_API Program {
 
  private:
   [[nodiscard]] std::shared_ptr<detail::KernelImpl> find_kernel(
-      std::string_view name, const Device& device, std::span<const std::size_t> param_sizes) const;
+      std::string_view name, const Device& device, std::span<const std::size_t> param_sizes,
+      detail::ParameterSpellings spellings) const;
   std::shared_ptr<detail::ProgramImpl> impl_;
 };
 

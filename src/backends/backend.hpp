@@ -30,6 +30,9 @@ struct CompileRequest {
   std::vector<std::pair<std::string, std::string>> headers;  // in-memory: include name -> text
   std::vector<std::pair<std::string, std::string>> defines;  // NAME -> value ("" means 1)
   std::vector<std::string> kernel_names;  // name expressions, already validated by the core
+  /// Per kernel name, when set: its parameter types ("float, const float*"), to instantiate a
+  /// template or pick an overload that the name alone does not resolve.
+  std::vector<std::optional<std::string>> kernel_signatures;
   bool fast_math = false;
 };
 

@@ -38,7 +38,7 @@ ProgramImpl::ProgramImpl(std::string name, std::string source,
     : name_(std::move(name)), source_(std::move(source)), path_(std::move(path)),
       options_(std::move(options)) {}
 
-std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<std::string> names,
+std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey> kernels,
                                                            DeviceImpl& device) const {
   backend::CompileRequest request;
   request.program_name = name_;
@@ -47,7 +47,10 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<std::stri
   request.include_dirs = options_.include_dirs;
   request.headers.assign(options_.headers.begin(), options_.headers.end());
   request.defines.assign(options_.defines.begin(), options_.defines.end());
-  request.kernel_names = names;
+  for (const KernelKey& k : kernels) {
+    request.kernel_names.push_back(k.name);
+    request.kernel_signatures.push_back(k.signature);
+  }
   request.fast_math = options_.fast_math;
 
   backend::Device& be = device.backend();
@@ -56,13 +59,17 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<std::stri
   const auto compiled = std::chrono::steady_clock::now();
   auto build = std::make_shared<LoadedBuild>();
   build->device = device.shared_from_this();
-  build->names = std::move(names);
+  build->kernels = std::move(kernels);
   build->symbols = binary.kernel_symbols;
   build->module = be.load(binary);
   const auto loaded = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;
+  std::vector<std::string> described;
+  for (const KernelKey& k : build->kernels) {
+    described.push_back(k.describe());
+  }
   log().info("compiled '{}' [{}] for {}: compile {:.1f} ms, load {:.1f} ms", name_,
-             fmt::join(build->names, ", "), device.info().id(), ms(compiled - start).count(),
+             fmt::join(described, ", "), device.info().id(), ms(compiled - start).count(),
              ms(loaded - compiled).count());
   if (!binary.log.empty()) {
     log().warn("compiling '{}' for {}:\n{}", name_, device.info().id(), binary.log);
@@ -70,57 +77,110 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<std::stri
   return build;
 }
 
-std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const std::string& name,
+std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> ProgramImpl::find_build(
+    const KernelKey& key, DeviceImpl& device) {
+  const std::lock_guard lock(mutex_);
+  for (const Build& b : builds_[&device]) {
+    if (std::find(b.kernels.begin(), b.kernels.end(), key) != b.kernels.end()) {
+      return b.result;
+    }
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
                                                            DeviceImpl& device) {
   std::promise<std::shared_ptr<LoadedBuild>> promise;
-  std::vector<std::string> names;
+  std::vector<KernelKey> kernels;
   std::shared_future<std::shared_ptr<LoadedBuild>> result;
   {
     const std::lock_guard lock(mutex_);
     std::vector<Build>& builds = builds_[&device];
     for (const Build& b : builds) {
-      if (std::find(b.names.begin(), b.names.end(), name) != b.names.end()) {
+      if (std::find(b.kernels.begin(), b.kernels.end(), key) != b.kernels.end()) {
         result = b.result;
         break;
       }
     }
     if (!result.valid()) {
-      if (builds.empty()) {  // the first build also compiles the names declared in the options
+      if (builds.empty() && !key.signature) {  // the first build also compiles the declared names
         for (const std::string& declared : options_.kernels) {
-          std::string n = validate_kernel_name(declared);
-          if (std::find(names.begin(), names.end(), n) == names.end()) {
-            names.push_back(std::move(n));
+          KernelKey k{validate_kernel_name(declared), std::nullopt};
+          if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) {
+            kernels.push_back(std::move(k));
           }
         }
       }
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        names.push_back(name);
+      if (std::find(kernels.begin(), kernels.end(), key) == kernels.end()) {
+        kernels.push_back(key);
       }
       result = promise.get_future().share();
-      builds.push_back({names, result});
+      builds.push_back({kernels, result});
     }
   }
-  if (names.empty()) {
+  if (kernels.empty()) {
     return result.get();  // another call compiles (or compiled) it
   }
   try {
-    promise.set_value(compile_and_load(names, device));
+    promise.set_value(compile_and_load(kernels, device));
   } catch (...) {
     promise.set_exception(std::current_exception());
     // Forget the failure so that a later call tries again (and reports afresh).
     const std::lock_guard lock(mutex_);
-    std::vector<Build>& builds = builds_[&device];
-    std::erase_if(builds, [&](const Build& b) { return b.names == names; });
+    std::erase_if(builds_[&device], [&](const Build& b) { return b.kernels == kernels; });
   }
   return result.get();
 }
 
+namespace {
+
+/// "float, const float*" when every parameter type has a spelling, for a name without template
+/// arguments; nullopt otherwise.
+std::optional<std::string> signature_for(const std::string& name, ParameterSpellings spellings) {
+  if (spellings == nullptr || name.find('<') != std::string::npos) {
+    return std::nullopt;
+  }
+  const std::vector<std::string> types = spellings();
+  if (std::any_of(types.begin(), types.end(), [](const std::string& t) { return t.empty(); })) {
+    return std::nullopt;
+  }
+  return fmt::format("{}", fmt::join(types, ", "));
+}
+
+}  // namespace
+
 std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view requested, DeviceImpl& device,
-                                                std::span<const std::size_t> param_sizes) {
+                                                std::span<const std::size_t> param_sizes,
+                                                ParameterSpellings spellings) {
   const std::string name = validate_kernel_name(requested);
-  std::shared_ptr<LoadedBuild> build = build_containing(name, device);
-  const auto at = std::find(build->names.begin(), build->names.end(), name);
-  const auto index = static_cast<std::size_t>(at - build->names.begin());
+  const std::optional<std::string> signature = signature_for(name, spellings);
+  KernelKey key{name, std::nullopt};
+  std::shared_ptr<LoadedBuild> build;
+  if (signature && !find_build(key, device)) {
+    if (const auto typed = find_build({name, signature}, device)) {
+      key.signature = signature;  // resolved by type before: skip the plain attempt
+      build = typed->get();
+    }
+  }
+  if (!build) {
+    try {
+      build = build_containing(key, device);
+    } catch (const KernelNotFoundError& plain) {
+      if (!signature) {
+        throw;
+      }
+      // A template or an overload set: let the parameter types choose, as a call would.
+      key.signature = signature;
+      try {
+        build = build_containing(key, device);
+      } catch (const KernelNotFoundError& typed) {
+        throw KernelNotFoundError(fmt::format("{}\n  as a kernel taking ({}): {}", plain.what(),
+                                              *signature, typed.what()));
+      }
+    }
+  }
+  const auto at = std::find(build->kernels.begin(), build->kernels.end(), key);
+  const auto index = static_cast<std::size_t>(at - build->kernels.begin());
   std::unique_ptr<backend::Function> function = build->module->function(build->symbols.at(index), name);
 
   const std::vector<backend::ParamInfo>& real = function->params();
@@ -182,11 +242,12 @@ const std::string& Program::name() const {
 }
 
 std::shared_ptr<detail::KernelImpl> Program::find_kernel(
-    std::string_view name, const Device& device, std::span<const std::size_t> param_sizes) const {
+    std::string_view name, const Device& device, std::span<const std::size_t> param_sizes,
+    detail::ParameterSpellings spellings) const {
   if (!impl_) {
     throw UsageError("kjit: use of an empty Program; make one with from_source or from_file");
   }
-  return impl_->kernel(name, *device.impl(), param_sizes);
+  return impl_->kernel(name, *device.impl(), param_sizes, spellings);
 }
 
 }  // namespace kjit

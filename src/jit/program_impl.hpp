@@ -19,11 +19,23 @@
 
 namespace kjit::detail {
 
-/// A program compiled and loaded for one device, with the kernel names it was built for.
+/// A kernel as a build knows it: its name, and the parameter types that resolved it when the
+/// name alone did not (a template or an overload set).
+struct KernelKey {
+  std::string name;
+  std::optional<std::string> signature;
+
+  [[nodiscard]] std::string describe() const {
+    return signature ? name + "(" + *signature + ")" : name;
+  }
+  friend bool operator==(const KernelKey&, const KernelKey&) = default;
+};
+
+/// A program compiled and loaded for one device, with the kernels it was built for.
 struct LoadedBuild {
   std::shared_ptr<DeviceImpl> device;
-  std::vector<std::string> names;
-  std::vector<std::string> symbols;  // symbols[i] is the kernel names[i]
+  std::vector<KernelKey> kernels;
+  std::vector<std::string> symbols;  // symbols[i] is kernels[i]
   std::unique_ptr<backend::Module> module;
 };
 
@@ -51,16 +63,22 @@ class ProgramImpl {
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
+  /// `spellings` gives the parameter types as C++ text, for resolving a plain name by type.
   std::shared_ptr<KernelImpl> kernel(std::string_view name, DeviceImpl& device,
-                                     std::span<const std::size_t> param_sizes);
+                                     std::span<const std::size_t> param_sizes,
+                                     ParameterSpellings spellings);
 
  private:
   struct Build {
-    std::vector<std::string> names;
+    std::vector<KernelKey> kernels;
     std::shared_future<std::shared_ptr<LoadedBuild>> result;
   };
-  std::shared_ptr<LoadedBuild> build_containing(const std::string& name, DeviceImpl& device);
-  std::shared_ptr<LoadedBuild> compile_and_load(std::vector<std::string> names,
+  /// The build that has `key`, compiling one (once, whoever asks) when none has it.
+  std::shared_ptr<LoadedBuild> build_containing(const KernelKey& key, DeviceImpl& device);
+  /// A finished or running build that has `key`, if any.
+  std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> find_build(const KernelKey& key,
+                                                                              DeviceImpl& device);
+  std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels,
                                                 DeviceImpl& device) const;
 
   std::string name_;

@@ -311,6 +311,42 @@ TEST_F(Dialect, TemplatesNamespacesAndSeveralKernelsOfOneProgram) {
   EXPECT_EQ(scale3.device(), device);
 }
 
+TEST_F(Dialect, PlainNamesOfTemplatesAndOverloadsResolveByParameterTypes) {
+  // As DESIGN.md writes it: "saxpy" names a template; the parameter types instantiate it.
+  const Program saxpy_program = Program::from_file(kernel_path("saxpy.cu"));
+  auto saxpy_f = saxpy_program.kernel<float, const float*, float*, int>("saxpy", device);
+  auto saxpy_d = saxpy_program.kernel<double, const double*, double*, int>("saxpy", device);
+  auto xf = device.upload(std::vector<float>{1, 2, 3});
+  auto yf = device.upload(std::vector<float>{1, 1, 1});
+  auto xd = device.upload(std::vector<double>{0.5, 0.25, 0.125});
+  auto yd = device.upload(std::vector<double>{0, 0, 0});
+  saxpy_f.launch(LaunchConfig{.grid = {1}, .block = {3}}, 2.0f, xf, yf, 3);
+  saxpy_d.launch(LaunchConfig{.grid = {1}, .block = {3}}, 4.0, xd, yd, 3);
+  EXPECT_EQ(yf.download(), (std::vector<float>{3, 5, 7}));
+  EXPECT_EQ(yd.download(), (std::vector<double>{2, 1, 0.5}));
+  // Asking again reuses the build that the types resolved (no failed attempt in between).
+  (void)saxpy_program.kernel<float, const float*, float*, int>("saxpy", device);
+
+  const Program overloads = Program::from_source("overloads.cu", R"(
+    __global__ void scale(float* v, float f) { v[threadIdx.x] *= f; }
+    __global__ void scale(int* v, int f) { v[threadIdx.x] *= 10 * f; })");
+  auto scale_f = overloads.kernel<float*, float>("scale", device);
+  auto scale_i = overloads.kernel<int*, int>("scale", device);
+  auto vf = device.upload(std::vector<float>{1.5f});
+  auto vi = device.upload(std::vector<int>{3});
+  scale_f.launch(LaunchConfig{}, vf, 2.0f);
+  scale_i.launch(LaunchConfig{}, vi, 2);
+  EXPECT_EQ(vf.download()[0], 3.0f);
+  EXPECT_EQ(vi.download()[0], 60);
+
+  try {
+    (void)overloads.kernel<double*, double>("scale", device);
+    ADD_FAILURE() << "no overload takes (double*, double)";
+  } catch (const KernelNotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("'scale'"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(Dialect, IncludesResolveLikeACompilers) {
   // A file that includes a sibling by a relative path, a header found through include_dirs,
   // an in-memory header, and a define.

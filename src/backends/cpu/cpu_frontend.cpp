@@ -248,10 +248,18 @@ class KernelIRAction : public clang::EmitLLVMOnlyAction {
   std::vector<std::string>& shared_;
 };
 
-std::string entries_source(const SourcePaths& paths, const std::vector<std::string>& names) {
+/// The generated main file: the program, then one entry per kernel, each on its own line (so
+/// that an error on line kFirstEntryLine + N is about kernel N). A kernel with a signature is
+/// the one a cast to that function type selects: a template instantiation, or an overload.
+std::string entries_source(const SourcePaths& paths, const backend::CompileRequest& request) {
   std::string text = fmt::format("#include \"{}\"\n", paths.main());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, names[i]);
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    const std::string& name = request.kernel_names[i];
+    const auto& signature = i < request.kernel_signatures.size() ? request.kernel_signatures[i]
+                                                                  : std::nullopt;
+    const std::string address = signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
+                                          : fmt::format("&{}", name);
+    text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, address);
   }
   return text;
 }
@@ -339,11 +347,16 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
         }
       }
       if (!in_user_file && e.raw_path == kEntriesPath && d.line >= kFirstEntryLine &&
-          d.line - kFirstEntryLine < request.kernel_names.size()) {
-        bad_kernels.insert(d.line - kFirstEntryLine);
-        if (std::find(reasons.begin(), reasons.end(), d.message) == reasons.end()) {
-          reasons.push_back(d.message);
-        }
+          d.line - kFirstEntryLine < request.kernel_names.size() &&
+          bad_kernels.insert(d.line - kFirstEntryLine).second) {
+        // The first error of each kernel; the rest follow from it.
+        const std::string& name = request.kernel_names[d.line - kFirstEntryLine];
+        reasons.push_back(d.message.find("<overloaded function type>") != std::string::npos
+                              ? fmt::format("'{}' is a template or an overloaded function: name "
+                                            "the instantiation ('{}<float>') or ask with the "
+                                            "parameter types that select one",
+                                            name, name)
+                              : d.message);
       }
     }
     if (in_user_file) {
@@ -378,7 +391,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
     memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
   };
   add(kPreludePath, kjit_cpu_prelude_text);
-  add(kEntriesPath, entries_source(paths, request.kernel_names));
+  add(kEntriesPath, entries_source(paths, request));
   add(paths.main(), request.source);
   for (const auto& [name, text] : request.headers) {
     add(header_path(name), text);

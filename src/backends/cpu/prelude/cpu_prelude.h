@@ -385,8 +385,8 @@ extern "C" void* malloc(size_t n);
 extern "C" void free(void* p);
 
 // ---- kernel entries -------------------------------------------------------------------------
-// The backend appends one __KJIT_KERNEL_ENTRY(N, name) per kernel asked for; it instantiates the
-// entries of cpu_abi.h for that kernel. The IR lowering then threads the thread context through.
+// The backend appends one __KJIT_KERNEL_ENTRY(N, address of the kernel) per kernel asked for; it
+// instantiates the entries of cpu_abi.h for that kernel. The IR lowering then threads the thread context through.
 namespace __kjit {
 
 template <class T, T... I> struct int_seq {};
@@ -450,12 +450,13 @@ template <auto F> void run_thread(void* const* a, const kjit_cpu_block* b, unsig
 }  // namespace __kjit
 
 #define __KJIT_KERNEL_ENTRY(N, ...)                                                                \
+  static constexpr auto __kjit_kernel_##N = __VA_ARGS__;                                           \
   extern "C" void __kjit_block_##N(void* const* a, const kjit_cpu_block* b) {                      \
-    ::__kjit::run_block<&__VA_ARGS__>(a, b);                                                       \
+    ::__kjit::run_block<__kjit_kernel_##N>(a, b);                                                  \
   }                                                                                                \
   extern "C" void __kjit_thread_##N(void* const* a, const kjit_cpu_block* b, unsigned x,          \
                                     unsigned y, unsigned z) {                                      \
-    ::__kjit::run_thread<&__VA_ARGS__>(a, b, x, y, z);                                             \
+    ::__kjit::run_thread<__kjit_kernel_##N>(a, b, x, y, z);                                        \
   }                                                                                                \
-  extern "C" const ::__kjit::kernel_traits<&__VA_ARGS__>::params __kjit_params_##N{};              \
-  extern "C" void (*const __kjit_fn_##N)() = reinterpret_cast<void (*)()>(&__VA_ARGS__);
+  extern "C" const ::__kjit::kernel_traits<__kjit_kernel_##N>::params __kjit_params_##N{};         \
+  extern "C" void (*const __kjit_fn_##N)() = reinterpret_cast<void (*)()>(__kjit_kernel_##N);
