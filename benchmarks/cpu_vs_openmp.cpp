@@ -29,7 +29,9 @@ kjit::Device& device() {
 
 constexpr int kElements = 1 << 24;
 
-MandelbrotView mandelbrot_view() { return {-2.1f, -1.2f, 3.0f / 1024.0f, 1024, 800, 256}; }
+MandelbrotView mandelbrot_view() {
+  return {-2.1f, -1.2f, 3.0f / 1024.0f, 1024, 800, 256};
+}
 
 void set_bytes(benchmark::State& state, std::size_t bytes_per_iteration) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_per_iteration));
@@ -85,7 +87,8 @@ void kjit_mandelbrot(benchmark::State& state) {
                .kernel<MandelbrotView, int*>("mandelbrot", device());
   const MandelbrotView v = mandelbrot_view();
   auto out = device().alloc<int>(static_cast<std::size_t>(v.width) * v.height);
-  const LaunchConfig config{.grid = {(v.width + 15U) / 16U, (v.height + 15U) / 16U, 1}, .block = {16, 16, 1}};
+  const LaunchConfig config{.grid = {(v.width + 15U) / 16U, (v.height + 15U) / 16U, 1},
+                            .block = {16, 16, 1}};
   kjit::Stream s = device().default_stream();
   for (auto _ : state) {
     k.launch(config, v, out);
@@ -116,10 +119,18 @@ void cold_compile(benchmark::State& state, const char* file, const char* name) {
 BENCHMARK(kjit_vadd)->Name("elementwise/vadd/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(omp_vadd)->Name("elementwise/vadd/openmp")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(kjit_saxpy)->Name("elementwise/saxpy/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(omp_saxpy)->Name("elementwise/saxpy/openmp")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(kjit_mandelbrot)->Name("mandelbrot/1024x800x256/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(omp_mandelbrot)->Name("mandelbrot/1024x800x256/openmp")->Unit(benchmark::kMillisecond)->UseRealTime();
-
+BENCHMARK(omp_saxpy)
+    ->Name("elementwise/saxpy/openmp")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(kjit_mandelbrot)
+    ->Name("mandelbrot/1024x800x256/kjit")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(omp_mandelbrot)
+    ->Name("mandelbrot/1024x800x256/openmp")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -31,6 +31,8 @@ void omp_mandelbrot(const MandelbrotView& view, int* iterations) {
   }
 }
 
-int omp_threads() { return omp_get_max_threads(); }
+int omp_threads() {
+  return omp_get_max_threads();
+}
 
 }  // namespace kjit::bench

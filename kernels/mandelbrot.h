@@ -13,9 +13,9 @@
 #endif
 
 struct MandelbrotView {
-  float x0;      // real part at the left edge
-  float y0;      // imaginary part at the top edge
-  float step;    // distance between pixel centres
+  float x0;    // real part at the left edge
+  float y0;    // imaginary part at the top edge
+  float step;  // distance between pixel centres
   int width;
   int height;
   int max_iterations;
@@ -34,7 +34,7 @@ __host__ __device__ inline int mandelbrot_iterations(const MandelbrotView& v, in
     }
     const float xy = x * y;
     x = fmaf(x, x, fmaf(-y, y, cx));  // x^2 - y^2 + cx, rounded once per fmaf
-    y = fmaf(2.0f, xy, cy);            // 2xy + cy
+    y = fmaf(2.0f, xy, cy);           // 2xy + cy
     ++i;
   }
   return i;

@@ -3,8 +3,8 @@
 // kernel time. --verify checks every pixel against the same function run on the host.
 #include <kjit/kjit.hpp>
 
-#include <CLI/CLI.hpp>
 #include <png.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -33,7 +33,8 @@ Rgb colour(int iterations, int max_iterations) {
           channel(8.5 * (1 - t) * (1 - t) * (1 - t) * t)};
 }
 
-bool write_png(const std::string& path, const std::vector<int>& iterations, const MandelbrotView& v) {
+bool write_png(const std::string& path, const std::vector<int>& iterations,
+               const MandelbrotView& v) {
   FILE* file = std::fopen(path.c_str(), "wb");
   if (file == nullptr) {
     return false;
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
   bool verify = false;
   app.add_option("-o,--out", out, "PNG file to write");
   app.add_option("-d,--device", device_spec, "device, as KJIT_DEVICE (cpu, cuda:0, ...)");
-  app.add_option("--kernels", kernels_dir, "folder holding mandelbrot.cu")->check(CLI::ExistingDirectory);
+  app.add_option("--kernels", kernels_dir, "folder holding mandelbrot.cu")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--width", width, "image width")->check(CLI::Range(1, 32768));
   app.add_option("--height", height, "image height")->check(CLI::Range(1, 32768));
   app.add_option("--iterations", max_iterations, "iteration limit")->check(CLI::Range(1, 1000000));
@@ -85,19 +87,27 @@ int main(int argc, char** argv) {
   try {
     using clock = std::chrono::steady_clock;
     using ms = std::chrono::duration<double, std::milli>;
-    const kjit::Device device = device_spec.empty() ? kjit::Device::select() : kjit::Device::select(device_spec);
+    const kjit::Device device =
+        device_spec.empty() ? kjit::Device::select() : kjit::Device::select(device_spec);
     const kjit::DeviceInfo& info = device.info();
-    std::printf("device:       %s  %s (%s)\n", info.id().c_str(), info.name.c_str(), info.arch.c_str());
+    std::printf("device:       %s  %s (%s)\n", info.id().c_str(), info.name.c_str(),
+                info.arch.c_str());
 
     const auto t0 = clock::now();
-    const auto program = kjit::Program::from_file(std::filesystem::path(kernels_dir) / "mandelbrot.cu");
+    const auto program =
+        kjit::Program::from_file(std::filesystem::path(kernels_dir) / "mandelbrot.cu");
     auto mandelbrot = program.kernel<MandelbrotView, int*>("mandelbrot", device);
     const auto t1 = clock::now();
     std::printf("compile:      %.1f ms\n", ms(t1 - t0).count());
 
     const float span = 3.0f;  // the whole set, centred
-    const MandelbrotView view{-2.1f, -span * 0.5f * static_cast<float>(height) / static_cast<float>(width) - 0.0f,
-                              span / static_cast<float>(width), width, height, max_iterations};
+    const MandelbrotView view{
+        -2.1f,
+        -span * 0.5f * static_cast<float>(height) / static_cast<float>(width) - 0.0f,
+        span / static_cast<float>(width),
+        width,
+        height,
+        max_iterations};
     auto image = device.alloc<int>(static_cast<std::size_t>(width) * height);
     const kjit::LaunchConfig config{.grid = {(width + 15U) / 16U, (height + 15U) / 16U, 1},
                                     .block = {16, 16, 1}};
@@ -122,14 +132,17 @@ int main(int argc, char** argv) {
       std::size_t wrong = 0;
       for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
-          wrong += iterations[static_cast<std::size_t>(y) * width + x] != mandelbrot_iterations(view, x, y);
+          wrong += iterations[static_cast<std::size_t>(y) * width + x] !=
+                   mandelbrot_iterations(view, x, y);
         }
       }
       if (wrong != 0) {
-        std::printf("verify:       FAILED, %zu of %zu pixels differ from the host image\n", wrong, iterations.size());
+        std::printf("verify:       FAILED, %zu of %zu pixels differ from the host image\n", wrong,
+                    iterations.size());
         return 1;
       }
-      std::printf("verify:       the image equals the host-computed image, all %zu pixels\n", iterations.size());
+      std::printf("verify:       the image equals the host-computed image, all %zu pixels\n",
+                  iterations.size());
     }
     return 0;
   } catch (const kjit::Error& e) {

@@ -41,7 +41,7 @@ class KJIT_API Device {
   [[nodiscard]] DeviceBuffer<T> alloc(std::size_t count) const;
   /// A new buffer holding a copy of host data (any contiguous range: vector, array, span).
   template <std::ranges::contiguous_range R>
-    requires DeviceCopyable<std::ranges::range_value_t<R>>
+  requires DeviceCopyable<std::ranges::range_value_t<R>>
   [[nodiscard]] DeviceBuffer<std::ranges::range_value_t<R>> upload(const R& host) const;
 
   /// The stream launches use when none is given.

@@ -88,10 +88,11 @@ template <class... Params>
 Kernel<Params...> Program::kernel(std::string_view name, const Device& device) const {
   static_assert((!std::is_reference_v<Params> && ...),
                 "kjit: kernel parameters are values or pointers, never references");
-  static_assert(((std::is_pointer_v<Params> || DeviceCopyable<Params>) && ...),
+  static_assert(((std::is_pointer_v<Params> || DeviceCopyable<Params>)&&...),
                 "kjit: a kernel parameter passed by value must be trivially copyable");
   static constexpr std::array<std::size_t, sizeof...(Params)> sizes{sizeof(Params)...};
-  return Kernel<Params...>(find_kernel(name, device, sizes, &detail::parameter_spellings<Params...>));
+  return Kernel<Params...>(
+      find_kernel(name, device, sizes, &detail::parameter_spellings<Params...>));
 }
 
 }  // namespace kjit

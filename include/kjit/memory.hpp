@@ -103,9 +103,7 @@ class DevicePtr {
   }
 
   // NOLINTNEXTLINE(google-explicit-constructor): T* converts to const T* as in C++.
-  operator DevicePtr<const T>() const noexcept
-    requires(!std::is_const_v<T>)
-  {
+  operator DevicePtr<const T>() const noexcept requires(!std::is_const_v<T>) {
     return DevicePtr<const T>::from_parts(device_, address_, count_);
   }
 
@@ -166,7 +164,9 @@ class DeviceBuffer {
     return out;
   }
   /// Copies the buffer into `out`, which must hold size() elements; waits for the device first.
-  void download(std::span<T> out) const { raw_.read(0, out.data(), span_bytes(out.size()), nullptr); }
+  void download(std::span<T> out) const {
+    raw_.read(0, out.data(), span_bytes(out.size()), nullptr);
+  }
   /// Copies the buffer into `out` in stream order; `out` must stay valid until the stream is done.
   void download(std::span<T> out, const Stream& stream) const {
     raw_.read(0, out.data(), span_bytes(out.size()), &stream);
@@ -206,8 +206,9 @@ DeviceBuffer<T> Device::alloc(std::size_t count) const {
 }
 
 template <std::ranges::contiguous_range R>
-  requires DeviceCopyable<std::ranges::range_value_t<R>>
-DeviceBuffer<std::ranges::range_value_t<R>> Device::upload(const R& host) const {
+requires DeviceCopyable<std::ranges::range_value_t<R>> DeviceBuffer<std::ranges::range_value_t<R>>
+Device::upload(const R& host)
+const {
   using T = std::ranges::range_value_t<R>;
   const auto n = static_cast<std::size_t>(std::ranges::size(host));
   DeviceBuffer<T> buffer(*this, n);

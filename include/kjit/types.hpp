@@ -15,9 +15,7 @@ struct Dim3 {
   std::uint32_t y = 1;
   std::uint32_t z = 1;
 
-  [[nodiscard]] constexpr std::uint64_t volume() const noexcept {
-    return std::uint64_t{x} * y * z;
-  }
+  [[nodiscard]] constexpr std::uint64_t volume() const noexcept { return std::uint64_t{x} * y * z; }
   friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
 };
 
@@ -42,14 +40,14 @@ enum class BackendKind { cpu, cuda, hip };
 struct DeviceInfo {
   BackendKind backend = BackendKind::cpu;
   int ordinal = 0;
-  std::string name;                      // "NVIDIA H100 80GB HBM3", "AMD EPYC 7B13 (2 threads)"
-  std::string arch;                      // "sm_90", "gfx90a", host CPU name such as "znver3"
-  std::size_t total_memory = 0;          // bytes
-  std::uint32_t compute_units = 0;       // SMs, CUs, or CPU worker threads
+  std::string name;                 // "NVIDIA H100 80GB HBM3", "AMD EPYC 7B13 (2 threads)"
+  std::string arch;                 // "sm_90", "gfx90a", host CPU name such as "znver3"
+  std::size_t total_memory = 0;     // bytes
+  std::uint32_t compute_units = 0;  // SMs, CUs, or CPU worker threads
   std::uint32_t max_threads_per_block = 0;
-  Dim3 max_block;                        // per-dimension block limits
-  Dim3 max_grid;                         // per-dimension grid limits
-  std::size_t max_shared_bytes = 0;      // static + dynamic shared memory per block
+  Dim3 max_block;                    // per-dimension block limits
+  Dim3 max_grid;                     // per-dimension grid limits
+  std::size_t max_shared_bytes = 0;  // static + dynamic shared memory per block
 
   /// "cuda:0", the text that selects this device in KJIT_DEVICE.
   [[nodiscard]] KJIT_API std::string id() const;

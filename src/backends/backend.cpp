@@ -14,7 +14,9 @@ Backend::~Backend() = default;
 
 Function::Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,
                    std::size_t static_shared_bytes)
-    : name_(std::move(name)), device_(device), params_(std::move(params)),
+    : name_(std::move(name)),
+      device_(device),
+      params_(std::move(params)),
       static_shared_bytes_(static_shared_bytes) {}
 
 Function::~Function() = default;
@@ -29,12 +31,12 @@ void Function::check_geometry(const LaunchConfig& config) const {
   const Dim3& g = config.grid;
   const Dim3& b = config.block;
   if (g.x == 0 || g.y == 0 || g.z == 0) {
-    throw LaunchError(fmt::format("kjit: {}: grid ({}, {}, {}) has a zero dimension", where(),
-                                  g.x, g.y, g.z));
+    throw LaunchError(
+        fmt::format("kjit: {}: grid ({}, {}, {}) has a zero dimension", where(), g.x, g.y, g.z));
   }
   if (b.x == 0 || b.y == 0 || b.z == 0) {
-    throw LaunchError(fmt::format("kjit: {}: block ({}, {}, {}) has a zero dimension", where(),
-                                  b.x, b.y, b.z));
+    throw LaunchError(
+        fmt::format("kjit: {}: block ({}, {}, {}) has a zero dimension", where(), b.x, b.y, b.z));
   }
   const Dim3& mb = device_.max_block;
   if (b.x > mb.x || b.y > mb.y || b.z > mb.z || b.volume() > device_.max_threads_per_block) {
@@ -44,16 +46,17 @@ void Function::check_geometry(const LaunchConfig& config) const {
   }
   const Dim3& mg = device_.max_grid;
   if (g.x > mg.x || g.y > mg.y || g.z > mg.z) {
-    throw LaunchError(fmt::format("kjit: {}: grid ({}, {}, {}) exceeds the device's limit of "
-                                  "({}, {}, {})",
-                                  where(), g.x, g.y, g.z, mg.x, mg.y, mg.z));
+    throw LaunchError(
+        fmt::format("kjit: {}: grid ({}, {}, {}) exceeds the device's limit of "
+                    "({}, {}, {})",
+                    where(), g.x, g.y, g.z, mg.x, mg.y, mg.z));
   }
   if (config.shared_bytes > device_.max_shared_bytes ||
       static_shared_bytes_ + config.shared_bytes > device_.max_shared_bytes) {
-    throw LaunchError(fmt::format("kjit: {}: {} bytes of dynamic and {} of static shared memory "
-                                  "exceed the device's limit of {} bytes per block",
-                                  where(), config.shared_bytes, static_shared_bytes_,
-                                  device_.max_shared_bytes));
+    throw LaunchError(
+        fmt::format("kjit: {}: {} bytes of dynamic and {} of static shared memory "
+                    "exceed the device's limit of {} bytes per block",
+                    where(), config.shared_bytes, static_shared_bytes_, device_.max_shared_bytes));
   }
 }
 

@@ -38,8 +38,8 @@ struct CompileRequest {
 
 /// A compiled program, as it would be stored in the disk cache.
 struct Binary {
-  std::string program;                      // the program's name, for messages
-  std::string format;                       // "cpu-elf-object", "cubin", "ptx", "hsaco"
+  std::string program;  // the program's name, for messages
+  std::string format;   // "cpu-elf-object", "cubin", "ptx", "hsaco"
   std::vector<std::uint8_t> bytes;
   std::vector<std::string> kernel_symbols;  // one per CompileRequest::kernel_names, same order
   std::string log;                          // the compiler's warnings, if any
@@ -98,8 +98,7 @@ class Function {
   void launch(Stream& stream, const LaunchConfig& config, const void* const* args);
 
  protected:
-  virtual void launch_impl(Stream& stream, const LaunchConfig& config,
-                           const void* const* args) = 0;
+  virtual void launch_impl(Stream& stream, const LaunchConfig& config, const void* const* args) = 0;
 
  private:
   void check_geometry(const LaunchConfig& config) const;
@@ -116,7 +115,8 @@ class Module {
   Module& operator=(const Module&) = delete;
   virtual ~Module();
   /// The kernel at `symbol` (from Binary::kernel_symbols); `name` is what messages call it.
-  virtual std::unique_ptr<Function> function(const std::string& symbol, const std::string& name) = 0;
+  virtual std::unique_ptr<Function> function(const std::string& symbol,
+                                             const std::string& name) = 0;
 };
 
 class Device {

@@ -22,8 +22,8 @@ std::size_t checked_bytes(std::size_t count, std::size_t elem_size, const char* 
 
 void require_valid_buffer(const RawBuffer& buffer, const char* what) {
   if (!buffer.valid()) {
-    throw UsageError(fmt::format(
-        "kjit: {} on an empty DeviceBuffer (default-constructed or moved-from)", what));
+    throw UsageError(
+        fmt::format("kjit: {} on an empty DeviceBuffer (default-constructed or moved-from)", what));
   }
 }
 
@@ -31,7 +31,8 @@ RawBuffer::RawBuffer(const Device& device, std::size_t bytes)
     : device_(device.impl()), address_(device_->backend().allocate(bytes)), bytes_(bytes) {}
 
 RawBuffer::RawBuffer(RawBuffer&& other) noexcept
-    : device_(std::move(other.device_)), address_(std::exchange(other.address_, 0)),
+    : device_(std::move(other.device_)),
+      address_(std::exchange(other.address_, 0)),
       bytes_(std::exchange(other.bytes_, 0)) {}
 
 RawBuffer& RawBuffer::operator=(RawBuffer&& other) noexcept {
@@ -44,7 +45,9 @@ RawBuffer& RawBuffer::operator=(RawBuffer&& other) noexcept {
   return *this;
 }
 
-RawBuffer::~RawBuffer() { release(); }
+RawBuffer::~RawBuffer() {
+  release();
+}
 
 void RawBuffer::release() noexcept {
   if (!device_ || address_ == 0) {
@@ -68,8 +71,9 @@ namespace {
 
 void check_range(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, const char* what) {
   if (offset > buffer.bytes() || bytes > buffer.bytes() - offset) {
-    throw UsageError(fmt::format("kjit: {} of {} bytes at offset {} is outside a buffer of {} bytes",
-                                 what, bytes, offset, buffer.bytes()));
+    throw UsageError(
+        fmt::format("kjit: {} of {} bytes at offset {} is outside a buffer of {} bytes", what,
+                    bytes, offset, buffer.bytes()));
   }
 }
 
@@ -104,8 +108,7 @@ void RawBuffer::write(std::size_t offset, const void* src, std::size_t bytes,
   }
 }
 
-void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes,
-                     const Stream* stream) const {
+void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes, const Stream* stream) const {
   require_valid_buffer(*this, "download");
   check_range(*this, offset, bytes, "download");
   if (bytes == 0) {

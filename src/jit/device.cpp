@@ -31,20 +31,31 @@ Device Device::select(std::string_view spec) {
 
 const std::shared_ptr<detail::DeviceImpl>& Device::impl() const {
   if (!impl_) {
-    throw UsageError("kjit: use of an empty Device handle; get one from Device::select() or "
-                     "Device::all()");
+    throw UsageError(
+        "kjit: use of an empty Device handle; get one from Device::select() or "
+        "Device::all()");
   }
   return impl_;
 }
 
-const DeviceInfo& Device::info() const { return impl()->info(); }
+const DeviceInfo& Device::info() const {
+  return impl()->info();
+}
 
-Stream Device::default_stream() const { return Stream(impl()->default_stream()); }
+Stream Device::default_stream() const {
+  return Stream(impl()->default_stream());
+}
 
-Stream Device::create_stream() const { return Stream(impl()->create_stream()); }
+Stream Device::create_stream() const {
+  return Stream(impl()->create_stream());
+}
 
-void Device::synchronize() const { impl()->synchronize(); }
+void Device::synchronize() const {
+  impl()->synchronize();
+}
 
-void* Device::native_handle() const { return impl()->backend().native_handle(); }
+void* Device::native_handle() const {
+  return impl()->backend().native_handle();
+}
 
 }  // namespace kjit

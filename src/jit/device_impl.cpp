@@ -33,7 +33,9 @@ std::shared_ptr<StreamImpl> DeviceImpl::create_stream() {
   return std::make_shared<StreamImpl>(*this, backend().create_stream());
 }
 
-void DeviceImpl::synchronize() { backend().synchronize(); }
+void DeviceImpl::synchronize() {
+  backend().synchronize();
+}
 
 std::string DeviceImpl::describe() const {
   return fmt::format("{} ({}, {})", info_.id(), info_.name, info_.arch);

@@ -65,8 +65,8 @@ std::shared_ptr<DeviceImpl> DeviceRegistry::select(std::optional<std::string_vie
       return *match;
     }
   }
-  throw DeviceError(fmt::format("kjit: no device matches '{}'. Devices present: {}", *spec,
-                                describe()));
+  throw DeviceError(
+      fmt::format("kjit: no device matches '{}'. Devices present: {}", *spec, describe()));
 }
 
 }  // namespace kjit::detail

@@ -22,10 +22,11 @@ std::string lower(std::string_view s) {
 }
 
 [[noreturn]] void fail(std::string_view spec, std::string_view why, std::string_view devices) {
-  throw DeviceError(fmt::format("kjit: device spec '{}': {}; the syntax is backend[:ordinal] "
-                                "with backend cpu, cuda or hip, or a comma-separated preference "
-                                "list such as 'cuda,cpu'. Devices present: {}",
-                                spec, why, devices));
+  throw DeviceError(
+      fmt::format("kjit: device spec '{}': {}; the syntax is backend[:ordinal] "
+                  "with backend cpu, cuda or hip, or a comma-separated preference "
+                  "list such as 'cuda,cpu'. Devices present: {}",
+                  spec, why, devices));
 }
 
 DeviceRequest parse_entry(std::string_view spec, std::string_view entry, std::string_view devices) {

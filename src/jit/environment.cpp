@@ -40,9 +40,10 @@ spdlog::level::level_enum parse_log_level(std::string_view text) {
       return level;
     }
   }
-  throw ConfigError(fmt::format("kjit: KJIT_LOG_LEVEL='{}' is not a level; use one of trace, "
-                                "debug, info, warn, error, critical, off",
-                                text));
+  throw ConfigError(
+      fmt::format("kjit: KJIT_LOG_LEVEL='{}' is not a level; use one of trace, "
+                  "debug, info, warn, error, critical, off",
+                  text));
 }
 
 spdlog::level::level_enum log_level() {

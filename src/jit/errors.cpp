@@ -62,8 +62,10 @@ std::string Diagnostic::to_string() const {
 CompileError::CompileError(std::string program, std::string target,
                            std::vector<Diagnostic> diagnostics, std::string log)
     : Error(compile_error_message(program, target, diagnostics, log)),
-      program_(std::move(program)), target_(std::move(target)),
-      diagnostics_(std::move(diagnostics)), log_(std::move(log)) {}
+      program_(std::move(program)),
+      target_(std::move(target)),
+      diagnostics_(std::move(diagnostics)),
+      log_(std::move(log)) {}
 
 const std::string& CompileError::file() const noexcept {
   for (const Diagnostic& d : diagnostics_) {

@@ -31,14 +31,15 @@ backend::Stream& launch_stream(const KernelImpl& kernel, const Stream* stream) {
 void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t position) {
   switch (arg.kind) {
     case KernelArg::Kind::moved_from_buffer:
-      throw LaunchError(fmt::format("kjit: {}: argument {} is an empty DeviceBuffer "
-                                    "(default-constructed or moved-from)",
-                                    kernel.describe(), position));
+      throw LaunchError(
+          fmt::format("kjit: {}: argument {} is an empty DeviceBuffer "
+                      "(default-constructed or moved-from)",
+                      kernel.describe(), position));
     case KernelArg::Kind::device_address:
       if (arg.device != &kernel.device()) {
         throw LaunchError(fmt::format(
-            "kjit: {}: argument {} points to memory of {}; copy it to {} first",
-            kernel.describe(), position,
+            "kjit: {}: argument {} points to memory of {}; copy it to {} first", kernel.describe(),
+            position,
             arg.device != nullptr ? arg.device->info().id() : std::string("an unknown device"),
             kernel.device().info().id()));
       }

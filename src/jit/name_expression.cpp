@@ -17,8 +17,21 @@ bool allowed(char c) {
     return true;
   }
   switch (c) {
-    case '_': case ':': case '<': case '>': case ',': case ' ': case '*': case '&':
-    case '(': case ')': case '[': case ']': case '-': case '+': case '.':
+    case '_':
+    case ':':
+    case '<':
+    case '>':
+    case ',':
+    case ' ':
+    case '*':
+    case '&':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '-':
+    case '+':
+    case '.':
       return true;
     default:
       return false;
@@ -51,7 +64,7 @@ std::string validate_kernel_name(std::string_view name) {
                                 : fmt::format("\\x{:02x}", static_cast<unsigned char>(c))));
     }
   }
-  int depth = 0;   // of angle brackets outside parentheses, where '<' and '>' compare
+  int depth = 0;  // of angle brackets outside parentheses, where '<' and '>' compare
   int parens = 0;
   for (const char c : n) {
     parens += c == '(' ? 1 : c == ')' ? -1 : 0;

@@ -20,14 +20,18 @@ namespace detail {
 KernelImpl::KernelImpl(std::shared_ptr<LoadedBuild> build,
                        std::unique_ptr<backend::Function> function, std::string name,
                        std::string program)
-    : build_(std::move(build)), function_(std::move(function)), name_(std::move(name)),
+    : build_(std::move(build)),
+      function_(std::move(function)),
+      name_(std::move(name)),
       program_(std::move(program)) {}
 
 std::string KernelImpl::describe() const {
   return fmt::format("kernel '{}' of '{}' on {}", name_, program_, build_->device->info().id());
 }
 
-const std::string& kernel_name(const KernelImpl& kernel) { return kernel.name(); }
+const std::string& kernel_name(const KernelImpl& kernel) {
+  return kernel.name();
+}
 
 Device kernel_device(const KernelImpl& kernel) {
   return Device(kernel.device().shared_from_this());
@@ -35,7 +39,9 @@ Device kernel_device(const KernelImpl& kernel) {
 
 ProgramImpl::ProgramImpl(std::string name, std::string source,
                          std::optional<std::filesystem::path> path, CompileOptions options)
-    : name_(std::move(name)), source_(std::move(source)), path_(std::move(path)),
+    : name_(std::move(name)),
+      source_(std::move(source)),
+      path_(std::move(path)),
       options_(std::move(options)) {}
 
 std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey> kernels,
@@ -149,10 +155,10 @@ std::optional<std::string> signature_for(const std::string& name, ParameterSpell
 
 }  // namespace
 
-std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view requested, DeviceImpl& device,
+std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, DeviceImpl& device,
                                                 std::span<const std::size_t> param_sizes,
                                                 ParameterSpellings spellings) {
-  const std::string name = validate_kernel_name(requested);
+  const std::string name = validate_kernel_name(name_text);
   const std::optional<std::string> signature = signature_for(name, spellings);
   KernelKey key{name, std::nullopt};
   std::shared_ptr<LoadedBuild> build;
@@ -181,24 +187,26 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view requested, Devi
   }
   const auto at = std::find(build->kernels.begin(), build->kernels.end(), key);
   const auto index = static_cast<std::size_t>(at - build->kernels.begin());
-  std::unique_ptr<backend::Function> function = build->module->function(build->symbols.at(index), name);
+  std::unique_ptr<backend::Function> function =
+      build->module->function(build->symbols.at(index), name);
 
   const std::vector<backend::ParamInfo>& real = function->params();
   const bool same_count = real.size() == param_sizes.size();
-  const bool same_sizes =
-      same_count && std::equal(real.begin(), real.end(), param_sizes.begin(),
-                               [](const backend::ParamInfo& p, std::size_t s) { return p.size == s; });
+  const bool same_sizes = same_count && std::equal(real.begin(), real.end(), param_sizes.begin(),
+                                                   [](const backend::ParamInfo& p, std::size_t s) {
+                                                     return p.size == s;
+                                                   });
   if (!same_sizes) {
     std::vector<std::size_t> real_sizes;
     real_sizes.reserve(real.size());
     for (const backend::ParamInfo& p : real) {
       real_sizes.push_back(p.size);
     }
-    throw LaunchError(fmt::format(
-        "kjit: kernel '{}' of '{}' on {} takes {} parameters of sizes ({}) bytes, but "
-        "kernel<...> declares {} of sizes ({})",
-        name, name_, device.info().id(), real.size(), fmt::join(real_sizes, ", "),
-        param_sizes.size(), fmt::join(param_sizes, ", ")));
+    throw LaunchError(
+        fmt::format("kjit: kernel '{}' of '{}' on {} takes {} parameters of sizes ({}) bytes, but "
+                    "kernel<...> declares {} of sizes ({})",
+                    name, name_, device.info().id(), real.size(), fmt::join(real_sizes, ", "),
+                    param_sizes.size(), fmt::join(param_sizes, ", ")));
   }
   return std::make_shared<KernelImpl>(std::move(build), std::move(function), name, name_);
 }
@@ -207,8 +215,9 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view requested, Devi
 
 Program Program::from_source(std::string name, std::string source, CompileOptions options) {
   if (name.empty()) {
-    throw UsageError("kjit: Program::from_source needs a name (used like a file name in "
-                     "diagnostics)");
+    throw UsageError(
+        "kjit: Program::from_source needs a name (used like a file name in "
+        "diagnostics)");
   }
   return Program(std::make_shared<detail::ProgramImpl>(std::move(name), std::move(source),
                                                        std::nullopt, std::move(options)));
@@ -223,7 +232,8 @@ Program Program::from_file(const std::filesystem::path& path, CompileOptions opt
                             std::error_code(errno, std::generic_category()).message()));
   }
   if (std::filesystem::is_directory(path, ec)) {
-    throw Error(fmt::format("kjit: cannot read kernel file '{}': it is a directory", path.string()));
+    throw Error(
+        fmt::format("kjit: cannot read kernel file '{}': it is a directory", path.string()));
   }
   std::ostringstream text;
   text << in.rdbuf();

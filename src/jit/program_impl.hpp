@@ -64,7 +64,7 @@ class ProgramImpl {
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
   /// `spellings` gives the parameter types as C++ text, for resolving a plain name by type.
-  std::shared_ptr<KernelImpl> kernel(std::string_view name, DeviceImpl& device,
+  std::shared_ptr<KernelImpl> kernel(std::string_view name_text, DeviceImpl& device,
                                      std::span<const std::size_t> param_sizes,
                                      ParameterSpellings spellings);
 
@@ -77,7 +77,7 @@ class ProgramImpl {
   std::shared_ptr<LoadedBuild> build_containing(const KernelKey& key, DeviceImpl& device);
   /// A finished or running build that has `key`, if any.
   std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> find_build(const KernelKey& key,
-                                                                              DeviceImpl& device);
+                                                                             DeviceImpl& device);
   std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels,
                                                 DeviceImpl& device) const;
 

@@ -16,7 +16,9 @@ const std::shared_ptr<detail::StreamImpl>& Stream::impl() const {
   return impl_;
 }
 
-void Stream::synchronize() const { impl()->backend().synchronize(); }
+void Stream::synchronize() const {
+  impl()->backend().synchronize();
+}
 
 Event Stream::record() const {
   const auto& s = impl();
@@ -33,9 +35,13 @@ void Stream::wait(const Event& event) const {
   s->backend().wait(e->backend());
 }
 
-Device Stream::device() const { return Device(impl()->device().shared_from_this()); }
+Device Stream::device() const {
+  return Device(impl()->device().shared_from_this());
+}
 
-void* Stream::native_handle() const { return impl()->backend().native_handle(); }
+void* Stream::native_handle() const {
+  return impl()->backend().native_handle();
+}
 
 const std::shared_ptr<detail::EventImpl>& Event::impl() const {
   if (!impl_) {
@@ -44,9 +50,13 @@ const std::shared_ptr<detail::EventImpl>& Event::impl() const {
   return impl_;
 }
 
-void Event::synchronize() const { impl()->backend().synchronize(); }
+void Event::synchronize() const {
+  impl()->backend().synchronize();
+}
 
-bool Event::ready() const { return impl()->backend().ready(); }
+bool Event::ready() const {
+  return impl()->backend().ready();
+}
 
 double Event::elapsed_ms(const Event& start, const Event& end) {
   const auto& s = start.impl();

@@ -17,9 +17,10 @@ LaunchConfig LaunchConfig::for_elements(std::size_t n, std::uint32_t block) {
   }
   const std::size_t blocks = (n - 1) / block + 1;
   if (blocks > std::numeric_limits<std::uint32_t>::max()) {
-    throw UsageError(fmt::format("kjit: LaunchConfig::for_elements({}, {}) needs {} blocks, more "
-                                 "than a grid dimension holds",
-                                 n, block, blocks));
+    throw UsageError(
+        fmt::format("kjit: LaunchConfig::for_elements({}, {}) needs {} blocks, more "
+                    "than a grid dimension holds",
+                    n, block, blocks));
   }
   return LaunchConfig{.grid = {static_cast<std::uint32_t>(blocks), 1, 1},
                       .block = {block, 1, 1},
@@ -38,6 +39,8 @@ const char* to_string(BackendKind kind) noexcept {
   return "unknown";
 }
 
-std::string DeviceInfo::id() const { return fmt::format("{}:{}", to_string(backend), ordinal); }
+std::string DeviceInfo::id() const {
+  return fmt::format("{}:{}", to_string(backend), ordinal);
+}
 
 }  // namespace kjit

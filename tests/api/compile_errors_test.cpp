@@ -10,7 +10,8 @@ namespace {
 class CompileErrors : public DeviceTest {
  public:
   void TearDown() override {
-    if (!device) return;
+    if (!device)
+      return;
     // After any failure, a good program still compiles and runs.
     auto k = Program::from_source("after.cu", "__global__ void one(int* v) { *v = 1; }")
                  .kernel<int*>("one", device);
@@ -34,16 +35,20 @@ E expect_throw(F&& f) {
   throw std::logic_error("did not throw");
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST_F(CompileErrors, SyntaxErrorPointsAtTheUsersLine) {
-  const std::string source = "__global__ void k(int* v) {\n  v[0] = 1;\n  v[1] = undefined_name;\n}\n";
-  auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("mine.cu", source).kernel<int*>("k", device);
-  });
+  const std::string source =
+      "__global__ void k(int* v) {\n  v[0] = 1;\n  v[1] = undefined_name;\n}\n";
+  auto e = expect_throw<CompileError>(
+      [&] { (void)Program::from_source("mine.cu", source).kernel<int*>("k", device); });
   EXPECT_EQ(e.file(), "mine.cu");
   EXPECT_EQ(e.line(), 3U);
-  EXPECT_TRUE(contains(e.what(), "mine.cu:3:10: error: use of undeclared identifier 'undefined_name'")) << e.what();
+  EXPECT_TRUE(
+      contains(e.what(), "mine.cu:3:10: error: use of undeclared identifier 'undefined_name'"))
+      << e.what();
   EXPECT_EQ(e.program(), "mine.cu");
   EXPECT_FALSE(e.log().empty());
   for (const Diagnostic& d : e.diagnostics()) {
@@ -53,13 +58,15 @@ TEST_F(CompileErrors, SyntaxErrorPointsAtTheUsersLine) {
 }
 
 TEST_F(CompileErrors, ErrorInAnIncludedHeaderNamesTheHeader) {
-  const auto dir = std::filesystem::temp_directory_path() / ("kjit_errors_" + std::to_string(test_seed()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kjit_errors_" + std::to_string(test_seed()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "helper.h") << "// helper\n\n__device__ int helper() { return missing_value; }\n";
-  std::ofstream(dir / "main.cu") << "#include \"helper.h\"\n__global__ void k(int* v) { *v = helper(); }\n";
-  auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_file(dir / "main.cu").kernel<int*>("k", device);
-  });
+  std::ofstream(dir / "helper.h")
+      << "// helper\n\n__device__ int helper() { return missing_value; }\n";
+  std::ofstream(dir / "main.cu")
+      << "#include \"helper.h\"\n__global__ void k(int* v) { *v = helper(); }\n";
+  auto e = expect_throw<CompileError>(
+      [&] { (void)Program::from_file(dir / "main.cu").kernel<int*>("k", device); });
   EXPECT_TRUE(contains(e.file(), "helper.h")) << e.what();
   EXPECT_EQ(e.line(), 3U) << e.what();
   EXPECT_TRUE(contains(e.what(), "helper.h:3:")) << e.what();
@@ -67,12 +74,12 @@ TEST_F(CompileErrors, ErrorInAnIncludedHeaderNamesTheHeader) {
 }
 
 TEST_F(CompileErrors, FromFileShowsThePathAsGiven) {
-  const auto dir = std::filesystem::temp_directory_path() / ("kjit_errors_path_" + std::to_string(test_seed()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kjit_errors_path_" + std::to_string(test_seed()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "bad.cu") << "__global__ void k() { int x = ; }\n";
-  auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_file(dir / "bad.cu").kernel<>("k", device);
-  });
+  auto e = expect_throw<CompileError>(
+      [&] { (void)Program::from_file(dir / "bad.cu").kernel<>("k", device); });
   EXPECT_EQ(e.file(), (dir / "bad.cu").string());
   EXPECT_EQ(e.line(), 1U);
   std::filesystem::remove_all(dir);
@@ -80,7 +87,8 @@ TEST_F(CompileErrors, FromFileShowsThePathAsGiven) {
 
 TEST_F(CompileErrors, MisuseOfABuiltinIsLocatedInTheUsersCode) {
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("builtin.cu", "__global__ void k() {\n  __syncthreads(1);\n}\n").kernel<>("k", device);
+    (void)Program::from_source("builtin.cu", "__global__ void k() {\n  __syncthreads(1);\n}\n")
+        .kernel<>("k", device);
   });
   EXPECT_EQ(e.file(), "builtin.cu");
   EXPECT_EQ(e.line(), 2U);
@@ -88,7 +96,8 @@ TEST_F(CompileErrors, MisuseOfABuiltinIsLocatedInTheUsersCode) {
 
 TEST_F(CompileErrors, UnclosedBraceIsReportedWhereItOpens) {
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("brace.cu", "__global__ void k(int* v) {\n  v[0] = 1;\n").kernel<int*>("k", device);
+    (void)Program::from_source("brace.cu", "__global__ void k(int* v) {\n  v[0] = 1;\n")
+        .kernel<int*>("k", device);
   });
   EXPECT_EQ(e.file(), "brace.cu");
   EXPECT_EQ(e.line(), 1U);
@@ -98,16 +107,16 @@ TEST_F(CompileErrors, UnclosedBraceIsReportedWhereItOpens) {
 
 TEST_F(CompileErrors, KernelMustReturnVoid) {
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("ret.cu", "\n__global__ int k(int* v) { return 0; }\n").kernel<int*>("k", device);
+    (void)Program::from_source("ret.cu", "\n__global__ int k(int* v) { return 0; }\n")
+        .kernel<int*>("k", device);
   });
   EXPECT_EQ(e.line(), 2U);
   EXPECT_TRUE(contains(e.what(), "must return void")) << e.what();
 }
 
 TEST_F(CompileErrors, UnknownKernelIsNamed) {
-  auto e = expect_throw<KernelNotFoundError>([&] {
-    (void)Program::from_file(kernel_path("vadd.cu")).kernel<int>("vaddd", device);
-  });
+  auto e = expect_throw<KernelNotFoundError>(
+      [&] { (void)Program::from_file(kernel_path("vadd.cu")).kernel<int>("vaddd", device); });
   EXPECT_TRUE(contains(e.what(), "'vaddd'")) << e.what();
   EXPECT_TRUE(contains(e.what(), "vadd.cu")) << e.what();
   EXPECT_TRUE(contains(e.what(), "did you mean 'vadd'")) << e.what();
@@ -122,8 +131,9 @@ TEST_F(CompileErrors, UnknownTemplateInstantiationIsNamed) {
 
 TEST_F(CompileErrors, DeviceFunctionIsNotAKernel) {
   auto e = expect_throw<KernelNotFoundError>([&] {
-    (void)Program::from_source("dev.cu", "__device__ void helper(int* v) { *v = 0; }\n"
-                                         "__global__ void k(int* v) { helper(v); }\n")
+    (void)Program::from_source("dev.cu",
+                               "__device__ void helper(int* v) { *v = 0; }\n"
+                               "__global__ void k(int* v) { helper(v); }\n")
         .kernel<int*>("helper", device);
   });
   EXPECT_TRUE(contains(e.what(), "'helper'")) << e.what();
@@ -131,12 +141,14 @@ TEST_F(CompileErrors, DeviceFunctionIsNotAKernel) {
 }
 
 TEST_F(CompileErrors, WarpIntrinsicsAreACompileErrorNamingThem) {
-  if (device.info().backend != BackendKind::cpu) GTEST_SKIP() << "warp intrinsics exist on GPUs";
+  if (device.info().backend != BackendKind::cpu)
+    GTEST_SKIP() << "warp intrinsics exist on GPUs";
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("warp.cu", "__global__ void k(float* v) {\n"
-                                          "  float x = v[threadIdx.x];\n"
-                                          "  x += __shfl_down_sync(0xffffffff, x, 1);\n"
-                                          "  v[threadIdx.x] = x;\n}\n")
+    (void)Program::from_source("warp.cu",
+                               "__global__ void k(float* v) {\n"
+                               "  float x = v[threadIdx.x];\n"
+                               "  x += __shfl_down_sync(0xffffffff, x, 1);\n"
+                               "  v[threadIdx.x] = x;\n}\n")
         .kernel<float*>("k", device);
   });
   EXPECT_EQ(e.file(), "warp.cu");
@@ -152,8 +164,9 @@ TEST_F(CompileErrors, WarpIntrinsicsAreACompileErrorNamingThem) {
 
 TEST_F(CompileErrors, CallingAnUndefinedFunctionIsNamed) {
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("undefined.cu", "__device__ int elsewhere(int);\n"
-                                               "__global__ void k(int* v) { *v = elsewhere(*v); }\n")
+    (void)Program::from_source("undefined.cu",
+                               "__device__ int elsewhere(int);\n"
+                               "__global__ void k(int* v) { *v = elsewhere(*v); }\n")
         .kernel<int*>("k", device);
   });
   EXPECT_TRUE(contains(e.what(), "elsewhere(int)")) << e.what();
@@ -161,7 +174,8 @@ TEST_F(CompileErrors, CallingAnUndefinedFunctionIsNamed) {
 
 TEST_F(CompileErrors, MissingIncludeAndMissingFile) {
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("inc.cu", "#include \"not_there.h\"\n__global__ void k() {}\n").kernel<>("k", device);
+    (void)Program::from_source("inc.cu", "#include \"not_there.h\"\n__global__ void k() {}\n")
+        .kernel<>("k", device);
   });
   EXPECT_EQ(e.line(), 1U);
   EXPECT_TRUE(contains(e.what(), "not_there.h")) << e.what();
@@ -170,12 +184,15 @@ TEST_F(CompileErrors, MissingIncludeAndMissingFile) {
 }
 
 TEST_F(CompileErrors, EmptyAndGarbageSources) {
-  expect_throw<KernelNotFoundError>([&] { (void)Program::from_source("empty.cu", "").kernel<>("k", device); });
+  expect_throw<KernelNotFoundError>(
+      [&] { (void)Program::from_source("empty.cu", "").kernel<>("k", device); });
   expect_throw<CompileError>([&] {
-    (void)Program::from_source("garbage.cu", std::string("\x01\x02\xff\xfe garbage {{{", 16)).kernel<>("k", device);
+    (void)Program::from_source("garbage.cu", std::string("\x01\x02\xff\xfe garbage {{{", 16))
+        .kernel<>("k", device);
   });
   auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("comment.cu", "__global__ void k() {}\n/* never closed\n").kernel<>("k", device);
+    (void)Program::from_source("comment.cu", "__global__ void k() {}\n/* never closed\n")
+        .kernel<>("k", device);
   });
   EXPECT_EQ(e.file(), "comment.cu");
 }
@@ -185,7 +202,8 @@ TEST_F(CompileErrors, BadKernelNamesAndHeaderNames) {
   expect_throw<UsageError>([&] { (void)p.kernel<>("vadd; int x", device); });
   expect_throw<UsageError>([&] { (void)p.kernel<>("", device); });
   expect_throw<UsageError>([&] {
-    (void)Program::from_source("h.cu", "__global__ void k() {}", {.headers = {{"../escape.h", ""}}}).kernel<>("k", device);
+    (void)Program::from_source("h.cu", "__global__ void k() {}", {.headers = {{"../escape.h", ""}}})
+        .kernel<>("k", device);
   });
   expect_throw<UsageError>([&] { (void)Program::from_source("", "__global__ void k() {}"); });
 }

@@ -22,7 +22,8 @@ TEST_F(Concurrency, EightThreadsLaunchAtOnce) {
         const int n = 10000 + 1000 * t;
         Stream stream = device.create_stream();
         std::vector<float> x(n);
-        for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i % 97);
+        for (int i = 0; i < n; ++i)
+          x[i] = static_cast<float>(i % 97);
         auto dx = device.upload(x);
         auto dy = device.upload(std::vector<float>(n, 0.0f));
         for (int r = 0; r < 25; ++r) {
@@ -46,7 +47,8 @@ TEST_F(Concurrency, EightThreadsLaunchAtOnce) {
       }
     });
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : threads)
+    th.join();
   EXPECT_EQ(failures.load(), 0);
 }
 
@@ -65,7 +67,8 @@ TEST_F(Concurrency, SixteenThreadsAskForTheSameKernel) {
       }
     });
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : threads)
+    th.join();
   ASSERT_EQ(errors.load(), 0);
   auto a = device.upload(std::vector<float>{1, 2});
   auto c = poisoned<float>(2);

@@ -26,7 +26,8 @@ TEST_F(Dialect, BuiltinVariablesAreThreeDimensional) {
       o[3] = blockIdx.x; o[4] = blockIdx.y; o[5] = blockIdx.z;
       o[6] = b.x; o[7] = b.y; o[8] = b.z;
       o[9] = gridDim.x; o[10] = gridDim.y; o[11] = gridDim.z;
-    })").kernel<unsigned*>("where", device);
+    })")
+               .kernel<unsigned*>("where", device);
   const Dim3 grid{3, 2, 2};
   const Dim3 block{4, 3, 2};
   const std::size_t threads = grid.volume() * block.volume();
@@ -40,20 +41,45 @@ TEST_F(Dialect, BuiltinVariablesAreThreeDimensional) {
         for (unsigned tz = 0; tz < block.z; ++tz)
           for (unsigned ty = 0; ty < block.y; ++ty)
             for (unsigned tx = 0; tx < block.x; ++tx, at += 12) {
-              const std::vector<unsigned> expected{tx, ty, tz, bx, by, bz, block.x, block.y, block.z, grid.x, grid.y, grid.z};
+              const std::vector<unsigned> expected{
+                  tx, ty, tz, bx, by, bz, block.x, block.y, block.z, grid.x, grid.y, grid.z};
               ASSERT_EQ(std::vector<unsigned>(v.begin() + at, v.begin() + at + 12), expected);
             }
 }
 
 struct AtomicResults {
-  int add_i; unsigned add_u; unsigned long long add_ull; float add_f; double add_d;
-  int sub_i; unsigned sub_u;
-  int min_i; int max_i; unsigned min_u; unsigned max_u;
-  unsigned long long min_ull; unsigned long long max_ull; long long min_ll; long long max_ll;
-  unsigned and_u; unsigned or_u; unsigned xor_u; int and_i; int or_i; int xor_i;
-  unsigned long long and_ull; unsigned long long or_ull; unsigned long long xor_ull;
-  int cas_counter; unsigned long long cas_counter_ull; unsigned inc; unsigned dec;
-  int exch_i; unsigned exch_u; unsigned long long exch_ull; float exch_f;
+  int add_i;
+  unsigned add_u;
+  unsigned long long add_ull;
+  float add_f;
+  double add_d;
+  int sub_i;
+  unsigned sub_u;
+  int min_i;
+  int max_i;
+  unsigned min_u;
+  unsigned max_u;
+  unsigned long long min_ull;
+  unsigned long long max_ull;
+  long long min_ll;
+  long long max_ll;
+  unsigned and_u;
+  unsigned or_u;
+  unsigned xor_u;
+  int and_i;
+  int or_i;
+  int xor_i;
+  unsigned long long and_ull;
+  unsigned long long or_ull;
+  unsigned long long xor_ull;
+  int cas_counter;
+  unsigned long long cas_counter_ull;
+  unsigned inc;
+  unsigned dec;
+  int exch_i;
+  unsigned exch_u;
+  unsigned long long exch_ull;
+  float exch_f;
 };
 
 TEST_F(Dialect, AtomicsAreAtomicAcrossBlocks) {
@@ -123,13 +149,16 @@ TEST_F(Dialect, AtomicsAreAtomicAcrossBlocks) {
 
 // Distance in units in the last place between two floats of the same sign.
 long ulps(float a, float b) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : 1L << 30;
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b) ? 0 : 1L << 30;
   std::int32_t ia = 0;
   std::int32_t ib = 0;
   std::memcpy(&ia, &a, 4);
   std::memcpy(&ib, &b, 4);
-  if (ia < 0) ia = std::numeric_limits<std::int32_t>::min() - ia;
-  if (ib < 0) ib = std::numeric_limits<std::int32_t>::min() - ib;
+  if (ia < 0)
+    ia = std::numeric_limits<std::int32_t>::min() - ia;
+  if (ib < 0)
+    ib = std::numeric_limits<std::int32_t>::min() - ib;
   return std::labs(static_cast<long>(ia) - static_cast<long>(ib));
 }
 
@@ -146,7 +175,8 @@ TEST_F(Dialect, MathFunctionsAreWithinCudasErrorBounds) {
       o[9] = fabsf(b); o[10] = floorf(b); o[11] = ceilf(b); o[12] = fminf(a, b); o[13] = fmaxf(a, b);
       o[14] = tanhf(b); o[15] = atan2f(b, a); o[16] = exp2f(b); o[17] = log2f(a);
       o[18] = sqrt(a); o[19] = min(a, b);
-    })").kernel<const float*, const float*, float*, int>("math", device);
+    })")
+               .kernel<const float*, const float*, float*, int>("math", device);
   const int n = 4096;
   const auto x = random_vector<float>(n, 0.01f, 100.0f);
   const auto y = random_vector<float>(n, -8.0f, 8.0f);
@@ -158,16 +188,18 @@ TEST_F(Dialect, MathFunctionsAreWithinCudasErrorBounds) {
   for (int i = 0; i < n; ++i) {
     const float a = x[i];
     const float b = y[i];
-    const float expected[20] = {std::sqrt(a), std::exp(b), std::log(a), std::sin(b), std::cos(b),
-                                std::pow(a, b), std::fma(a, b, 1.0f), 1.0f / std::sqrt(a), b / a,
-                                std::fabs(b), std::floor(b), std::ceil(b), std::fmin(a, b), std::fmax(a, b),
-                                std::tanh(b), std::atan2(b, a), std::exp2(b), std::log2(a),
-                                std::sqrt(a), std::fmin(a, b)};
+    const float expected[20] = {
+        std::sqrt(a),    std::exp(b),     std::log(a),          std::sin(b),
+        std::cos(b),     std::pow(a, b),  std::fma(a, b, 1.0f), 1.0f / std::sqrt(a),
+        b / a,           std::fabs(b),    std::floor(b),        std::ceil(b),
+        std::fmin(a, b), std::fmax(a, b), std::tanh(b),         std::atan2(b, a),
+        std::exp2(b),    std::log2(a),    std::sqrt(a),         std::fmin(a, b)};
     for (int f = 0; f < 20; ++f) {
       // rsqrtf on the host is itself rounded twice; allow its error too.
       const long allowed = bound[f] + (f == 7 ? 1 : 0);
       ASSERT_LE(ulps(o[20 * i + f], expected[f]), allowed)
-          << "function #" << f << " of x=" << a << " y=" << b << ": " << o[20 * i + f] << " vs " << expected[f];
+          << "function #" << f << " of x=" << a << " y=" << b << ": " << o[20 * i + f] << " vs "
+          << expected[f];
     }
   }
 }
@@ -189,7 +221,8 @@ TEST_F(Dialect, StructsPassByValue) {
     __global__ void apply(Params p, const float* in, double* out, Wide w, int n) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) out[i] = p.scale * in[i] + p.offset + p.bias + p.tag + w.v[i % 4];
-    })").kernel<Params, const float*, double*, Wide, int>("apply", device);
+    })")
+               .kernel<Params, const float*, double*, Wide, int>("apply", device);
   const int n = 1000;
   const auto in = random_vector<float>(n, -1.0f, 1.0f);
   const Params p{2.5f, -7, 0.125, 'A'};
@@ -229,7 +262,8 @@ TEST_F(Dialect, SharedMemoryInEveryForm) {
       int* o = out + 6 * (blockIdx.x * 64 + t);
       o[0] = ns_scope[63 - t]; o[1] = local[63 - t]; o[2] = stat[63 - t];
       o[3] = dyn_b[63 - t]; o[4] = h; o[5] = dyn_a[t + 64];
-    })").kernel<int*>("shared_forms", device);
+    })")
+               .kernel<int*>("shared_forms", device);
   const unsigned blocks = 9;
   auto out = poisoned<int>(6 * 64 * blocks);
   k.launch(LaunchConfig{.grid = {blocks}, .block = {64}, .shared_bytes = 128 * sizeof(int)}, out);
@@ -264,7 +298,8 @@ TEST_F(Dialect, BarriersInsideLoopsOrderEveryRound) {
         __syncthreads();
       }
       out[blockIdx.x * n + t] = v;
-    })").kernel<const int*, int*, int>("rotate", device);
+    })")
+               .kernel<const int*, int*, int>("rotate", device);
   for (const unsigned n : {1U, 7U, 256U, 1024U}) {
     const unsigned blocks = 5;
     const auto in = random_vector<int>(n * blocks, -100000, 100000);
@@ -292,7 +327,8 @@ TEST_F(Dialect, TemplatesNamespacesAndSeveralKernelsOfOneProgram) {
     __global__ void add_one(int* v, int n) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) v[i] += 1;
-    })", {.kernels = {"ops::scale<int, 3>", "add_one"}});
+    })",
+                                               {.kernels = {"ops::scale<int, 3>", "add_one"}});
   auto scale3 = program.kernel<int*, int>("ops::scale<int, 3>", device);
   auto scale_neg = program.kernel<int*, int>("ops::scale<int, -2>", device);
   auto add_one = program.kernel<int*, int>("add_one", device);
@@ -351,13 +387,17 @@ TEST_F(Dialect, IncludesResolveLikeACompilers) {
   // A file that includes a sibling by a relative path, a header found through include_dirs,
   // an in-memory header, and a define.
   const auto dir = std::filesystem::temp_directory_path() /
-                   ("kjit_includes_" + std::to_string(test_seed()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                   ("kjit_includes_" + std::to_string(test_seed()) + "_" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::create_directories(dir / "src" / "detail");
   std::filesystem::create_directories(dir / "inc");
-  std::ofstream(dir / "src" / "detail" / "twice.h") << "__device__ inline int twice(int x) { return 2 * x; }\n";
+  std::ofstream(dir / "src" / "detail" / "twice.h")
+      << "__device__ inline int twice(int x) { return 2 * x; }\n";
   std::ofstream(dir / "inc" / "offset.h") << "#define OFFSET 1000\n";
-  std::ofstream(dir / "src" / "k.cu") << "#include \"detail/twice.h\"\n#include \"offset.h\"\n#include \"memory.h\"\n"
-                                          "__global__ void f(int* v) { v[threadIdx.x] = twice(v[threadIdx.x]) + OFFSET + FROM_MEMORY + EXTRA; }\n";
+  std::ofstream(dir / "src" / "k.cu")
+      << "#include \"detail/twice.h\"\n#include \"offset.h\"\n#include \"memory.h\"\n"
+         "__global__ void f(int* v) { v[threadIdx.x] = twice(v[threadIdx.x]) + OFFSET + "
+         "FROM_MEMORY + EXTRA; }\n";
   CompileOptions options;
   options.include_dirs.push_back(dir / "inc");
   options.headers["memory.h"] = "#define FROM_MEMORY 20000\n";
@@ -370,7 +410,9 @@ TEST_F(Dialect, IncludesResolveLikeACompilers) {
 }
 
 TEST_F(Dialect, VectorTypesAndIntrinsics) {
-  struct F4 { float x, y, z, w; };
+  struct F4 {
+    float x, y, z, w;
+  };
   auto typed = Program::from_source("vectors.cu", R"(
     __global__ void vec(const float4* in, float4* out, unsigned* bits, int n) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -380,10 +422,12 @@ TEST_F(Dialect, VectorTypesAndIntrinsics) {
       bits[3 * i] = __popc((unsigned)i);
       bits[3 * i + 1] = __float_as_uint(a.x);
       bits[3 * i + 2] = __brev((unsigned)i);
-    })").kernel<const F4*, F4*, unsigned*, int>("vec", device);
+    })")
+                   .kernel<const F4*, F4*, unsigned*, int>("vec", device);
   const int n = 100;
   std::vector<F4> in(n);
-  for (int i = 0; i < n; ++i) in[i] = {float(i), float(2 * i), float(3 * i), float(4 * i)};
+  for (int i = 0; i < n; ++i)
+    in[i] = {float(i), float(2 * i), float(3 * i), float(4 * i)};
   auto out = device.alloc<F4>(n);
   auto bits = poisoned<unsigned>(3 * n);
   typed.launch(LaunchConfig::for_elements(n, 32), device.upload(in), out, bits, n);
@@ -397,7 +441,8 @@ TEST_F(Dialect, VectorTypesAndIntrinsics) {
     std::memcpy(&xb, &in[i].x, 4);
     EXPECT_EQ(b[3 * i + 1], xb);
     unsigned r = 0;
-    for (int bit = 0; bit < 32; ++bit) r |= ((static_cast<unsigned>(i) >> bit) & 1U) << (31 - bit);
+    for (int bit = 0; bit < 32; ++bit)
+      r |= ((static_cast<unsigned>(i) >> bit) & 1U) << (31 - bit);
     EXPECT_EQ(b[3 * i + 2], r);
   }
 }
@@ -407,7 +452,9 @@ TEST_F(Dialect, FastMathCompilesAndStaysClose) {
     __global__ void f(const float* x, float* y, int n) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) y[i] = expf(x[i]) / (1.0f + x[i] * x[i]);
-    })", {.fast_math = true}).kernel<const float*, float*, int>("f", device);
+    })",
+                                {.fast_math = true})
+               .kernel<const float*, float*, int>("f", device);
   const int n = 512;
   const auto x = random_vector<float>(n, -3.0f, 3.0f);
   auto y = poisoned<float>(n);

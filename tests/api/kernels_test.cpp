@@ -18,7 +18,8 @@ TEST_F(Kernels, VaddMatchesHost) {
   KJIT_SEED_TRACE();
   auto vadd = Program::from_file(kernel_path("vadd.cu"))
                   .kernel<const float*, const float*, float*, int>("vadd", device);
-  for (const auto& [n, block] : {std::pair{1, 1}, {777, 64}, {1000, 256}, {4097, 1024}, {1 << 20, 256}}) {
+  for (const auto& [n, block] :
+       {std::pair{1, 1}, {777, 64}, {1000, 256}, {4097, 1024}, {1 << 20, 256}}) {
     const auto a = random_vector<float>(n, -100.0f, 100.0f);
     const auto b = random_vector<float>(n, -100.0f, 100.0f);
     auto da = device.upload(a);
@@ -34,7 +35,8 @@ TEST_F(Kernels, VaddMatchesHost) {
 
 template <class T>
 void check_saxpy(DeviceTest& t, Device& device, const char* name) {
-  auto saxpy = Program::from_file(kernel_path("saxpy.cu")).kernel<T, const T*, T*, int>(name, device);
+  auto saxpy =
+      Program::from_file(kernel_path("saxpy.cu")).kernel<T, const T*, T*, int>(name, device);
   for (const auto& [n, block] : {std::pair{1, 32}, {1023, 128}, {100000, 256}}) {
     const T a = t.random_vector<T>(1, -4, 4)[0];
     const auto x = t.random_vector<T>(n, -1000, 1000);
@@ -62,10 +64,12 @@ TEST_F(Kernels, SaxpyTemplatesMatchHost) {
 TEST_F(Kernels, MandelbrotEqualsTheHostImageExactly) {
   auto mandelbrot = Program::from_file(kernel_path("mandelbrot.cu"))
                         .kernel<MandelbrotView, int*>("mandelbrot", device);
-  for (const auto& [w, h, bx, by] : {std::tuple{333, 217, 16U, 16U}, {64, 64, 8U, 4U}, {97, 5, 32U, 1U}}) {
+  for (const auto& [w, h, bx, by] :
+       {std::tuple{333, 217, 16U, 16U}, {64, 64, 8U, 4U}, {97, 5, 32U, 1U}}) {
     const MandelbrotView view{-2.2f, -1.3f, 2.6f / static_cast<float>(h), w, h, 300};
     auto out = poisoned<int>(static_cast<std::size_t>(w) * h);
-    const LaunchConfig config{.grid = {(w + bx - 1) / bx, (h + by - 1) / by, 1}, .block = {bx, by, 1}};
+    const LaunchConfig config{.grid = {(w + bx - 1) / bx, (h + by - 1) / by, 1},
+                              .block = {bx, by, 1}};
     mandelbrot.launch(config, view, out);
     const auto image = out.download();
     int escaped = 0;
@@ -84,21 +88,23 @@ TEST_F(Kernels, IntegerReductionIsExact) {
   KJIT_SEED_TRACE();
   auto reduce = Program::from_file(kernel_path("reduction.cu"))
                     .kernel<const int*, int*, int>("reduce_sum<int>", device);
-  for (const auto& [n, grid, block] : {std::tuple{1, 1U, 64U}, {1000, 3U, 256U}, {123457, 16U, 1024U}, {65536, 64U, 128U}}) {
+  for (const auto& [n, grid, block] :
+       {std::tuple{1, 1U, 64U}, {1000, 3U, 256U}, {123457, 16U, 1024U}, {65536, 64U, 128U}}) {
     const auto in = random_vector<int>(n, -1000, 1000);
     auto din = device.upload(in);
     auto sum = device.upload(std::vector<int>{0});
     reduce.launch(LaunchConfig{.grid = {grid}, .block = {block}}, din, sum, n);
     long long expected = 0;
-    for (int v : in) expected += v;
+    for (int v : in)
+      expected += v;
     EXPECT_EQ(sum.download()[0], expected) << "n=" << n << " grid=" << grid << " block=" << block;
   }
 }
 
 TEST_F(Kernels, FloatingReductionsAreAccurate) {
   KJIT_SEED_TRACE();
-  const Program program = Program::from_file(kernel_path("reduction.cu"),
-                                             {.kernels = {"reduce_sum<float>", "reduce_sum<double>"}});
+  const Program program = Program::from_file(
+      kernel_path("reduction.cu"), {.kernels = {"reduce_sum<float>", "reduce_sum<double>"}});
   auto reduce_f = program.kernel<const float*, float*, int>("reduce_sum<float>", device);
   auto reduce_d = program.kernel<const double*, double*, int>("reduce_sum<double>", device);
   const int n = 300001;
@@ -110,8 +116,10 @@ TEST_F(Kernels, FloatingReductionsAreAccurate) {
   reduce_d.launch(LaunchConfig{.grid = {40}, .block = {256}}, device.upload(d), sd, n);
   double ef = 0;
   double ed = 0;
-  for (float v : f) ef += v;
-  for (double v : d) ed += v;
+  for (float v : f)
+    ef += v;
+  for (double v : d)
+    ed += v;
   EXPECT_NEAR(sf.download()[0], ef, ef * 1e-5);
   EXPECT_NEAR(sd.download()[0], ed, ed * 1e-12);
 }
@@ -120,21 +128,25 @@ TEST_F(Kernels, HistogramCountsEveryByte) {
   KJIT_SEED_TRACE();
   auto histogram = Program::from_file(kernel_path("reduction.cu"))
                        .kernel<const unsigned char*, int, unsigned*>("histogram256", device);
-  for (const auto& [n, grid, block] : {std::tuple{1, 1U, 32U}, {100003, 7U, 256U}, {1 << 20, 32U, 1024U}}) {
+  for (const auto& [n, grid, block] :
+       {std::tuple{1, 1U, 32U}, {100003, 7U, 256U}, {1 << 20, 32U, 1024U}}) {
     const auto data = random_vector<unsigned char>(n, 0, 255);
     auto bins = device.upload(std::vector<unsigned>(256, 0));
     histogram.launch(LaunchConfig{.grid = {grid}, .block = {block}}, device.upload(data), n, bins);
     std::vector<unsigned> expected(256, 0);
-    for (unsigned char v : data) ++expected[v];
+    for (unsigned char v : data)
+      ++expected[v];
     EXPECT_EQ(bins.download(), expected) << "n=" << n;
   }
 }
 
 TEST_F(Kernels, TiledMatmulMatchesHost) {
   KJIT_SEED_TRACE();
-  auto matmul = Program::from_file(kernel_path("matmul.cu"))
-                    .kernel<const float*, const float*, float*, int, int, int>("matmul_tiled", device);
-  for (const auto& [m, n, k, tile] : {std::tuple{1, 1, 1, 8U}, {67, 45, 93, 16U}, {128, 128, 128, 32U}, {33, 70, 8, 8U}}) {
+  auto matmul =
+      Program::from_file(kernel_path("matmul.cu"))
+          .kernel<const float*, const float*, float*, int, int, int>("matmul_tiled", device);
+  for (const auto& [m, n, k, tile] :
+       {std::tuple{1, 1, 1, 8U}, {67, 45, 93, 16U}, {128, 128, 128, 32U}, {33, 70, 8, 8U}}) {
     const auto a = random_vector<float>(static_cast<std::size_t>(m) * k, -1.0f, 1.0f);
     const auto b = random_vector<float>(static_cast<std::size_t>(k) * n, -1.0f, 1.0f);
     auto c = poisoned<float>(static_cast<std::size_t>(m) * n);
@@ -146,8 +158,10 @@ TEST_F(Kernels, TiledMatmulMatchesHost) {
     for (int r = 0; r < m; ++r) {
       for (int col = 0; col < n; ++col) {
         double expected = 0;
-        for (int i = 0; i < k; ++i) expected += double(a[r * k + i]) * b[i * n + col];
-        ASSERT_NEAR(out[r * n + col], expected, 1e-4 * (1 + k)) << m << "x" << n << "x" << k << " at " << r << "," << col;
+        for (int i = 0; i < k; ++i)
+          expected += double(a[r * k + i]) * b[i * n + col];
+        ASSERT_NEAR(out[r * n + col], expected, 1e-4 * (1 + k))
+            << m << "x" << n << "x" << k << " at " << r << "," << col;
       }
     }
   }
@@ -160,12 +174,14 @@ TEST_F(Kernels, TransposeIsExact) {
   for (const auto& [rows, cols] : {std::pair{1, 1}, {33, 65}, {1024, 7}, {257, 257}}) {
     const auto in = random_vector<float>(static_cast<std::size_t>(rows) * cols, -1.0f, 1.0f);
     auto out = poisoned<float>(in.size());
-    const LaunchConfig config{.grid = {(cols + 31U) / 32U, (rows + 31U) / 32U, 1}, .block = {32, 8, 1}};
+    const LaunchConfig config{.grid = {(cols + 31U) / 32U, (rows + 31U) / 32U, 1},
+                              .block = {32, 8, 1}};
     transpose.launch(config, device.upload(in), out, rows, cols);
     const auto t = out.download();
     for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < cols; ++c) {
-        ASSERT_EQ(t[c * rows + r], in[r * cols + c]) << rows << "x" << cols << " at " << r << "," << c;
+        ASSERT_EQ(t[c * rows + r], in[r * cols + c])
+            << rows << "x" << cols << " at " << r << "," << c;
       }
     }
   }
@@ -175,11 +191,13 @@ TEST_F(Kernels, JacobiStepMatchesHost) {
   KJIT_SEED_TRACE();
   auto jacobi = Program::from_file(kernel_path("stencil2d.cu"))
                     .kernel<const float*, float*, int, int>("jacobi2d", device);
-  for (const auto& [w, h, bx, by] : {std::tuple{3, 3, 1U, 1U}, {100, 37, 16U, 16U}, {512, 300, 32U, 8U}}) {
+  for (const auto& [w, h, bx, by] :
+       {std::tuple{3, 3, 1U, 1U}, {100, 37, 16U, 16U}, {512, 300, 32U, 8U}}) {
     auto grid_a = device.upload(random_vector<float>(static_cast<std::size_t>(w) * h, 0.0f, 1.0f));
     auto grid_b = poisoned<float>(static_cast<std::size_t>(w) * h);
     std::vector<float> host = grid_a.download();
-    const LaunchConfig config{.grid = {(w + bx - 1) / bx, (h + by - 1) / by, 1}, .block = {bx, by, 1}};
+    const LaunchConfig config{.grid = {(w + bx - 1) / bx, (h + by - 1) / by, 1},
+                              .block = {bx, by, 1}};
     for (int step = 0; step < 5; ++step) {  // ping-pong, five steps
       jacobi.launch(config, grid_a, grid_b, w, h);
       std::vector<float> next(host.size());
@@ -187,7 +205,8 @@ TEST_F(Kernels, JacobiStepMatchesHost) {
         for (int x = 0; x < w; ++x) {
           const int i = y * w + x;
           const bool edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-          next[i] = edge ? host[i] : 0.25f * (host[i - 1] + host[i + 1] + host[i - w] + host[i + w]);
+          next[i] =
+              edge ? host[i] : 0.25f * (host[i - 1] + host[i + 1] + host[i - w] + host[i + w]);
         }
       }
       host = next;

@@ -5,13 +5,16 @@
 namespace kjit::test {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 class LaunchErrors : public DeviceTest {
  public:
   void SetUp() override {
     DeviceTest::SetUp();
-    if (IsSkipped()) return;
+    if (IsSkipped())
+      return;
     program = Program::from_source("fill.cu", R"(
       struct Pair { int a; int b; };
       __global__ void fill(int* v, int value, int n) {
@@ -53,9 +56,12 @@ TEST_F(LaunchErrors, ZeroGridOrBlock) {
 
 TEST_F(LaunchErrors, BlockOverTheDeviceLimit) {
   const DeviceInfo& info = device.info();
-  expect_refused(LaunchConfig{.grid = {1}, .block = {info.max_block.x + 1}}, "exceeds the device's limit");
-  expect_refused(LaunchConfig{.grid = {1}, .block = {info.max_threads_per_block, 2, 1}}, "exceeds the device's limit");
-  expect_refused(LaunchConfig{.grid = {1}, .block = {1, 1, info.max_block.z + 1}}, "exceeds the device's limit");
+  expect_refused(LaunchConfig{.grid = {1}, .block = {info.max_block.x + 1}},
+                 "exceeds the device's limit");
+  expect_refused(LaunchConfig{.grid = {1}, .block = {info.max_threads_per_block, 2, 1}},
+                 "exceeds the device's limit");
+  expect_refused(LaunchConfig{.grid = {1}, .block = {1, 1, info.max_block.z + 1}},
+                 "exceeds the device's limit");
 }
 
 TEST_F(LaunchErrors, GridOverTheDeviceLimit) {
@@ -63,15 +69,21 @@ TEST_F(LaunchErrors, GridOverTheDeviceLimit) {
 }
 
 TEST_F(LaunchErrors, SharedMemoryOverTheLimit) {
-  expect_refused(LaunchConfig{.grid = {1}, .block = {1}, .shared_bytes = device.info().max_shared_bytes + 1},
-                 "shared memory");
+  expect_refused(
+      LaunchConfig{.grid = {1}, .block = {1}, .shared_bytes = device.info().max_shared_bytes + 1},
+      "shared memory");
   // Static and dynamic together: 4 KiB static + the rest of the limit is one byte too many.
   auto k = program.kernel<int*>("uses_shared", device);
   auto v = device.alloc<int>(1024);
-  EXPECT_THROW(k.launch(LaunchConfig{.grid = {1}, .block = {32},
-                                     .shared_bytes = device.info().max_shared_bytes - 4096 + 1}, v),
+  EXPECT_THROW(k.launch(LaunchConfig{.grid = {1},
+                                     .block = {32},
+                                     .shared_bytes = device.info().max_shared_bytes - 4096 + 1},
+                        v),
                LaunchError);
-  k.launch(LaunchConfig{.grid = {1}, .block = {32}, .shared_bytes = device.info().max_shared_bytes - 4096}, v);
+  k.launch(
+      LaunchConfig{
+          .grid = {1}, .block = {32}, .shared_bytes = device.info().max_shared_bytes - 4096},
+      v);
   EXPECT_EQ(v.download()[0], 1);
 }
 
@@ -88,8 +100,15 @@ TEST_F(LaunchErrors, ParameterCountMismatchIsRefusedWhenTheKernelIsTyped) {
 TEST_F(LaunchErrors, ParameterSizeMismatchIsRefused) {
   EXPECT_THROW((void)(program.kernel<int*, double, int>("fill", device)), LaunchError);
   EXPECT_THROW((void)(program.kernel<int*, int, char>("fill", device)), LaunchError);
-  struct Wrong { int a; int b; int c; };
-  struct Right { int a; int b; };
+  struct Wrong {
+    int a;
+    int b;
+    int c;
+  };
+  struct Right {
+    int a;
+    int b;
+  };
   EXPECT_THROW((void)(program.kernel<Wrong, int*>("pair", device)), LaunchError);
   auto pair = program.kernel<Right, int*>("pair", device);
   auto v = poisoned<int>(1);

@@ -57,8 +57,9 @@ TEST_F(Memory, HugeAllocationFailsCleanly) {
 TEST_F(Memory, BorrowedPointersAdoptForeignAddresses) {
   auto buffer = device.upload(std::vector<int>{1, 2, 3, 4});
   const DevicePtr<int> p = DevicePtr<int>::from_address(device, buffer.ptr().address(), 4);
-  auto k = Program::from_source("twice.cu", "__global__ void twice(int* v) { v[threadIdx.x] *= 2; }")
-               .kernel<int*>("twice", device);
+  auto k =
+      Program::from_source("twice.cu", "__global__ void twice(int* v) { v[threadIdx.x] *= 2; }")
+          .kernel<int*>("twice", device);
   k.launch(LaunchConfig{.grid = {1}, .block = {2}}, p + 2);
   EXPECT_EQ(buffer.download(), (std::vector<int>{1, 2, 6, 8}));
   const DevicePtr<const int> read_only = p;
@@ -71,7 +72,8 @@ TEST_F(Memory, HostSpansAreCopiedInAndOut) {
     __global__ void axpy(const float* x, float* y, float a, int n) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) y[i] += a * x[i];
-    })").kernel<const float*, float*, float, int>("axpy", device);
+    })")
+               .kernel<const float*, float*, float, int>("axpy", device);
   const std::vector<float> x{1, 2, 3, 4, 5};
   std::vector<float> y{10, 10, 10, 10, 10};
   k.launch(LaunchConfig::for_elements(5), std::span<const float>(x), std::span<float>(y), 2.0f, 5);

@@ -8,7 +8,8 @@ class Streams : public DeviceTest {
  public:
   void SetUp() override {
     DeviceTest::SetUp();
-    if (IsSkipped()) return;
+    if (IsSkipped())
+      return;
     const Program p = Program::from_source("stream_ops.cu", R"(
       __global__ void add(int* v, int x, int n) {
         const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -17,7 +18,8 @@ class Streams : public DeviceTest {
       __global__ void scale(int* v, int x, int n) {
         const int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n) v[i] *= x;
-      })", {.kernels = {"add", "scale"}});
+      })",
+                                           {.kernels = {"add", "scale"}});
     add = p.kernel<int*, int, int>("add", device);
     scale = p.kernel<int*, int, int>("scale", device);
   }
@@ -32,14 +34,15 @@ TEST_F(Streams, WorkOnOneStreamRunsInOrder) {
   EXPECT_EQ(s.device(), device);
   const auto config = LaunchConfig::for_elements(n);
   for (int i = 0; i < 20; ++i) {
-    add.launch(s, config, v, 1, n);    // ((1 + 1) * 2 + 1) * 2 ... order matters
+    add.launch(s, config, v, 1, n);  // ((1 + 1) * 2 + 1) * 2 ... order matters
     scale.launch(s, config, v, 2, n);
   }
   std::vector<int> out(n);
   v.download(out, s);
   s.synchronize();
   int expected = 1;
-  for (int i = 0; i < 20; ++i) expected = (expected + 1) * 2;
+  for (int i = 0; i < 20; ++i)
+    expected = (expected + 1) * 2;
   EXPECT_EQ(out, std::vector<int>(n, expected));
 }
 
@@ -49,7 +52,8 @@ TEST_F(Streams, EventsOrderWorkAcrossStreams) {
   Stream producer = device.create_stream();
   Stream consumer = device.create_stream();
   const auto config = LaunchConfig::for_elements(n);
-  for (int i = 0; i < 10; ++i) add.launch(producer, config, v, 1, n);
+  for (int i = 0; i < 10; ++i)
+    add.launch(producer, config, v, 1, n);
   const Event done = producer.record();
   consumer.wait(done);
   scale.launch(consumer, config, v, 3, n);

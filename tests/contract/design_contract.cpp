@@ -29,7 +29,8 @@ int main() {
       }
     }
     const kjit::LaunchConfig grid{.grid = {7, 7, 1}, .block = {16, 16, 1}, .shared_bytes = 0};
-    std::printf("contract ok on %s; %u x %u blocks\n", dev.info().id().c_str(), grid.grid.x, grid.block.x);
+    std::printf("contract ok on %s; %u x %u blocks\n", dev.info().id().c_str(), grid.grid.x,
+                grid.block.x);
     return 0;
   } catch (const kjit::Error& e) {
     std::printf("error: %s\n", e.what());

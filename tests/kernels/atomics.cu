@@ -77,8 +77,8 @@ __global__ void all_atomics(AtomicResults* r, int n) {
     assumed64 = old64;
     old64 = atomicCAS(&r->cas_counter_ull, assumed64, assumed64 + 7);
   } while (old64 != assumed64);
-  atomicInc(&r->inc, 9u);   // counts modulo 10
-  atomicDec(&r->dec, 9u);   // counts down modulo 10
+  atomicInc(&r->inc, 9u);  // counts modulo 10
+  atomicDec(&r->dec, 9u);  // counts down modulo 10
   atomicExch(&r->exch_i, 42);
   atomicExch(&r->exch_u, 43u);
   atomicExch(&r->exch_ull, 44ull);

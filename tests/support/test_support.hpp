@@ -59,10 +59,13 @@ class DeviceTest : public ::testing::Test {
     std::vector<T> v(n);
     if constexpr (std::is_floating_point_v<T>) {
       std::uniform_real_distribution<T> d(lo, hi);
-      for (T& x : v) x = d(rng);
+      for (T& x : v)
+        x = d(rng);
     } else {
-      std::uniform_int_distribution<long long> d(static_cast<long long>(lo), static_cast<long long>(hi));
-      for (T& x : v) x = static_cast<T>(d(rng));
+      std::uniform_int_distribution<long long> d(static_cast<long long>(lo),
+                                                 static_cast<long long>(hi));
+      for (T& x : v)
+        x = static_cast<T>(d(rng));
     }
     return v;
   }
@@ -73,7 +76,8 @@ class DeviceTest : public ::testing::Test {
   DeviceBuffer<T> poisoned(std::size_t n) {
     std::vector<T> host(n);
     if constexpr (std::is_floating_point_v<T>) {
-      for (T& x : host) x = std::numeric_limits<T>::quiet_NaN();
+      for (T& x : host)
+        x = std::numeric_limits<T>::quiet_NaN();
     } else {
       std::memset(host.data(), 0xA5, n * sizeof(T));
     }
@@ -84,6 +88,7 @@ class DeviceTest : public ::testing::Test {
   std::mt19937_64 rng;
 };
 
-#define KJIT_SEED_TRACE() SCOPED_TRACE("KJIT_TEST_SEED=" + std::to_string(::kjit::test::test_seed()))
+#define KJIT_SEED_TRACE() \
+  SCOPED_TRACE("KJIT_TEST_SEED=" + std::to_string(::kjit::test::test_seed()))
 
 }  // namespace kjit::test

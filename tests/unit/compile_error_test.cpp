@@ -24,9 +24,8 @@ TEST(CompileError, ListsDiagnosticsInTheFormEditorsRead) {
 }
 
 TEST(CompileError, FileAndLineComeFromTheFirstError) {
-  std::vector<Diagnostic> diagnostics{
-      {"a.h", 1, 1, Diagnostic::Severity::warning, "w"},
-      {"b.cu", 9, 4, Diagnostic::Severity::error, "e"}};
+  std::vector<Diagnostic> diagnostics{{"a.h", 1, 1, Diagnostic::Severity::warning, "w"},
+                                      {"b.cu", 9, 4, Diagnostic::Severity::error, "e"}};
   const CompileError e("b.cu", "cpu:0", diagnostics, "");
   EXPECT_EQ(e.file(), "b.cu");
   EXPECT_EQ(e.line(), 9U);

@@ -7,7 +7,9 @@
 namespace kjit::detail {
 namespace {
 
-std::vector<DeviceRequest> parse(std::string_view spec) { return parse_device_spec(spec, "cpu:0 (test)"); }
+std::vector<DeviceRequest> parse(std::string_view spec) {
+  return parse_device_spec(spec, "cpu:0 (test)");
+}
 
 TEST(DeviceSpec, ParsesBackendsAndOrdinals) {
   EXPECT_EQ(parse("cpu"), (std::vector<DeviceRequest>{{BackendKind::cpu, std::nullopt}}));
@@ -17,10 +19,9 @@ TEST(DeviceSpec, ParsesBackendsAndOrdinals) {
 }
 
 TEST(DeviceSpec, ParsesPreferenceLists) {
-  EXPECT_EQ(parse("cuda,hip,cpu"),
-            (std::vector<DeviceRequest>{{BackendKind::cuda, std::nullopt},
-                                        {BackendKind::hip, std::nullopt},
-                                        {BackendKind::cpu, std::nullopt}}));
+  EXPECT_EQ(parse("cuda,hip,cpu"), (std::vector<DeviceRequest>{{BackendKind::cuda, std::nullopt},
+                                                               {BackendKind::hip, std::nullopt},
+                                                               {BackendKind::cpu, std::nullopt}}));
   EXPECT_EQ(parse("cuda:1, cpu"),
             (std::vector<DeviceRequest>{{BackendKind::cuda, 1}, {BackendKind::cpu, std::nullopt}}));
 }

@@ -32,7 +32,8 @@ TEST(Environment, ParsesThreadCounts) {
 }
 
 TEST(Environment, RejectsBadThreadCounts) {
-  for (const char* bad : {"0", "-1", "4097", "two", "2.5", "", "8 threads", "99999999999999999999"}) {
+  for (const char* bad :
+       {"0", "-1", "4097", "two", "2.5", "", "8 threads", "99999999999999999999"}) {
     try {
       (void)parse_cpu_threads(bad);
       ADD_FAILURE() << "'" << bad << "' was accepted";

@@ -16,7 +16,9 @@ TEST(ForeignDevice, MemoryAndStreamsOfAnotherDeviceAreRefused) {
   const Device there(std::make_shared<detail::DeviceImpl>(*backend, backend->enumerate().at(0)));
   ASSERT_NE(here, there);
 
-  auto k = Program::from_source("copy.cu", "__global__ void copy(const int* a, int* b) { b[threadIdx.x] = a[threadIdx.x]; }")
+  auto k = Program::from_source(
+               "copy.cu",
+               "__global__ void copy(const int* a, int* b) { b[threadIdx.x] = a[threadIdx.x]; }")
                .kernel<const int*, int*>("copy", here);
   auto mine = here.upload(std::vector<int>{1, 2, 3});
   auto theirs = there.upload(std::vector<int>{4, 5, 6});
@@ -25,7 +27,8 @@ TEST(ForeignDevice, MemoryAndStreamsOfAnotherDeviceAreRefused) {
     k.launch(config, mine, theirs);
     ADD_FAILURE() << "a buffer of another device was accepted";
   } catch (const LaunchError& e) {
-    EXPECT_NE(std::string(e.what()).find("argument 1 points to memory of"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("argument 1 points to memory of"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(k.launch(config, theirs.ptr(), mine), LaunchError);
   EXPECT_THROW(k.launch(there.create_stream(), config, mine, mine), LaunchError);

@@ -18,8 +18,8 @@ TEST(KernelName, AcceptsIdentifiersAndInstantiations) {
 }
 
 TEST(KernelName, RejectsWhatIsNotAName) {
-  for (const char* bad : {"", "   ", "1abc", "a;b", "a{}", "a\"b", "a\nb", "a/b", "#x", "a<b",
-                          "a>b", "k<float>>"}) {
+  for (const char* bad :
+       {"", "   ", "1abc", "a;b", "a{}", "a\"b", "a\nb", "a/b", "#x", "a<b", "a>b", "k<float>>"}) {
     EXPECT_THROW((void)validate_kernel_name(bad), UsageError) << "'" << bad << "'";
   }
   EXPECT_THROW((void)validate_kernel_name(std::string(2000, 'a')), UsageError);

@@ -104,11 +104,11 @@ struct ArgumentCheck {
   static_assert(param_is_pointer || arg_is_memory || std::is_convertible_v<Arg, Param>,
                 "kjit: the argument does not convert to the kernel parameter's type");
 
-  static constexpr ArgForm form = !param_is_pointer              ? ArgForm::value
-                                  : is_device_buffer<A>::value   ? ArgForm::buffer
-                                  : is_device_ptr<A>::value      ? ArgForm::device_ptr
-                                  : is_span<A>::value            ? ArgForm::host_span
-                                                                 : ArgForm::null_pointer;
+  static constexpr ArgForm form = !param_is_pointer            ? ArgForm::value
+                                  : is_device_buffer<A>::value ? ArgForm::buffer
+                                  : is_device_ptr<A>::value    ? ArgForm::device_ptr
+                                  : is_span<A>::value          ? ArgForm::host_span
+                                                               : ArgForm::null_pointer;
 };
 
 /// Staging for host spans: temporary device buffers, copied in before and out after a launch.
@@ -135,8 +135,11 @@ template <class Param, class Arg>
 class BoundArgument<Param, Arg, ArgForm::value> {
  public:
   static constexpr bool stages = false;
-  BoundArgument(const StagingContext& /*staging*/, Arg&& arg) : value_(convert(std::forward<Arg>(arg))) {}
-  [[nodiscard]] KernelArg arg() const { return {&value_, sizeof(Param), nullptr, KernelArg::Kind::value}; }
+  BoundArgument(const StagingContext& /*staging*/, Arg&& arg)
+      : value_(convert(std::forward<Arg>(arg))) {}
+  [[nodiscard]] KernelArg arg() const {
+    return {&value_, sizeof(Param), nullptr, KernelArg::Kind::value};
+  }
   void finish(const StagingContext& /*staging*/) {}
 
  private:
@@ -152,9 +155,9 @@ class BoundArgument<Param, Arg, ArgForm::buffer> {
   BoundArgument(const StagingContext& /*staging*/, Arg&& arg)
       : address_(arg.raw().address()), device_(arg.raw().device_impl()) {}
   [[nodiscard]] KernelArg arg() const {
-    return {&address_, sizeof(Param), device_,
-            device_ != nullptr ? KernelArg::Kind::device_address
-                               : KernelArg::Kind::moved_from_buffer};
+    return {
+        &address_, sizeof(Param), device_,
+        device_ != nullptr ? KernelArg::Kind::device_address : KernelArg::Kind::moved_from_buffer};
   }
   void finish(const StagingContext& /*staging*/) {}
 
@@ -199,7 +202,9 @@ class BoundArgument<Param, Arg, ArgForm::host_span> {
  public:
   static constexpr bool stages = true;
   BoundArgument(const StagingContext& staging, Arg&& arg)
-      : host_(arg.data()), bytes_(arg.size_bytes()), staged_(staging.stage_in(host_, bytes_)),
+      : host_(arg.data()),
+        bytes_(arg.size_bytes()),
+        staged_(staging.stage_in(host_, bytes_)),
         address_(staged_.address()) {}
   [[nodiscard]] KernelArg arg() const {
     return {&address_, sizeof(Param), staged_.device_impl(), KernelArg::Kind::device_address};
@@ -207,7 +212,7 @@ class BoundArgument<Param, Arg, ArgForm::host_span> {
   void finish(const StagingContext& staging) {
     if constexpr (!std::is_const_v<std::remove_pointer_t<Param>> &&
                   !std::is_const_v<typename referenced_element<Arg>::type>) {
-      staging.stage_out(staged_, const_cast<void*>(static_cast<const void*>(host_)), bytes_);
+      staging.stage_out(staged_, const_cast<void*>(host_), bytes_);
     }
   }
 

@@ -46,7 +46,7 @@ DeviceInfo describe_cpu(unsigned threads) {
   info.max_threads_per_block = 1024;
   info.max_block = {1024, 1024, 64};
   info.max_grid = {2147483647U, 65535, 65535};
-  info.max_shared_bytes = 48 * 1024;
+  info.max_shared_bytes = std::size_t{48} * 1024;
   return info;
 }
 
@@ -74,6 +74,8 @@ class CpuBackend : public backend::Backend {
 
 }  // namespace
 
-std::unique_ptr<backend::Backend> create_backend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<backend::Backend> create_backend() {
+  return std::make_unique<CpuBackend>();
+}
 
 }  // namespace kjit::cpu

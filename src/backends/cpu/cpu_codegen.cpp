@@ -42,13 +42,12 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
     options.NoSignedZerosFPMath = true;
     options.ApproxFuncFPMath = true;
   }
-  std::unique_ptr<llvm::TargetMachine> tm(
-      t->createTargetMachine(target.triple, target.cpu, target.feature_string(), options,
-                             llvm::Reloc::PIC_, llvm::CodeModel::Small,
-                             llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      target.triple, target.cpu, target.feature_string(), options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
-    throw BackendError(fmt::format("kjit: LLVM cannot generate code for {} ({})", target.triple,
-                                   target.cpu));
+    throw BackendError(
+        fmt::format("kjit: LLVM cannot generate code for {} ({})", target.triple, target.cpu));
   }
   return tm;
 }
@@ -68,7 +67,8 @@ void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
 }
 

@@ -100,10 +100,11 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
     binary.kernel_symbols.push_back(std::to_string(i));
   }
   const auto t3 = clock::now();
-  detail::log().debug("cpu compile of '{}': front end {:.1f} ms, lowering {:.1f} ms, O3 + codegen "
-                      "{:.1f} ms, {} bytes",
-                      request.program_name, ms(t1 - t0).count(), ms(t2 - t1).count(),
-                      ms(t3 - t2).count(), binary.bytes.size());
+  detail::log().debug(
+      "cpu compile of '{}': front end {:.1f} ms, lowering {:.1f} ms, O3 + codegen "
+      "{:.1f} ms, {} bytes",
+      request.program_name, ms(t1 - t0).count(), ms(t2 - t1).count(), ms(t3 - t2).count(),
+      binary.bytes.size());
   return binary;
 }
 

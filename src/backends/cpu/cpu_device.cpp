@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_device.hpp"
 
+#include "backends/cpu/cpu_address.hpp"
 #include "backends/cpu/cpu_compiler.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
 #include "backends/cpu/cpu_module.hpp"
@@ -82,14 +83,14 @@ std::uint64_t CpuDevice::allocate_impl(std::size_t bytes) {
   }
   void* p = std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
   if (p == nullptr) {
-    throw BackendError(fmt::format("kjit: out of memory allocating {} bytes on {}", bytes,
-                                   info_.id()));
+    throw BackendError(
+        fmt::format("kjit: out of memory allocating {} bytes on {}", bytes, info_.id()));
   }
-  return reinterpret_cast<std::uint64_t>(p);
+  return device_address(p);
 }
 
 void CpuDevice::free_impl(std::uint64_t address) noexcept {
-  std::free(reinterpret_cast<void*>(address));  // NOLINT(performance-no-int-to-ptr)
+  std::free(host_pointer(address));
 }
 
 }  // namespace kjit::cpu

@@ -47,7 +47,8 @@ WorkerScratch& scratch() {
 void CpuExecutor::run(const CpuLaunch& launch) {
   const Dim3 grid = launch.grid;
   const std::uint64_t blocks = grid.volume();
-  const std::uint64_t grain = std::max<std::uint64_t>(1, blocks / (std::uint64_t{pool_.threads()} * 8));
+  const std::uint64_t grain =
+      std::max<std::uint64_t>(1, blocks / (std::uint64_t{pool_.threads()} * 8));
   void* const* args = launch.argument_pointers.get();
   pool_.run(blocks, grain, [&](std::uint64_t begin, std::uint64_t end) {
     WorkerScratch& s = scratch();

@@ -20,11 +20,11 @@ using BlockEntry = void (*)(void* const* args, const kjit_cpu_block* block);
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
-  BlockEntry block_entry = nullptr;           // kernels without barriers
-  ThreadEntry thread_entry = nullptr;         // kernels with barriers
+  BlockEntry block_entry = nullptr;          // kernels without barriers
+  ThreadEntry thread_entry = nullptr;        // kernels with barriers
   Dim3 grid;
   Dim3 block;
-  std::size_t shared_bytes = 0;               // static + dynamic, per block
+  std::size_t shared_bytes = 0;  // static + dynamic, per block
   std::unique_ptr<std::byte, void (*)(void*)> arguments{nullptr, nullptr};
   std::unique_ptr<void*[]> argument_pointers;
 };

@@ -2,9 +2,9 @@
 
 #include <kjit/error.hpp>
 
+#include <fmt/format.h>
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
-#include <fmt/format.h>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,7 +23,9 @@ std::size_t page_size() {
   return size;
 }
 
-std::size_t slot_bytes() { return FiberStacks::kStackBytes + page_size(); }
+std::size_t slot_bytes() {
+  return FiberStacks::kStackBytes + page_size();
+}
 
 /// Hands Boost.Context a stack of ours; nothing to free when the fiber ends.
 class BorrowedStack {
@@ -65,8 +67,8 @@ void FiberStacks::reserve(std::size_t count) {
     if (mprotect(base + i * slot_bytes(), page_size(), PROT_NONE) != 0) {
       const int error = errno;
       munmap(memory, bytes);
-      throw BackendError(fmt::format("kjit: cannot protect fiber stack guard pages: {}",
-                                     std::strerror(error)));
+      throw BackendError(
+          fmt::format("kjit: cannot protect fiber stack guard pages: {}", std::strerror(error)));
     }
   }
   if (base_ != nullptr) {
@@ -77,7 +79,9 @@ void FiberStacks::reserve(std::size_t count) {
   mapped_ = bytes;
 }
 
-char* FiberStacks::top(std::size_t i) const { return base_ + (i + 1) * slot_bytes(); }
+char* FiberStacks::top(std::size_t i) const {
+  return base_ + (i + 1) * slot_bytes();
+}
 
 class FiberBlockRunner::State {
  public:

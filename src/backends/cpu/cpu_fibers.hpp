@@ -11,14 +11,14 @@
 
 namespace kjit::cpu {
 
-using ThreadEntry = void (*)(void* const* args, const kjit_cpu_block* block, unsigned x,
-                             unsigned y, unsigned z);
+using ThreadEntry = void (*)(void* const* args, const kjit_cpu_block* block, unsigned x, unsigned y,
+                             unsigned z);
 
 /// Fiber stacks, reused from block to block: one mapping, with a guard page below each stack so
 /// that an overflow faults instead of corrupting a neighbour.
 class FiberStacks {
  public:
-  static constexpr std::size_t kStackBytes = 256 * 1024;
+  static constexpr std::size_t kStackBytes = std::size_t{256} * 1024;
 
   FiberStacks() = default;
   FiberStacks(const FiberStacks&) = delete;

@@ -40,7 +40,9 @@ constexpr std::string_view kSourceDir = "/__kjit__/src/";
 constexpr std::string_view kHeaderDir = "/__kjit__/headers/";
 constexpr unsigned kFirstEntryLine = 2;  // line 1 of the entries file includes the program
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 /// Where the main file lives for Clang, and how paths are shown to the user.
 class SourcePaths {
@@ -62,9 +64,10 @@ class SourcePaths {
       }
     }
     if (main_.find_first_of("\"\n\r") != std::string::npos) {
-      throw UsageError(fmt::format("kjit: the kernel file path '{}' contains a quote or a line "
-                                   "break, which an #include cannot name",
-                                   main_));
+      throw UsageError(
+          fmt::format("kjit: the kernel file path '{}' contains a quote or a line "
+                      "break, which an #include cannot name",
+                      main_));
     }
   }
 
@@ -197,8 +200,8 @@ class DeclarationScanner : public clang::ASTConsumer,
   bool VisitFunctionDecl(clang::FunctionDecl* decl) {
     if (has_annotation(decl, "kjit.kernel") && !decl->getReturnType()->isVoidType() &&
         !decl->isDependentContext()) {
-      const unsigned id = diagnostics_->getCustomDiagID(
-          clang::DiagnosticsEngine::Error, "a __global__ function must return void");
+      const unsigned id = diagnostics_->getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                                        "a __global__ function must return void");
       diagnostics_->Report(decl->getLocation(), id);
     }
     return true;
@@ -255,10 +258,11 @@ std::string entries_source(const SourcePaths& paths, const backend::CompileReque
   std::string text = fmt::format("#include \"{}\"\n", paths.main());
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     const std::string& name = request.kernel_names[i];
-    const auto& signature = i < request.kernel_signatures.size() ? request.kernel_signatures[i]
-                                                                  : std::nullopt;
-    const std::string address = signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
-                                          : fmt::format("&{}", name);
+    const auto& signature =
+        i < request.kernel_signatures.size() ? request.kernel_signatures[i] : std::nullopt;
+    const std::string address =
+        signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
+                  : fmt::format("&{}", name);
     text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, address);
   }
   return text;
@@ -269,9 +273,10 @@ std::string header_path(const std::string& name) {
   if (n.empty() || llvm::sys::path::is_absolute(n) ||
       std::any_of(llvm::sys::path::begin(n), llvm::sys::path::end(n),
                   [](llvm::StringRef part) { return part == ".." || part == "."; })) {
-    throw UsageError(fmt::format("kjit: in-memory header name '{}' must be a relative path "
-                                 "without '.' or '..' components",
-                                 name));
+    throw UsageError(
+        fmt::format("kjit: in-memory header name '{}' must be a relative path "
+                    "without '.' or '..' components",
+                    name));
   }
   return std::string(kHeaderDir) + name;
 }
@@ -279,34 +284,49 @@ std::string header_path(const std::string& name) {
 std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
                                          const HostTarget& target) {
   std::vector<std::string> args = {
-      "-triple", target.triple, "-target-cpu", target.cpu,
-      "-x", "c++", "-std=c++20",
-      "-O3", "-disable-llvm-passes",
-      "-fdeclspec", "-fno-rtti", "-fno-use-cxa-atexit",
+      "-triple",
+      target.triple,
+      "-target-cpu",
+      target.cpu,
+      "-x",
+      "c++",
+      "-std=c++20",
+      "-O3",
+      "-disable-llvm-passes",
+      "-fdeclspec",
+      "-fno-rtti",
+      "-fno-use-cxa-atexit",
       "-ffp-contract=fast",
-      "-nostdsysteminc", "-nobuiltininc",
-      "-mrelocation-model", "pic", "-pic-level", "2",
-      "-ferror-limit", "50",
-      "-include", std::string(kPreludePath),
-      "-I", std::string(kHeaderDir),
+      "-nostdsysteminc",
+      "-nobuiltininc",
+      "-mrelocation-model",
+      "pic",
+      "-pic-level",
+      "2",
+      "-ferror-limit",
+      "50",
+      "-include",
+      std::string(kPreludePath),
+      "-I",
+      std::string(kHeaderDir),
   };
   for (const std::string& feature : target.features) {
-    args.push_back("-target-feature");
+    args.emplace_back("-target-feature");
     args.push_back(feature);
   }
   if (request.fast_math) {
-    for (const char* flag : {"-ffast-math", "-menable-no-infs", "-menable-no-nans",
-                             "-fapprox-func", "-funsafe-math-optimizations", "-fno-signed-zeros",
-                             "-mreassociate", "-freciprocal-math"}) {
+    for (const char* flag : {"-ffast-math", "-menable-no-infs", "-menable-no-nans", "-fapprox-func",
+                             "-funsafe-math-optimizations", "-fno-signed-zeros", "-mreassociate",
+                             "-freciprocal-math"}) {
       args.emplace_back(flag);
     }
   }
   for (const auto& dir : request.include_dirs) {
-    args.push_back("-I");
+    args.emplace_back("-I");
     args.push_back(dir.string());
   }
   for (const auto& [name, value] : request.defines) {
-    args.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    args.push_back(value.empty() ? fmt::format("-D{}", name) : fmt::format("-D{}={}", name, value));
   }
   args.emplace_back(kEntriesPath);
   return args;
@@ -323,7 +343,7 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
                                  const backend::CompileRequest& request,
                                  const std::string& device) {
   const auto& entries = diagnostics.entries();
-  std::vector<Diagnostic> user;       // diagnostics located in the user's files
+  std::vector<Diagnostic> user;  // diagnostics located in the user's files
   std::vector<Diagnostic> all;
   std::set<std::size_t> bad_kernels;
   std::vector<std::string> reasons;
@@ -335,9 +355,11 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
     bool in_user_file = SourcePaths::is_user_file(e.raw_path);
     if (is_error && !in_user_file) {
       for (std::size_t j = i + 1;
-           j < entries.size() && entries[j].diagnostic.severity == Diagnostic::Severity::note; ++j) {
+           j < entries.size() && entries[j].diagnostic.severity == Diagnostic::Severity::note;
+           ++j) {
         const Diagnostic& note = entries[j].diagnostic;
-        if (SourcePaths::is_user_file(entries[j].raw_path) && note.message.rfind("to match this", 0) == 0) {
+        if (SourcePaths::is_user_file(entries[j].raw_path) &&
+            note.message.rfind("to match this", 0) == 0) {
           d.file = note.file;
           d.line = note.line;
           d.column = note.column;
@@ -370,6 +392,7 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
   }
   if (!bad_kernels.empty()) {
     std::vector<std::string> names;
+    names.reserve(bad_kernels.size());
     for (const std::size_t i : bad_kernels) {
       names.push_back(fmt::format("'{}'", request.kernel_names[i]));
     }
@@ -396,7 +419,8 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   for (const auto& [name, text] : request.headers) {
     add(header_path(name), text);
   }
-  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto files =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   files->pushOverlay(memory);
 
   const std::vector<std::string> args = clang_arguments(request, target);
@@ -430,7 +454,8 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   }
   std::string warnings;
   for (const auto& e : diagnostics.entries()) {
-    if (e.diagnostic.severity == Diagnostic::Severity::warning && SourcePaths::is_user_file(e.raw_path)) {
+    if (e.diagnostic.severity == Diagnostic::Severity::warning &&
+        SourcePaths::is_user_file(e.raw_path)) {
       warnings += e.diagnostic.to_string();
       warnings += '\n';
     }

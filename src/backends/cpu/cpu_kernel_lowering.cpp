@@ -40,7 +40,9 @@ constexpr const char* kSlotFn = "__kjit_shared_slot";  // exists only during low
 constexpr std::uint64_t kDynamicSharedAlign = 64;
 constexpr std::uint64_t kSharedVariableAlign = 16;
 
-std::string readable(llvm::StringRef ir_name) { return llvm::demangle(ir_name.str()); }
+std::string readable(llvm::StringRef ir_name) {
+  return llvm::demangle(ir_name.str());
+}
 
 [[noreturn]] void unsupported(const LoweringRequest& request, const std::string& message) {
   Diagnostic d;
@@ -112,7 +114,8 @@ std::vector<llvm::AllocaInst*> take_shared_allocas(llvm::Module& m) {
       }
       dead.push_back(call);
       if (annotation_text(call->getArgOperand(1)) == "kjit.shared") {
-        if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(call->getArgOperand(0)->stripPointerCasts())) {
+        if (auto* a =
+                llvm::dyn_cast<llvm::AllocaInst>(call->getArgOperand(0)->stripPointerCasts())) {
           if (llvm::find(allocas, a) == allocas.end()) {
             allocas.push_back(a);
           }
@@ -131,7 +134,9 @@ std::vector<llvm::AllocaInst*> take_shared_allocas(llvm::Module& m) {
 class SharedLayout {
  public:
   SharedLayout(llvm::Module& m, const LoweringRequest& request)
-      : module_(m), request_(request), dl_(m.getDataLayout()),
+      : module_(m),
+        request_(request),
+        dl_(m.getDataLayout()),
         i64_(llvm::Type::getInt64Ty(m.getContext())) {
     auto* ptr = llvm::PointerType::get(m.getContext(), 0);
     slot_fn_ = Function::Create(llvm::FunctionType::get(ptr, {i64_}, false),
@@ -154,7 +159,8 @@ class SharedLayout {
     }
     const std::uint64_t offset = allocate(size->getFixedValue(), a->getAlign().value());
     for (llvm::User* u : llvm::make_early_inc_range(a->users())) {
-      if (auto* marker = llvm::dyn_cast<llvm::IntrinsicInst>(u); marker != nullptr && marker->isLifetimeStartOrEnd()) {
+      if (auto* marker = llvm::dyn_cast<llvm::IntrinsicInst>(u);
+          marker != nullptr && marker->isLifetimeStartOrEnd()) {
         marker->eraseFromParent();
       }
     }
@@ -220,8 +226,8 @@ std::vector<Function*> take_entry_targets(llvm::Module& m, const LoweringRequest
                       ? llvm::dyn_cast<Function>(g->getInitializer()->stripPointerCasts())
                       : nullptr;
     if (f == nullptr) {
-      throw BackendError(fmt::format("kjit: internal error: entry {} of '{}' has no target", n,
-                                     request.program));
+      throw BackendError(
+          fmt::format("kjit: internal error: entry {} of '{}' has no target", n, request.program));
     }
     g->eraseFromParent();
     targets.push_back(f);
@@ -247,8 +253,11 @@ std::set<Function*> callers_of(Function* f) {
 class ContextThreading {
  public:
   ContextThreading(llvm::Module& m, const LoweringRequest& request, Function* slot_fn)
-      : module_(m), request_(request), slot_fn_(slot_fn),
-        context_fn_(m.getFunction(kContextFn)), bind_fn_(m.getFunction(kBindFn)),
+      : module_(m),
+        request_(request),
+        slot_fn_(slot_fn),
+        context_fn_(m.getFunction(kContextFn)),
+        bind_fn_(m.getFunction(kBindFn)),
         ptr_(llvm::PointerType::get(m.getContext(), 0)) {}
 
   void run() {
@@ -296,11 +305,12 @@ class ContextThreading {
       for (llvm::Use& use : f->uses()) {
         auto* call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
         if (call == nullptr || !call->isCallee(&use) || !llvm::isa<llvm::CallInst>(call)) {
-          unsupported(request_, fmt::format(
-              "'{}' reads threadIdx, blockIdx, blockDim, gridDim or __shared__ memory and is used "
-              "through a pointer or a virtual call; the CPU backend can only call such functions "
-              "directly",
-              readable(f->getName())));
+          unsupported(request_, fmt::format("'{}' reads threadIdx, blockIdx, blockDim, gridDim or "
+                                            "__shared__ memory and is used "
+                                            "through a pointer or a virtual call; the CPU backend "
+                                            "can only call such functions "
+                                            "directly",
+                                            readable(f->getName())));
         }
         Function* caller = call->getFunction();
         if (roots_.count(caller) == 0 && needs_.insert(caller).second) {
@@ -326,7 +336,8 @@ class ContextThreading {
     }
     arg->setName("kjit.thread");
     llvm::SmallVector<llvm::ReturnInst*, 4> returns;
-    llvm::CloneFunctionInto(clone, f, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+    llvm::CloneFunctionInto(clone, f, map, llvm::CloneFunctionChangeType::LocalChangesOnly,
+                            returns);
     clone->setLinkage(llvm::GlobalValue::InternalLinkage);
     clone->setVisibility(llvm::GlobalValue::DefaultVisibility);
     clone->setComdat(nullptr);
@@ -335,7 +346,8 @@ class ContextThreading {
 
   llvm::Value* bound_context(Function& root) const {
     for (llvm::Instruction& i : llvm::instructions(root)) {
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i); call != nullptr && call->getCalledFunction() == bind_fn_) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+          call != nullptr && call->getCalledFunction() == bind_fn_) {
         return call->getArgOperand(0);
       }
     }
@@ -431,7 +443,8 @@ void internalize_all_but(llvm::Module& m, const std::set<std::string>& keep) {
     }
   }
   for (GlobalVariable& g : m.globals()) {
-    if (!g.isDeclaration() && !g.getName().starts_with("llvm.") && keep.count(g.getName().str()) == 0) {
+    if (!g.isDeclaration() && !g.getName().starts_with("llvm.") &&
+        keep.count(g.getName().str()) == 0) {
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
       g.setVisibility(llvm::GlobalValue::DefaultVisibility);
       g.setComdat(nullptr);
@@ -475,13 +488,14 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     Function* block_entry = m.getFunction(fmt::format("__kjit_block_{}", n));
     Function* thread_entry = m.getFunction(fmt::format("__kjit_thread_{}", n));
     if (block_entry == nullptr || thread_entry == nullptr) {
-      throw BackendError(fmt::format("kjit: internal error: entry {} of '{}' is missing", n,
-                                     request.program));
+      throw BackendError(
+          fmt::format("kjit: internal error: entry {} of '{}' is missing", n, request.program));
     }
     const bool uses_barrier = barrier.count(block_entry) != 0;
     result.uses_barrier.push_back(uses_barrier);
     (uses_barrier ? block_entry : thread_entry)->eraseFromParent();
-    keep.insert(uses_barrier ? fmt::format("__kjit_thread_{}", n) : fmt::format("__kjit_block_{}", n));
+    keep.insert(uses_barrier ? fmt::format("__kjit_thread_{}", n)
+                             : fmt::format("__kjit_block_{}", n));
     keep.insert(fmt::format("__kjit_params_{}", n));
     const std::string info_name = fmt::format("__kjit_info_{}", n);
     keep.insert(info_name);
@@ -497,9 +511,10 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(m, &os)) {
-    throw BackendError(fmt::format("kjit: internal error: the CPU lowering of '{}' produced "
-                                   "invalid IR: {}",
-                                   request.program, os.str()));
+    throw BackendError(
+        fmt::format("kjit: internal error: the CPU lowering of '{}' produced "
+                    "invalid IR: {}",
+                    request.program, os.str()));
   }
   return result;
 }

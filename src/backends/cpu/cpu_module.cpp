@@ -15,7 +15,9 @@ namespace {
 
 constexpr std::size_t kArgumentAlign = 64;
 
-std::size_t align_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+std::size_t align_up(std::size_t n, std::size_t a) {
+  return (n + a - 1) / a * a;
+}
 
 }  // namespace
 
@@ -25,8 +27,7 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
     return BackendError(fmt::format("kjit: the CPU binary of '{}' is unusable for kernel '{}': {}",
                                     code_->name(), name, why));
   };
-  const auto* info =
-      static_cast<const kjit_cpu_kernel_info*>(code_->find("__kjit_info_" + symbol));
+  const auto* info = static_cast<const kjit_cpu_kernel_info*>(code_->find("__kjit_info_" + symbol));
   const auto* table = static_cast<const std::uint64_t*>(code_->find("__kjit_params_" + symbol));
   if (info == nullptr || table == nullptr) {
     throw corrupt(fmt::format("entry {} is missing", symbol));
@@ -67,7 +68,9 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
                          std::size_t static_shared, Entries entries, CpuExecutor& executor,
                          std::shared_ptr<LinkedObject> code)
     : backend::Function(std::move(name), device, std::move(params), static_shared),
-      argument_bytes_(argument_bytes), entries_(entries), executor_(executor),
+      argument_bytes_(argument_bytes),
+      entries_(entries),
+      executor_(executor),
       code_(std::move(code)) {}
 
 void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
@@ -81,7 +84,8 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;
   // Copies of the arguments: the launch runs after the caller's values are gone.
   const std::size_t bytes = align_up(std::max<std::size_t>(argument_bytes_, 1), kArgumentAlign);
-  launch->arguments = {static_cast<std::byte*>(std::aligned_alloc(kArgumentAlign, bytes)), std::free};
+  launch->arguments = {static_cast<std::byte*>(std::aligned_alloc(kArgumentAlign, bytes)),
+                       std::free};
   if (!launch->arguments) {
     throw BackendError("kjit: out of memory copying kernel arguments");
   }
@@ -92,9 +96,9 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
     std::memcpy(slot, args[i], ps[i].size);
     launch->argument_pointers[i] = slot;
   }
-  static_cast<CpuStream&>(stream).enqueue([this_executor = &executor_, launch] {
-    this_executor->run(*launch);
-  }, fmt::format("kernel '{}'", name()));
+  static_cast<CpuStream&>(stream).enqueue(
+      [this_executor = &executor_, launch] { this_executor->run(*launch); },
+      fmt::format("kernel '{}'", name()));
 }
 
 }  // namespace kjit::cpu

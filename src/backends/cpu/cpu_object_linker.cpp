@@ -20,7 +20,9 @@ namespace kjit::cpu {
 
 namespace {
 
-std::string message_of(llvm::Error error) { return llvm::toString(std::move(error)); }
+std::string message_of(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
 
 }  // namespace
 
@@ -49,9 +51,9 @@ ObjectLinker::ObjectLinker() {
   runtime_ = &*runtime;
   llvm::orc::SymbolMap symbols;
   for (const auto& [name, address] : runtime_functions()) {
-    symbols[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                            llvm::JITSymbolFlags::Exported |
-                                                llvm::JITSymbolFlags::Callable};
+    symbols[jit_->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(address),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   }
   if (auto error = runtime_->define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
     throw BackendError("kjit: cannot define the CPU runtime symbols: " +
@@ -75,8 +77,8 @@ std::shared_ptr<LinkedObject> ObjectLinker::load(std::span<const std::uint8_t> o
   const std::string dylib_name = fmt::format("kjit.object.{}", counter.fetch_add(1));
   auto dylib = jit_->getExecutionSession().createJITDylib(dylib_name);
   if (!dylib) {
-    throw BackendError(fmt::format("kjit: cannot load '{}' on the CPU: {}", name,
-                                   message_of(dylib.takeError())));
+    throw BackendError(
+        fmt::format("kjit: cannot load '{}' on the CPU: {}", name, message_of(dylib.takeError())));
   }
   dylib->addToLinkOrder(*runtime_);
   const llvm::StringRef bytes(reinterpret_cast<const char*>(object.data()), object.size());

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_stream.hpp"
 
+#include "backends/cpu/cpu_address.hpp"
+
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -93,8 +95,7 @@ void CpuStream::dispatch() {
       failure = std::make_exception_ptr(
           BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));
     } catch (...) {
-      failure = std::make_exception_ptr(
-          BackendError(fmt::format("kjit: {} failed", task.what)));
+      failure = std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed", task.what)));
     }
     lock.lock();
     if (failure && !error_) {
@@ -117,19 +118,15 @@ void CpuStream::synchronize() {
 }
 
 void CpuStream::copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) {
-  enqueue([=] { std::memcpy(reinterpret_cast<void*>(dst), src, bytes); },  // NOLINT(performance-no-int-to-ptr)
-          "copy to device");
+  enqueue([=] { std::memcpy(host_pointer(dst), src, bytes); }, "copy to device");
 }
 
 void CpuStream::copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) {
-  enqueue([=] { std::memcpy(dst, reinterpret_cast<const void*>(src), bytes); },  // NOLINT(performance-no-int-to-ptr)
-          "copy to host");
+  enqueue([=] { std::memcpy(dst, host_pointer(src), bytes); }, "copy to host");
 }
 
 void CpuStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) {
-  enqueue([=] {
-    std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);  // NOLINT(performance-no-int-to-ptr)
-  }, "copy on device");
+  enqueue([=] { std::memmove(host_pointer(dst), host_pointer(src), bytes); }, "copy on device");
 }
 
 std::unique_ptr<backend::Event> CpuStream::record() {

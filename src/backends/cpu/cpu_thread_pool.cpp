@@ -35,8 +35,8 @@ ThreadPool::ThreadPool(unsigned threads) : threads_(std::max(1U, threads)) {
     for (std::thread& t : workers_) {
       t.join();
     }
-    throw BackendError(fmt::format("kjit: cannot start {} CPU worker threads: {}", threads_ - 1,
-                                   e.what()));
+    throw BackendError(
+        fmt::format("kjit: cannot start {} CPU worker threads: {}", threads_ - 1, e.what()));
   }
 }
 

@@ -34,11 +34,10 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
 
 /* Symbols of kernel entry N in a compiled object:
- *   void __kjit_block_N(void* const* args, const struct kjit_cpu_block*)       all threads, in a loop
- *   void __kjit_thread_N(void* const* args, const struct kjit_cpu_block*,
- *                        unsigned x, unsigned y, unsigned z)                    one thread (fibers)
- *   const unsigned long long __kjit_params_N[]   count, then count sizes, then count alignments
- *   const struct kjit_cpu_kernel_info __kjit_info_N
+ *   void __kjit_block_N(void* const* args, const struct kjit_cpu_block*)       all threads, in a
+ * loop void __kjit_thread_N(void* const* args, const struct kjit_cpu_block*, unsigned x, unsigned
+ * y, unsigned z)                    one thread (fibers) const unsigned long long __kjit_params_N[]
+ * count, then count sizes, then count alignments const struct kjit_cpu_kernel_info __kjit_info_N
  * Only the entry the info's flags call for is present. The runtime provides
  *   void __kjit_barrier_wait(const struct kjit_cpu_thread*)                  __syncthreads()   */
 
