@@ -89,39 +89,38 @@ backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
   return s->backend();
 }
 
-}  // namespace
-
-void RawBuffer::write(std::size_t offset, const void* src, std::size_t bytes,
-                      const Stream* stream) {
-  require_valid_buffer(*this, "upload");
-  check_range(*this, offset, bytes, "upload");
+/// One copy between the host and a buffer: checked, then either ordered on `stream` or, without
+/// one, synchronous after the device's earlier work.
+template <class Copy>
+void transfer(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, const Stream* stream,
+              const char* what, Copy copy) {
+  require_valid_buffer(buffer, what);
+  check_range(buffer, offset, bytes, what);
   if (bytes == 0) {
     return;
   }
-  backend::Stream& s = stream_of(*device_, stream);
+  DeviceImpl& device = *buffer.device_impl();
+  backend::Stream& s = stream_of(device, stream);
   if (stream == nullptr) {
-    device_->synchronize();
+    device.synchronize();
   }
-  s.copy_to_device(address_ + offset, src, bytes);
+  copy(s, buffer.address() + offset);
   if (stream == nullptr) {
     s.synchronize();
   }
 }
 
+}  // namespace
+
+void RawBuffer::write(std::size_t offset, const void* src, std::size_t bytes,
+                      const Stream* stream) {
+  transfer(*this, offset, bytes, stream, "upload",
+           [&](backend::Stream& s, std::uint64_t at) { s.copy_to_device(at, src, bytes); });
+}
+
 void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes, const Stream* stream) const {
-  require_valid_buffer(*this, "download");
-  check_range(*this, offset, bytes, "download");
-  if (bytes == 0) {
-    return;
-  }
-  backend::Stream& s = stream_of(*device_, stream);
-  if (stream == nullptr) {
-    device_->synchronize();
-  }
-  s.copy_to_host(dst, address_ + offset, bytes);
-  if (stream == nullptr) {
-    s.synchronize();
-  }
+  transfer(*this, offset, bytes, stream, "download",
+           [&](backend::Stream& s, std::uint64_t at) { s.copy_to_host(dst, at, bytes); });
 }
 
 Device RawBuffer::device() const {

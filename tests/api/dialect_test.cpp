@@ -9,6 +9,8 @@
 #include <fstream>
 #include <limits>
 
+#include "../kernels/atomics.h"  // shared with the kernel
+
 namespace kjit::test {
 namespace {
 
@@ -46,41 +48,6 @@ TEST_F(Dialect, BuiltinVariablesAreThreeDimensional) {
               ASSERT_EQ(std::vector<unsigned>(v.begin() + at, v.begin() + at + 12), expected);
             }
 }
-
-struct AtomicResults {
-  int add_i;
-  unsigned add_u;
-  unsigned long long add_ull;
-  float add_f;
-  double add_d;
-  int sub_i;
-  unsigned sub_u;
-  int min_i;
-  int max_i;
-  unsigned min_u;
-  unsigned max_u;
-  unsigned long long min_ull;
-  unsigned long long max_ull;
-  long long min_ll;
-  long long max_ll;
-  unsigned and_u;
-  unsigned or_u;
-  unsigned xor_u;
-  int and_i;
-  int or_i;
-  int xor_i;
-  unsigned long long and_ull;
-  unsigned long long or_ull;
-  unsigned long long xor_ull;
-  int cas_counter;
-  unsigned long long cas_counter_ull;
-  unsigned inc;
-  unsigned dec;
-  int exch_i;
-  unsigned exch_u;
-  unsigned long long exch_ull;
-  float exch_f;
-};
 
 TEST_F(Dialect, AtomicsAreAtomicAcrossBlocks) {
   auto k = Program::from_file(test_kernel_path("atomics.cu"))
