@@ -1,4 +1,5 @@
 // Program: sources, per-device builds, kernel lookup.
+#include "jit/compile_options_check.hpp"
 #include "jit/logging.hpp"
 #include "jit/name_expression.hpp"
 #include "jit/program_impl.hpp"
@@ -219,11 +220,13 @@ Program Program::from_source(std::string name, std::string source, CompileOption
         "kjit: Program::from_source needs a name (used like a file name in "
         "diagnostics)");
   }
+  detail::check_compile_options(options);
   return Program(std::make_shared<detail::ProgramImpl>(std::move(name), std::move(source),
                                                        std::nullopt, std::move(options)));
 }
 
 Program Program::from_file(const std::filesystem::path& path, CompileOptions options) {
+  detail::check_compile_options(options);
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   std::ifstream in(path, std::ios::binary);

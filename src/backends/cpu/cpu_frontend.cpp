@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_frontend.hpp"
 
+#include "backends/compile_failure.hpp"
+
 #include <kjit/error.hpp>
 
 #include <clang/AST/ASTConsumer.h>
@@ -332,75 +334,48 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
   return args;
 }
 
-/// Turns a failed compile into the right exception:
-///  - errors in the user's files (including an unclosed bracket, which Clang reports at the end
-///    of the generated entries with a "to match this" note in the user's file) give a
-///    CompileError listing only what is in the user's files;
-///  - otherwise errors on the line of a kernel name mean that name does not resolve:
-///    KernelNotFoundError;
-///  - anything else is a CompileError with every diagnostic.
+/// Locates each diagnostic for throw_compile_failure. Clang reports an unclosed bracket at the end
+/// of the generated entries file with a "to match this" note in the user's file: such errors move
+/// to that note's place. An error on the line of kernel N's entry is about N's name.
 [[noreturn]] void report_failure(const DiagnosticCollector& diagnostics,
                                  const backend::CompileRequest& request,
                                  const std::string& device) {
   const auto& entries = diagnostics.entries();
-  std::vector<Diagnostic> user;  // diagnostics located in the user's files
-  std::vector<Diagnostic> all;
-  std::set<std::size_t> bad_kernels;
-  std::vector<std::string> reasons;
-  bool user_error = false;
+  std::vector<backend::LocatedDiagnostic> located;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const DiagnosticCollector::Entry& e = entries[i];
-    Diagnostic d = e.diagnostic;
-    const bool is_error = d.severity == Diagnostic::Severity::error;
-    bool in_user_file = SourcePaths::is_user_file(e.raw_path);
-    if (is_error && !in_user_file) {
+    backend::LocatedDiagnostic d{e.diagnostic, SourcePaths::is_user_file(e.raw_path), std::nullopt};
+    if (d.diagnostic.severity == Diagnostic::Severity::error && !d.in_user_file) {
       for (std::size_t j = i + 1;
            j < entries.size() && entries[j].diagnostic.severity == Diagnostic::Severity::note;
            ++j) {
         const Diagnostic& note = entries[j].diagnostic;
         if (SourcePaths::is_user_file(entries[j].raw_path) &&
             note.message.rfind("to match this", 0) == 0) {
-          d.file = note.file;
-          d.line = note.line;
-          d.column = note.column;
-          d.message += " (" + note.message + ")";
-          in_user_file = true;
+          d.diagnostic.file = note.file;
+          d.diagnostic.line = note.line;
+          d.diagnostic.column = note.column;
+          d.diagnostic.message += " (" + note.message + ")";
+          d.in_user_file = true;
           break;
         }
       }
-      if (!in_user_file && e.raw_path == kEntriesPath && d.line >= kFirstEntryLine &&
-          d.line - kFirstEntryLine < request.kernel_names.size() &&
-          bad_kernels.insert(d.line - kFirstEntryLine).second) {
-        // The first error of each kernel; the rest follow from it.
-        const std::string& name = request.kernel_names[d.line - kFirstEntryLine];
-        reasons.push_back(d.message.find("<overloaded function type>") != std::string::npos
-                              ? fmt::format("'{}' is a template or an overloaded function: name "
-                                            "the instantiation ('{}<float>') or ask with the "
-                                            "parameter types that select one",
-                                            name, name)
-                              : d.message);
+      if (!d.in_user_file && e.raw_path == kEntriesPath && d.diagnostic.line >= kFirstEntryLine &&
+          d.diagnostic.line - kFirstEntryLine < request.kernel_names.size()) {
+        const std::size_t kernel = d.diagnostic.line - kFirstEntryLine;
+        d.kernel = kernel;
+        if (d.diagnostic.message.find("<overloaded function type>") != std::string::npos) {
+          const std::string& name = request.kernel_names[kernel];
+          d.diagnostic.message = fmt::format(
+              "'{}' is a template or an overloaded function: name the instantiation ('{}<float>') "
+              "or ask with the parameter types that select one",
+              name, name);
+        }
       }
     }
-    if (in_user_file) {
-      user_error = user_error || is_error;
-      user.push_back(d);
-    }
-    all.push_back(std::move(d));
+    located.push_back(std::move(d));
   }
-  if (user_error) {
-    throw CompileError(request.program_name, device, std::move(user), diagnostics.format(true));
-  }
-  if (!bad_kernels.empty()) {
-    std::vector<std::string> names;
-    names.reserve(bad_kernels.size());
-    for (const std::size_t i : bad_kernels) {
-      names.push_back(fmt::format("'{}'", request.kernel_names[i]));
-    }
-    throw KernelNotFoundError(fmt::format(
-        "kjit: program '{}' has no kernel {} that {} can compile ({})", request.program_name,
-        fmt::join(names, ", "), device, fmt::join(reasons, "; ")));
-  }
-  throw CompileError(request.program_name, device, std::move(all), diagnostics.format(true));
+  backend::throw_compile_failure(request, device, located, diagnostics.format(true));
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#include "backends/dynamic_library.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+namespace kjit::backend {
+
+std::unique_ptr<DynamicLibrary> DynamicLibrary::open(const std::vector<std::string>& candidates,
+                                                     std::string& why) {
+  std::vector<std::string> tried;
+  for (const std::string& name : candidates) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr) {
+      return std::unique_ptr<DynamicLibrary>(new DynamicLibrary(handle, name));
+    }
+    const char* error = dlerror();
+    tried.push_back(error != nullptr ? std::string(error) : name + ": cannot be opened");
+  }
+  why = fmt::format("{}", fmt::join(tried, "; "));
+  return nullptr;
+}
+
+DynamicLibrary::~DynamicLibrary() {
+  dlclose(handle_);
+}
+
+void* DynamicLibrary::symbol(const char* name) const {
+  return dlsym(handle_, name);
+}
+
+bool load_symbols(const DynamicLibrary& library, std::vector<SymbolEntry> entries,
+                  std::string& why) {
+  std::vector<std::string> missing;
+  for (const SymbolEntry& e : entries) {
+    void* address = library.symbol(e.symbol);
+    if (address == nullptr && e.fallback != nullptr) {
+      address = library.symbol(e.fallback);
+    }
+    *e.slot = address;
+    if (address == nullptr && e.required) {
+      missing.emplace_back(e.symbol);
+    }
+  }
+  if (!missing.empty()) {
+    why = fmt::format("{} lacks {} (too old?)", library.name(), fmt::join(missing, ", "));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace kjit::backend

@@ -1,0 +1,44 @@
+// A vendor library opened at run time (dlopen), so that libkjit.so links no vendor library and
+// loads on machines that lack one. Shared by the GPU backends.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kjit::backend {
+
+class DynamicLibrary {
+ public:
+  /// Opens the first of `candidates` that loads; nullptr when none does, and `why` then lists
+  /// every name tried with the loader's reason.
+  static std::unique_ptr<DynamicLibrary> open(const std::vector<std::string>& candidates,
+                                              std::string& why);
+  DynamicLibrary(const DynamicLibrary&) = delete;
+  DynamicLibrary& operator=(const DynamicLibrary&) = delete;
+  ~DynamicLibrary();
+
+  /// The address of `symbol`, or nullptr.
+  [[nodiscard]] void* symbol(const char* name) const;
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+ private:
+  DynamicLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
+  void* handle_;
+  std::string name_;
+};
+
+/// Loads a table of function pointers from `library`. Each entry names its symbol (and an
+/// older spelling tried second, or nullptr); a missing required symbol makes the load fail and
+/// `why` says which. Optional ones stay null.
+struct SymbolEntry {
+  const char* symbol;
+  const char* fallback;
+  void** slot;
+  bool required;
+};
+bool load_symbols(const DynamicLibrary& library, std::vector<SymbolEntry> entries,
+                  std::string& why);
+
+}  // namespace kjit::backend
