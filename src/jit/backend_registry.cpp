@@ -3,12 +3,19 @@
 #if KJIT_WITH_CPU
 #include "backends/cpu/cpu_backend.hpp"
 #endif
+#if KJIT_WITH_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
 
 namespace kjit::detail {
 
 std::vector<BackendSlot> create_backends() {
   std::vector<BackendSlot> slots;
-  slots.push_back({BackendKind::cuda, nullptr});  // issue 3
+#if KJIT_WITH_CUDA
+  slots.push_back({BackendKind::cuda, cuda::create_backend()});
+#else
+  slots.push_back({BackendKind::cuda, nullptr});
+#endif
   slots.push_back({BackendKind::hip, nullptr});   // issue 5
 #if KJIT_WITH_CPU
   slots.push_back({BackendKind::cpu, cpu::create_backend()});

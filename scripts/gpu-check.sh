@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On the GPU machine (Ubuntu 24.04, CUDA 13, no LLVM): builds kjit with the CUDA backend only,
+# runs the CUDA and core test suites, then the CUDA benchmarks when asked (--bench), and leaves
+# logs in $OUT (or build-gpu/out). One call does it all, to spend little device time.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build-gpu"
+out="${OUT:-$build/out}"
+mkdir -p "$out"
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nvcc --version | tail -2
+  g++ --version | head -1
+  nproc
+} 2>&1 | tee "$out/machine.txt"
+
+examples=ON
+if [ ! -f /usr/include/png.h ] || [ ! -d /usr/include/CLI ]; then
+  examples=OFF  # the demo needs libpng and CLI11
+fi
+benchmarks=OFF
+if [ "${1:-}" = "--bench" ]; then
+  benchmarks=ON
+fi
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKJIT_WITH_CPU=OFF \
+  -DKJIT_WITH_CUDA=ON -DKJIT_BUILD_EXAMPLES=$examples -DKJIT_BUILD_BENCHMARKS=$benchmarks \
+  > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|Error" -A5 "$out/build.log" | head -60; exit 1; }
+echo "built (examples=$examples, benchmarks=$benchmarks)"
+
+cd "$build"
+ctest -L "cuda|core" -j 8 --output-on-failure --timeout 300 --output-junit "$out/ctest.xml" \
+  > "$out/ctest.log" 2>&1
+status=$?
+grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest.log" | head -40
+python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
+if [ "$benchmarks" = ON ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
+  "$build/benchmarks/kjit_bench_cuda" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json 2>&1 | tee "$out/bench.log" | tail -40
+fi
+exit $status

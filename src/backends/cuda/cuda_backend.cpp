@@ -1,0 +1,122 @@
+#include "backends/cuda/cuda_backend.hpp"
+
+#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_driver_api.hpp"
+#include "backends/cuda/cuda_errors.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace kjit::cuda {
+
+namespace {
+
+struct Found {
+  CUdevice device = 0;
+  DeviceInfo info;
+  int arch = 0;
+};
+
+int attribute(const DriverApi& api, CUdevice d, CUdevice_attribute a) {
+  int value = 0;
+  check(api, api.cuDeviceGetAttribute(&value, a, d), "cuDeviceGetAttribute", "enumerating devices");
+  return value;
+}
+
+Found describe(const DriverApi& api, int ordinal) {
+  Found f;
+  check(api, api.cuDeviceGet(&f.device, ordinal), "cuDeviceGet", fmt::format("cuda:{}", ordinal));
+  std::array<char, 256> name{};
+  check(api, api.cuDeviceGetName(name.data(), static_cast<int>(name.size()), f.device),
+        "cuDeviceGetName", fmt::format("cuda:{}", ordinal));
+  std::size_t memory = 0;
+  check(api, api.cuDeviceTotalMem(&memory, f.device), "cuDeviceTotalMem",
+        fmt::format("cuda:{}", ordinal));
+  const auto u = [&](CUdevice_attribute a) { return static_cast<std::uint32_t>(attribute(api, f.device, a)); };
+  f.arch = 10 * attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
+           attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  DeviceInfo& info = f.info;
+  info.backend = BackendKind::cuda;
+  info.ordinal = ordinal;
+  info.name = name.data();
+  info.arch = fmt::format("sm_{}", f.arch);
+  info.total_memory = memory;
+  info.compute_units = u(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.max_threads_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  info.max_block = {u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X), u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+                    u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)};
+  info.max_grid = {u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+                   u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
+  // With kjit's automatic opt-in, a block may use what the device allows, not only 48 KiB.
+  info.max_shared_bytes = std::max(u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+                                   u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+  return f;
+}
+
+class CudaBackend : public backend::Backend {
+ public:
+  [[nodiscard]] BackendKind kind() const override { return BackendKind::cuda; }
+
+  std::vector<DeviceInfo> enumerate() override {
+    found_.clear();
+    api_ = driver_api(reason_);
+    if (api_ == nullptr) {
+      return {};
+    }
+    const CUresult r = api_->cuInit(0);
+    if (r == CUDA_ERROR_STUB_LIBRARY) {
+      reason_ = "libcuda.so.1 is CUDA's stub library, not a driver: no NVIDIA driver is installed";
+      return {};
+    }
+    if (r == CUDA_ERROR_NO_DEVICE) {
+      reason_ = "the NVIDIA driver finds no CUDA device";
+      return {};
+    }
+    if (r != CUDA_SUCCESS) {
+      reason_ = "cuInit failed: " + describe_result(api_, r);
+      return {};
+    }
+    int count = 0;
+    api_->cuDeviceGetCount(&count);
+    std::vector<DeviceInfo> infos;
+    try {
+      for (int i = 0; i < count; ++i) {
+        found_.push_back(describe(*api_, i));
+        infos.push_back(found_.back().info);
+      }
+    } catch (const Error& e) {
+      reason_ = e.what();
+      found_.clear();
+      return {};
+    }
+    if (infos.empty()) {
+      reason_ = "the NVIDIA driver finds no CUDA device";
+    }
+    return infos;
+  }
+
+  [[nodiscard]] std::string unavailable_reason() const override { return reason_; }
+
+  std::unique_ptr<backend::Device> open(int ordinal) override {
+    if (api_ == nullptr || ordinal < 0 || static_cast<std::size_t>(ordinal) >= found_.size()) {
+      throw DeviceError(fmt::format("kjit: there is no cuda:{} ({})", ordinal,
+                                    reason_.empty() ? "no such ordinal" : reason_));
+    }
+    const Found& f = found_[static_cast<std::size_t>(ordinal)];
+    return std::make_unique<CudaDevice>(*api_, f.device, f.info, f.arch);
+  }
+
+ private:
+  const DriverApi* api_ = nullptr;
+  std::string reason_;
+  std::vector<Found> found_;
+};
+
+}  // namespace
+
+std::unique_ptr<backend::Backend> create_backend() { return std::make_unique<CudaBackend>(); }
+
+}  // namespace kjit::cuda

@@ -1,0 +1,129 @@
+#include "backends/cuda/cuda_device.hpp"
+
+#include "backends/cuda/cuda_errors.hpp"
+#include "backends/cuda/cuda_module.hpp"
+#include "backends/cuda/cuda_stream.hpp"
+#include "backends/cuda/nvrtc_api.hpp"
+#include "backends/cuda/nvrtc_compiler.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdint>
+
+namespace kjit::cuda {
+
+CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch)
+    : api_(api), device_(device), info_(std::move(info)), arch_(arch), id_(info_.id()),
+      nvrtc_why_(std::make_shared<std::string>()) {
+  // Both take a while (a context ~300 ms, NVRTC's 100 MB library ~100 ms cold) and neither needs
+  // the other: start them now, wait for each only where it is needed.
+  context_ = std::async(std::launch::async, [this] {
+               CUcontext context = nullptr;
+               check(api_, api_.cuDevicePrimaryCtxRetain(&context, device_),
+                     "cuDevicePrimaryCtxRetain", id_);
+               return context;
+             }).share();
+  nvrtc_ = std::async(std::launch::async, [why = nvrtc_why_] { return nvrtc_api(*why); }).share();
+}
+
+// The primary context stays retained: devices live until the process ends, and releasing it
+// during exit would race with other libraries' teardown.
+CudaDevice::~CudaDevice() = default;
+
+void CudaDevice::make_current() {
+  const CUcontext context = context_.get();
+  CUcontext current = nullptr;
+  api_.cuCtxGetCurrent(&current);
+  if (current != context) {
+    check(api_, api_.cuCtxSetCurrent(context), "cuCtxSetCurrent", id_);
+  }
+}
+
+const NvrtcApi& CudaDevice::nvrtc() {
+  const NvrtcApi* api = nvrtc_.get();
+  if (api == nullptr) {
+    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id_, *nvrtc_why_));
+  }
+  return *api;
+}
+
+backend::Binary CudaDevice::compile(const backend::CompileRequest& request) {
+  const NvrtcApi& api = nvrtc();
+  return compile_with_nvrtc(api, request, target_for_device(api, arch_), id_);
+}
+
+std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary) {
+  if (binary.format != "cubin" && binary.format != "ptx") {
+    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id_, binary.format,
+                                   binary.program));
+  }
+  make_current();
+  std::array<char, 16384> errors{};
+  std::array<CUjit_option, 2> options{CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  std::array<void*, 2> values{errors.data(), reinterpret_cast<void*>(errors.size())};
+  CUmodule module = nullptr;
+  const CUresult r = api_.cuModuleLoadDataEx(&module, binary.bytes.data(), options.size(),
+                                             options.data(), values.data());
+  if (r != CUDA_SUCCESS) {
+    throw BackendError(fmt::format("kjit: cannot load the {} of '{}' on {}: {}{}{}", binary.format,
+                                   binary.program, id_, describe_result(&api_, r),
+                                   errors[0] != '\0' ? "\n" : "", errors.data()));
+  }
+  return std::make_unique<CudaModule>(*this, module, binary.program);
+}
+
+std::unique_ptr<backend::Stream> CudaDevice::create_stream() {
+  return std::make_unique<CudaStream>(*this);
+}
+
+void CudaDevice::synchronize() {
+  make_current();
+  const CUresult r = api_.cuCtxSynchronize();
+  if (r != CUDA_SUCCESS) {
+    throw BackendError(fmt::format("kjit: work on {} failed: {} (the last kernel launched there "
+                                   "was {})",
+                                   id_, describe_result(&api_, r), last_launch()));
+  }
+}
+
+void* CudaDevice::native_handle() {
+  return reinterpret_cast<void*>(static_cast<std::intptr_t>(device_));  // NOLINT(performance-no-int-to-ptr)
+}
+
+void CudaDevice::note_launch(const std::shared_ptr<const std::string>& kernel) {
+  const std::lock_guard lock(launch_mutex_);
+  if (last_launch_ != kernel) {
+    last_launch_ = kernel;
+  }
+}
+
+std::string CudaDevice::last_launch() const {
+  const std::lock_guard lock(launch_mutex_);
+  return last_launch_ ? "'" + *last_launch_ + "'" : "none";
+}
+
+std::uint64_t CudaDevice::allocate_impl(std::size_t bytes) {
+  make_current();
+  CUdeviceptr address = 0;
+  check(api_, api_.cuMemAlloc(&address, bytes), "cuMemAlloc",
+        fmt::format("{}, {} bytes", id_, bytes));
+  return address;
+}
+
+void CudaDevice::free_impl(std::uint64_t address) noexcept {
+  try {
+    make_current();
+    const CUresult r = api_.cuMemFree(address);
+    if (r != CUDA_SUCCESS) {
+      detail::log().warn("cuMemFree on {}: {}", id_, describe_result(&api_, r));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("freeing memory on {}: {}", id_, e.what());
+  }
+}
+
+}  // namespace kjit::cuda

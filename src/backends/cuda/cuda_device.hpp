@@ -1,0 +1,58 @@
+// One NVIDIA GPU: its primary context (retained in the background when the device opens, so that
+// the first compile overlaps it), memory, streams, modules, and NVRTC for its architecture.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_driver_api.hpp"
+
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace kjit::cuda {
+
+struct NvrtcApi;
+
+class CudaDevice : public backend::Device {
+ public:
+  CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch);
+  ~CudaDevice() override;
+
+  [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+  backend::Binary compile(const backend::CompileRequest& request) override;
+  std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
+  std::unique_ptr<backend::Stream> create_stream() override;
+  void synchronize() override;
+  void* native_handle() override;
+
+  /// Makes the device's primary context current on the calling thread (waiting for it to be
+  /// created, and rethrowing if that failed).
+  void make_current();
+  [[nodiscard]] const DriverApi& api() const noexcept { return api_; }
+  [[nodiscard]] const std::string& id() const noexcept { return id_; }
+
+  /// The last kernel launched on this device, for messages about asynchronous failures.
+  void note_launch(const std::shared_ptr<const std::string>& kernel);
+  [[nodiscard]] std::string last_launch() const;
+
+ protected:
+  std::uint64_t allocate_impl(std::size_t bytes) override;
+  void free_impl(std::uint64_t address) noexcept override;
+
+ private:
+  const NvrtcApi& nvrtc();
+
+  const DriverApi& api_;
+  CUdevice device_;
+  DeviceInfo info_;
+  int arch_;
+  std::string id_;
+  std::shared_future<CUcontext> context_;
+  std::shared_future<const NvrtcApi*> nvrtc_;
+  std::shared_ptr<std::string> nvrtc_why_;
+  mutable std::mutex launch_mutex_;
+  std::shared_ptr<const std::string> last_launch_;
+};
+
+}  // namespace kjit::cuda

@@ -1,0 +1,46 @@
+// A loaded CUBIN or PTX module and its kernels.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_types.hpp"
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace kjit::cuda {
+
+class CudaDevice;
+
+class CudaModule : public backend::Module {
+ public:
+  CudaModule(CudaDevice& device, CUmodule module, std::string program)
+      : device_(device), module_(module), program_(std::move(program)) {}
+  /// Waits for the device's work (a kernel of this module may still run), then unloads.
+  ~CudaModule() override;
+  std::unique_ptr<backend::Function> function(const std::string& symbol,
+                                              const std::string& name) override;
+
+ private:
+  CudaDevice& device_;
+  CUmodule module_;
+  std::string program_;
+};
+
+class CudaFunction : public backend::Function {
+ public:
+  CudaFunction(CudaDevice& device, CUfunction function, std::string name,
+               std::vector<backend::ParamInfo> params, std::size_t static_shared);
+
+ protected:
+  void launch_impl(backend::Stream& stream, const LaunchConfig& config,
+                   const void* const* args) override;
+
+ private:
+  CudaDevice& device_;
+  CUfunction function_;
+  std::shared_ptr<const std::string> label_;  // "kernel 'saxpy<float>'", for messages
+  std::atomic<std::size_t> dynamic_shared_allowed_;
+};
+
+}  // namespace kjit::cuda

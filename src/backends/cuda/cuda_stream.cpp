@@ -1,0 +1,130 @@
+#include "backends/cuda/cuda_stream.hpp"
+
+#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_errors.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+namespace kjit::cuda {
+
+CudaEvent::~CudaEvent() {
+  const CUresult r = device_.api().cuEventDestroy(event_);
+  if (r != CUDA_SUCCESS) {
+    detail::log().warn("cuEventDestroy on {}: {}", device_.id(), describe_result(&device_.api(), r));
+  }
+}
+
+void CudaEvent::synchronize() {
+  check(device_.api(), device_.api().cuEventSynchronize(event_), "cuEventSynchronize", device_.id());
+}
+
+bool CudaEvent::ready() {
+  const CUresult r = device_.api().cuEventQuery(event_);
+  if (r == CUDA_ERROR_NOT_READY) {
+    return false;
+  }
+  check(device_.api(), r, "cuEventQuery", device_.id());
+  return true;
+}
+
+double CudaEvent::elapsed_ms_since(backend::Event& start) {
+  float ms = 0;
+  check(device_.api(),
+        device_.api().cuEventElapsedTime(&ms, static_cast<CudaEvent&>(start).event_, event_),
+        "cuEventElapsedTime", device_.id());
+  return ms;
+}
+
+CudaStream::~CudaStream() {
+  if (stream_ == nullptr) {
+    return;
+  }
+  const DriverApi& api = device_.api();
+  try {
+    device_.make_current();
+    CUresult r = api.cuStreamSynchronize(stream_);
+    if (r != CUDA_SUCCESS) {
+      detail::log().warn("a stream of {} was destroyed with an unreported error: {}", device_.id(),
+                         describe_result(&api, r));
+    }
+    r = api.cuStreamDestroy(stream_);
+    if (r != CUDA_SUCCESS) {
+      detail::log().warn("cuStreamDestroy on {}: {}", device_.id(), describe_result(&api, r));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("destroying a stream of {}: {}", device_.id(), e.what());
+  }
+}
+
+CUstream CudaStream::handle() {
+  device_.make_current();
+  std::call_once(created_, [this] {
+    check(device_.api(), device_.api().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING),
+          "cuStreamCreate", device_.id());
+  });
+  return stream_;
+}
+
+void CudaStream::copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) {
+  const CUstream s = handle();
+  check(device_.api(), device_.api().cuMemcpyHtoDAsync(dst, src, bytes, s), "cuMemcpyHtoDAsync",
+        fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+void CudaStream::copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) {
+  const CUstream s = handle();
+  check(device_.api(), device_.api().cuMemcpyDtoHAsync(dst, src, bytes, s), "cuMemcpyDtoHAsync",
+        fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+void CudaStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) {
+  const CUstream s = handle();
+  check(device_.api(), device_.api().cuMemcpyDtoDAsync(dst, src, bytes, s), "cuMemcpyDtoDAsync",
+        fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+std::unique_ptr<backend::Event> CudaStream::record() {
+  const CUstream s = handle();
+  const DriverApi& api = device_.api();
+  CUevent event = nullptr;
+  check(api, api.cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate", device_.id());
+  auto owned = std::make_unique<CudaEvent>(device_, event);
+  check(api, api.cuEventRecord(event, s), "cuEventRecord", device_.id());
+  return owned;
+}
+
+void CudaStream::wait(backend::Event& event) {
+  const CUstream s = handle();
+  check(device_.api(),
+        device_.api().cuStreamWaitEvent(s, static_cast<CudaEvent&>(event).handle(), 0),
+        "cuStreamWaitEvent", device_.id());
+}
+
+void CudaStream::synchronize() {
+  const CUresult r = device_.api().cuStreamSynchronize(handle());
+  if (r != CUDA_SUCCESS) {
+    std::string last;
+    {
+      const std::lock_guard lock(launch_mutex_);
+      last = last_launch_ ? "'" + *last_launch_ + "'" : "none";
+    }
+    throw BackendError(fmt::format("kjit: work on a stream of {} failed: {} (the last kernel "
+                                   "launched on it was {})",
+                                   device_.id(), describe_result(&device_.api(), r), last));
+  }
+}
+
+void CudaStream::note_launch(const std::shared_ptr<const std::string>& kernel) {
+  {
+    const std::lock_guard lock(launch_mutex_);
+    if (last_launch_ != kernel) {
+      last_launch_ = kernel;
+    }
+  }
+  device_.note_launch(kernel);
+}
+
+}  // namespace kjit::cuda

@@ -1,0 +1,55 @@
+// CUDA streams and events. A stream's CUstream is created on first use (after the context is),
+// so that opening a device does not wait for its context.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_types.hpp"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace kjit::cuda {
+
+class CudaDevice;
+
+class CudaEvent : public backend::Event {
+ public:
+  CudaEvent(CudaDevice& device, CUevent event) : device_(device), event_(event) {}
+  ~CudaEvent() override;
+  void synchronize() override;
+  bool ready() override;
+  double elapsed_ms_since(backend::Event& start) override;
+  [[nodiscard]] CUevent handle() const noexcept { return event_; }
+
+ private:
+  CudaDevice& device_;
+  CUevent event_;
+};
+
+class CudaStream : public backend::Stream {
+ public:
+  explicit CudaStream(CudaDevice& device) : device_(device) {}
+  ~CudaStream() override;
+
+  void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
+  void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
+  void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) override;
+  std::unique_ptr<backend::Event> record() override;
+  void wait(backend::Event& event) override;
+  void synchronize() override;
+  void* native_handle() override { return handle(); }
+
+  /// The CUstream, created on first use; the device's context is current afterwards.
+  CUstream handle();
+  void note_launch(const std::shared_ptr<const std::string>& kernel);
+
+ private:
+  CudaDevice& device_;
+  std::once_flag created_;
+  CUstream stream_ = nullptr;
+  std::mutex launch_mutex_;
+  std::shared_ptr<const std::string> last_launch_;
+};
+
+}  // namespace kjit::cuda

@@ -1,0 +1,258 @@
+#include "backends/cuda/nvrtc_compiler.hpp"
+
+#include "backends/compile_failure.hpp"
+#include "backends/cuda/cuda_errors.hpp"
+#include "backends/cuda/nvrtc_api.hpp"
+#include "backends/cuda/nvrtc_log.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+extern const char kjit_cuda_prelude_text[];  // prelude/cuda_prelude.h, embedded at build time
+
+namespace kjit::cuda {
+
+namespace {
+
+constexpr const char* kPreludeName = "kjit_cuda_prelude.h";
+constexpr const char* kNameMapFile = "__nv_name_map";  // where NVRTC puts name expressions
+
+/// The name expression for kernel i: the name, or a cast that picks an instantiation or overload.
+std::string expression(const backend::CompileRequest& request, std::size_t i) {
+  const std::string& name = request.kernel_names[i];
+  const auto& signature =
+      i < request.kernel_signatures.size() ? request.kernel_signatures[i] : std::nullopt;
+  return signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name) : name;
+}
+
+std::vector<std::string> options_for(const backend::CompileRequest& request,
+                                     const NvrtcTarget& target) {
+  std::vector<std::string> options = {
+      "--gpu-architecture=" + target.name(),
+      "-std=c++20",
+      std::string("--pre-include=") + kPreludeName,
+      "-lineinfo",
+  };
+  if (request.fast_math) {
+    options.emplace_back("--use_fast_math");
+  }
+  for (const auto& dir : request.include_dirs) {
+    options.push_back("-I" + dir.string());
+  }
+  for (const auto& [name, value] : request.defines) {
+    options.push_back(value.empty() ? fmt::format("-D{}", name) : fmt::format("-D{}={}", name, value));
+  }
+  return options;
+}
+
+class Program {
+ public:
+  Program(const NvrtcApi& api, nvrtcProgram program) : api_(api), program_(program) {}
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  ~Program() { api_.nvrtcDestroyProgram(&program_); }
+  [[nodiscard]] nvrtcProgram get() const noexcept { return program_; }
+
+  [[nodiscard]] std::string log() const {
+    std::size_t size = 0;
+    if (api_.nvrtcGetProgramLogSize(program_, &size) != NVRTC_SUCCESS || size <= 1) {
+      return {};
+    }
+    std::string text(size, '\0');
+    api_.nvrtcGetProgramLog(program_, text.data());
+    text.resize(size - 1);
+    return text;
+  }
+
+ private:
+  const NvrtcApi& api_;
+  nvrtcProgram program_;
+};
+
+/// Places each diagnostic for throw_compile_failure: in the user's files, about a kernel name
+/// (NVRTC echoes "#pragma nv_mangled_name <expression>"), or elsewhere. An error at the end of
+/// the source with a "to match this" note moves to that note's place, in the user's file.
+std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic>& parsed,
+                                               const backend::CompileRequest& request,
+                                               const std::string& main_name) {
+  std::vector<std::string> expressions;
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    expressions.push_back(expression(request, i));
+  }
+  const auto display = [&](const std::string& file) {
+    return file == main_name ? request.program_name : file;
+  };
+  std::vector<backend::LocatedDiagnostic> out;
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const NvrtcDiagnostic& p = parsed[i];
+    backend::LocatedDiagnostic d;
+    d.diagnostic = {display(p.file), p.line, p.column, p.severity, p.message};
+    d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName;
+    if (p.file == kNameMapFile) {
+      const std::string pragma = "nv_mangled_name ";
+      const auto at = p.source_line.find(pragma);
+      if (at != std::string::npos) {
+        const std::string text = p.source_line.substr(at + pragma.size());
+        const auto it = std::find(expressions.begin(), expressions.end(), text);
+        if (it != expressions.end()) {
+          d.kernel = static_cast<std::size_t>(it - expressions.begin());
+        }
+      }
+    }
+    if (p.at_end_of_source) {  // without a note: the end of the program's own text
+      d.diagnostic.file = request.program_name;
+      d.diagnostic.line = static_cast<unsigned>(
+          std::count(request.source.begin(), request.source.end(), '\n') + 1);
+      d.in_user_file = true;
+    }
+    if (p.at_end_of_source && i + 1 < parsed.size() &&
+        parsed[i + 1].severity == Diagnostic::Severity::note &&
+        parsed[i + 1].message.rfind("to match this", 0) == 0) {
+      const NvrtcDiagnostic& note = parsed[i + 1];
+      d.diagnostic = {display(note.file), note.line, note.column, p.severity,
+                      p.message + " (" + note.message + ")"};
+      d.in_user_file = true;
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> output(const NvrtcApi& api, const Program& program, bool cubin,
+                                 const std::string& context) {
+  std::size_t size = 0;
+  nvrtcResult r = cubin ? api.nvrtcGetCUBINSize(program.get(), &size)
+                        : api.nvrtcGetPTXSize(program.get(), &size);
+  if (r != NVRTC_SUCCESS) {
+    throw_nvrtc_error(api, cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize", r, context);
+  }
+  if (size == 0) {  // after a compute_XX build the CUBIN size is 0 with success (TOOLCHAIN.md)
+    throw BackendError(fmt::format("kjit: NVRTC produced an empty {} ({})", cubin ? "CUBIN" : "PTX",
+                                   context));
+  }
+  std::vector<std::uint8_t> bytes(size);
+  r = cubin ? api.nvrtcGetCUBIN(program.get(), reinterpret_cast<char*>(bytes.data()))
+            : api.nvrtcGetPTX(program.get(), reinterpret_cast<char*>(bytes.data()));
+  if (r != NVRTC_SUCCESS) {
+    throw_nvrtc_error(api, cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX", r, context);
+  }
+  return bytes;  // PTX keeps its terminating NUL: the driver wants a C string
+}
+
+}  // namespace
+
+std::string NvrtcTarget::name() const {
+  return fmt::format("{}_{}", cubin ? "sm" : "compute", arch);
+}
+
+std::string nvrtc_identity(const NvrtcApi& api) {
+  return fmt::format("NVRTC {}.{}", api.major, api.minor);
+}
+
+NvrtcTarget target_for_device(const NvrtcApi& api, int arch) {
+  int count = 0;
+  api.nvrtcGetNumSupportedArchs(&count);
+  std::vector<int> archs(static_cast<std::size_t>(std::max(count, 0)));
+  if (count > 0) {
+    api.nvrtcGetSupportedArchs(archs.data());
+  }
+  if (std::find(archs.begin(), archs.end(), arch) != archs.end()) {
+    return {arch, true};
+  }
+  int best = 0;
+  for (const int a : archs) {
+    if (a <= arch) {
+      best = std::max(best, a);
+    }
+  }
+  if (best == 0) {
+    throw BackendError(fmt::format("kjit: {} cannot compile for sm_{}: it supports {}",
+                                   nvrtc_identity(api), arch, fmt::join(archs, ", ")));
+  }
+  detail::log().info("{} does not know sm_{}; compiling PTX for compute_{}, which the driver "
+                     "finishes",
+                     nvrtc_identity(api), arch, best);
+  return {best, false};
+}
+
+backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRequest& request,
+                                   const NvrtcTarget& target, const std::string& device) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string main_name =
+      request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
+  const std::string context = fmt::format("'{}' for {}", request.program_name, device);
+
+  std::vector<const char*> headers{kjit_cuda_prelude_text};
+  std::vector<const char*> names{kPreludeName};
+  for (const auto& [name, text] : request.headers) {
+    headers.push_back(text.c_str());
+    names.push_back(name.c_str());
+  }
+  nvrtcProgram raw = nullptr;
+  nvrtcResult r = api.nvrtcCreateProgram(&raw, request.source.c_str(), main_name.c_str(),
+                                         static_cast<int>(headers.size()), headers.data(),
+                                         names.data());
+  if (r != NVRTC_SUCCESS) {
+    throw_nvrtc_error(api, "nvrtcCreateProgram", r, context);
+  }
+  const Program program(api, raw);
+
+  std::vector<std::string> expressions;
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    expressions.push_back(expression(request, i));
+    r = api.nvrtcAddNameExpression(program.get(), expressions.back().c_str());
+    if (r != NVRTC_SUCCESS) {
+      throw_nvrtc_error(api, "nvrtcAddNameExpression", r, context);
+    }
+  }
+  const std::vector<std::string> options = options_for(request, target);
+  std::vector<const char*> argv;
+  argv.reserve(options.size());
+  for (const std::string& o : options) {
+    argv.push_back(o.c_str());
+  }
+  r = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  const std::string log = program.log();
+  if (r == NVRTC_ERROR_COMPILATION) {
+    backend::throw_compile_failure(request, device, locate(parse_nvrtc_log(log), request, main_name),
+                                   log);
+  }
+  if (r != NVRTC_SUCCESS) {
+    throw BackendError(fmt::format("kjit: NVRTC failed on {}: {}\n{}", context,
+                                   api.nvrtcGetErrorString(r), log));
+  }
+
+  backend::Binary binary;
+  binary.program = request.program_name;
+  binary.format = target.cubin ? "cubin" : "ptx";
+  binary.bytes = output(api, program, target.cubin, context);
+  for (const std::string& e : expressions) {
+    const char* lowered = nullptr;
+    r = api.nvrtcGetLoweredName(program.get(), e.c_str(), &lowered);
+    if (r != NVRTC_SUCCESS || lowered == nullptr) {
+      throw_nvrtc_error(api, "nvrtcGetLoweredName", r, context);
+    }
+    binary.kernel_symbols.emplace_back(lowered);
+  }
+  for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
+    if (d.severity == Diagnostic::Severity::warning) {
+      binary.log += Diagnostic{d.file == main_name ? request.program_name : d.file, d.line,
+                               d.column, d.severity, d.message}
+                        .to_string() +
+                    "\n";
+    }
+  }
+  detail::log().debug("nvrtc compile of {}: {:.1f} ms, {} bytes of {}", context,
+                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                          .count(),
+                      binary.bytes.size(), binary.format);
+  return binary;
+}
+
+}  // namespace kjit::cuda

@@ -1,0 +1,34 @@
+// NVRTC: kernel source -> CUBIN for a device's exact architecture (or PTX for the driver to
+// finish, when the device is newer than NVRTC). Needs no GPU and no driver.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kjit::cuda {
+
+struct NvrtcApi;
+
+/// What NVRTC compiles for: "sm_90" (a CUBIN) or "compute_90" (PTX).
+struct NvrtcTarget {
+  int arch = 0;       // compute capability as major * 10 + minor: 90 for sm_90
+  bool cubin = true;  // false: PTX, which the driver compiles when loading
+
+  [[nodiscard]] std::string name() const;
+};
+
+/// The target for a device of compute capability `arch`: a CUBIN when NVRTC supports the arch,
+/// else PTX of the newest architecture NVRTC supports below it. BackendError when none is.
+NvrtcTarget target_for_device(const NvrtcApi& api, int arch);
+
+/// Compiles `request` for `target`; `device` names the device in messages. Throws CompileError
+/// (with the user's file and line) or KernelNotFoundError.
+backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRequest& request,
+                                   const NvrtcTarget& target, const std::string& device);
+
+/// "NVRTC 13.0": for messages and cache keys.
+std::string nvrtc_identity(const NvrtcApi& api);
+
+}  // namespace kjit::cuda

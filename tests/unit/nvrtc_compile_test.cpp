@@ -1,0 +1,175 @@
+// The CUDA backend's compiler without a GPU: every kernel of kernels/ compiled by NVRTC for
+// sm_90 to a CUBIN (an NVIDIA ELF object) and to PTX (accepted by ptxas), and compile errors
+// located in the user's file. Runs wherever NVRTC is installed; says so when it is not.
+#include "backends/cuda/nvrtc_api.hpp"
+#include "backends/cuda/nvrtc_compiler.hpp"
+
+#include <kjit/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace kjit::cuda {
+namespace {
+
+struct KernelFile {
+  const char* file;
+  std::vector<std::string> names;
+};
+
+const std::vector<KernelFile>& kernel_files() {
+  static const std::vector<KernelFile> files{
+      {"kernels/vadd.cu", {"vadd"}},
+      {"kernels/saxpy.cu", {"saxpy<float>", "saxpy<double>"}},
+      {"kernels/mandelbrot.cu", {"mandelbrot"}},
+      {"kernels/reduction.cu", {"reduce_sum<int>", "reduce_sum<float>", "histogram256"}},
+      {"kernels/matmul.cu", {"matmul_tiled"}},
+      {"kernels/transpose.cu", {"transpose"}},
+      {"kernels/stencil2d.cu", {"jacobi2d"}},
+      {"kernels/bitonic_sort.cu", {"bitonic_step"}},
+      {"tests/kernels/atomics.cu", {"all_atomics"}},
+  };
+  return files;
+}
+
+backend::CompileRequest request_for(const KernelFile& k) {
+  const std::filesystem::path path = std::filesystem::path(KJIT_SOURCE_DIR) / k.file;
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  backend::CompileRequest r;
+  r.program_name = k.file;
+  r.source = text.str();
+  r.source_path = path;
+  r.kernel_names = k.names;
+  return r;
+}
+
+class Nvrtc : public ::testing::Test {
+ public:
+  void SetUp() override {
+    std::string why;
+    api = nvrtc_api(why);
+    if (api == nullptr) {
+      GTEST_SKIP() << "NVRTC is not available: " << why;
+    }
+  }
+  const NvrtcApi* api = nullptr;
+};
+
+TEST_F(Nvrtc, EveryKernelCompilesToAnSm90Cubin) {
+  for (const KernelFile& k : kernel_files()) {
+    const backend::Binary b = compile_with_nvrtc(*api, request_for(k), {90, true}, "sm_90");
+    ASSERT_EQ(b.format, "cubin") << k.file;
+    ASSERT_GT(b.bytes.size(), 64U) << k.file;
+    EXPECT_EQ(b.bytes[0], 0x7f);
+    EXPECT_EQ(b.bytes[1], 'E');
+    EXPECT_EQ(b.bytes[2], 'L');
+    EXPECT_EQ(b.bytes[3], 'F');
+    const unsigned machine = b.bytes[18] | (b.bytes[19] << 8);
+    EXPECT_EQ(machine, 190U) << k.file << ": e_machine must be EM_CUDA";
+    ASSERT_EQ(b.kernel_symbols.size(), k.names.size());
+    for (const std::string& s : b.kernel_symbols) {
+      EXPECT_FALSE(s.empty());
+    }
+  }
+}
+
+TEST_F(Nvrtc, EveryKernelCompilesToPtxThatPtxasAccepts) {
+  const std::filesystem::path ptxas = "/usr/local/cuda/bin/ptxas";
+  if (!std::filesystem::exists(ptxas)) {
+    GTEST_SKIP() << "ptxas is not installed at " << ptxas << ", so PTX cannot be checked";
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "kjit_ptx_check";
+  std::filesystem::create_directories(dir);
+  for (const KernelFile& k : kernel_files()) {
+    const backend::Binary b = compile_with_nvrtc(*api, request_for(k), {90, false}, "compute_90");
+    ASSERT_EQ(b.format, "ptx");
+    ASSERT_EQ(b.bytes.back(), 0) << "PTX must stay NUL-terminated for the driver";
+    const std::string text(b.bytes.begin(), b.bytes.end() - 1);
+    EXPECT_NE(text.find(".target sm_90"), std::string::npos) << k.file;
+    const auto file = dir / (std::filesystem::path(k.file).stem().string() + ".ptx");
+    std::ofstream(file) << text;
+    const std::string command = ptxas.string() + " -arch=sm_90 " + file.string() + " -o " +
+                                (dir / "out.cubin").string() + " 2>&1";
+    EXPECT_EQ(std::system(command.c_str()), 0) << k.file << ": ptxas rejected the PTX";
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(Nvrtc, CompileErrorsAreLocatedInTheUsersFile) {
+  backend::CompileRequest r;
+  r.program_name = "mine.cu";
+  r.source = "__global__ void k(int* v) {\n  v[0] = 1;\n  v[1] = undefined_name;\n}\n";
+  r.kernel_names = {"k"};
+  try {
+    (void)compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "mine.cu");
+    EXPECT_EQ(e.line(), 3U);
+    EXPECT_NE(std::string(e.what()).find("mine.cu:3:10: error:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("undefined_name"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("kjit_cuda_prelude"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Nvrtc, UnclosedBraceIsReportedWhereItOpens) {
+  backend::CompileRequest r;
+  r.program_name = "brace.cu";
+  r.source = "__global__ void k(int* v) {\n  v[0] = 1;\n";
+  r.kernel_names = {"k"};
+  try {
+    (void)compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "brace.cu");
+    EXPECT_EQ(e.line(), 1U);
+    EXPECT_NE(std::string(e.what()).find("to match this"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Nvrtc, UnknownNamesAndTemplatesNeedingTypes) {
+  backend::CompileRequest r;
+  r.program_name = "names.cu";
+  r.source = "template <class T> __global__ void scale(T* v, T f) { v[threadIdx.x] *= f; }\n"
+             "__global__ void good(int* v) {}\n";
+  r.kernel_names = {"good", "missing"};
+  try {
+    (void)compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+    ADD_FAILURE() << "compiled";
+  } catch (const KernelNotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("'missing'"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("'good'"), std::string::npos) << e.what();
+  }
+  r.kernel_names = {"scale"};  // a template: the name alone does not say which
+  EXPECT_THROW((void)compile_with_nvrtc(*api, r, {90, true}, "sm_90"), KernelNotFoundError);
+  r.kernel_signatures = {std::string("float*, float")};  // the types do
+  const backend::Binary b = compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+  EXPECT_EQ(b.kernel_symbols.at(0), "_Z5scaleIfEvPT_S0_");
+}
+
+TEST_F(Nvrtc, FixedWidthTypesAndDefinesAsOnTheCpu) {
+  backend::CompileRequest r;
+  r.program_name = "types.cu";
+  r.source = "__global__ void k(int32_t* a, uint64_t* b, int8_t c, size_t n) { a[0] = VALUE; }\n";
+  r.kernel_names = {"k"};
+  r.defines = {{"VALUE", "42"}};
+  EXPECT_EQ(compile_with_nvrtc(*api, r, {90, true}, "sm_90").kernel_symbols.at(0), "_Z1kPiPmam");
+}
+
+TEST_F(Nvrtc, TargetsFollowWhatNvrtcSupports) {
+  EXPECT_EQ(target_for_device(*api, 90).name(), "sm_90");
+  const NvrtcTarget future = target_for_device(*api, 990);  // newer than any NVRTC knows
+  EXPECT_FALSE(future.cubin);
+  EXPECT_LT(future.arch, 990);
+  EXPECT_THROW((void)target_for_device(*api, 10), BackendError);
+}
+
+}  // namespace
+}  // namespace kjit::cuda
