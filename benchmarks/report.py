@@ -13,6 +13,15 @@ import re
 import sys
 
 
+def bandwidths(data):
+    """name -> median bytes per second, for benchmarks that count bytes."""
+    out = {}
+    for b in data["benchmarks"]:
+        if b.get("aggregate_name", "median") == "median" and "bytes_per_second" in b:
+            out[re.sub(r"/(real|manual)_time(_median)?$", "", b.get("run_name", b["name"]))] = b["bytes_per_second"]
+    return out
+
+
 def medians(data):
     """name -> (median real time in ms, repetitions)."""
     out = {}
@@ -20,7 +29,7 @@ def medians(data):
     for b in data["benchmarks"]:
         if has_aggregates and b.get("aggregate_name") != "median":
             continue
-        name = re.sub(r"/real_time(_median)?$", "", b["run_name"] if has_aggregates else b["name"])
+        name = re.sub(r"/(real|manual)_time(_median)?$", "", b["run_name"] if has_aggregates else b["name"])
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
         reps = b.get("repetitions", 1)
         out[name] = (b["real_time"] * scale, reps)
@@ -35,25 +44,32 @@ def build_rows(times):
             for other, (bt, _) in sorted(times.items()):
                 if other.startswith(case + "/") and other != name:
                     ratios.append((case, other.rsplit("/", 1)[1], t, bt))
-        elif name.startswith("cold_compile/"):
+        elif name.startswith("cold_compile/") and name.count("/") == 1:
             compiles.append((name.split("/", 1)[1], t))
     return ratios, compiles
 
 
-def markdown(section, context, ratios, compiles, reps):
+def markdown(section, context, ratios, compiles, bandwidth, reps):
+    who = f"`{context.get('kjit_device', '?')}`"
+    if "kjit_threads" in context:
+        who += (f", kjit with {context['kjit_threads']} worker threads, OpenMP with "
+                f"{context.get('openmp_threads', '?')}")
     lines = [f"<!-- {section}-begin -->",
-             f"Measured {datetime.date.today().isoformat()} on `{context.get('kjit_device', '?')}` "
-             f"({context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs), kjit with "
-             f"{context.get('kjit_threads', '?')} worker threads, OpenMP with "
-             f"{context.get('openmp_threads', '?')}; median of {reps} repetitions.",
+             f"Measured {datetime.date.today().isoformat()} on {who} (host {context.get('host_name', '?')}, "
+             f"{context.get('num_cpus', '?')} CPUs); median of {reps} repetitions.",
              "",
              "| case | kjit (ms) | baseline | baseline (ms) | kjit time / baseline | kjit speed vs baseline |",
              "|---|---:|---|---:|---:|---:|"]
     for case, baseline, t, bt in ratios:
-        lines.append(f"| {case} | {t:.2f} | {baseline} | {bt:.2f} | {t / bt:.2f} | {bt / t:.2f}x |")
-    lines += ["", "| kernel | cold compile to a launchable kernel (ms) |", "|---|---:|"]
-    for kernel, t in compiles:
-        lines.append(f"| {kernel} | {t:.1f} |")
+        lines.append(f"| {case} | {t:.4g} | {baseline} | {bt:.4g} | {t / bt:.3f} | {bt / t:.2f}x |")
+    if compiles:
+        lines += ["", "| kernel | cold compile to a launchable kernel (ms) |", "|---|---:|"]
+        for kernel, t in compiles:
+            lines.append(f"| {kernel} | {t:.1f} |")
+    if bandwidth:
+        lines += ["", "| case | bandwidth (GB/s) |", "|---|---:|"]
+        for name, bps in sorted(bandwidth.items()):
+            lines.append(f"| {name} | {bps / 1e9:.1f} |")
     lines.append(f"<!-- {section}-end -->")
     return "\n".join(lines)
 
@@ -73,9 +89,12 @@ def main():
         print(f"ratio {case} {t / bt:.3f}   (kjit {t:.2f} ms, {baseline} {bt:.2f} ms)")
     for kernel, t in compiles:
         print(f"compile {kernel} {t:.1f} ms")
+    for name, bps in sorted(bandwidths(data).items()):
+        print(f"bandwidth {name} {bps / 1e9:.1f} GB/s")
     if args.markdown:
         text = open(args.markdown).read()
-        block = markdown(args.section, data.get("context", {}), ratios, compiles, reps)
+        block = markdown(args.section, data.get("context", {}), ratios, compiles, bandwidths(data),
+                         reps)
         pattern = re.compile(rf"<!-- {args.section}-begin -->.*?<!-- {args.section}-end -->", re.S)
         if not pattern.search(text):
             sys.exit(f"{args.markdown} has no <!-- {args.section}-begin/end --> markers")

@@ -37,6 +37,8 @@ grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest.log" | head
 python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
 if [ "$benchmarks" = ON ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
   "$build/benchmarks/kjit_bench_cuda" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json 2>&1 | tee "$out/bench.log" | tail -40
+    --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
+  tail -5 "$out/bench.log"
+  python3 "$root/benchmarks/report.py" "$out/bench-cuda.json"
 fi
 exit $status

@@ -8,6 +8,16 @@ namespace kjit::backend {
 
 Event::~Event() = default;
 Stream::~Stream() = default;
+
+void Stream::copy_to_device_now(std::uint64_t dst, const void* src, std::size_t bytes) {
+  copy_to_device(dst, src, bytes);
+  synchronize();
+}
+
+void Stream::copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes) {
+  copy_to_host(dst, src, bytes);
+  synchronize();
+}
 Module::~Module() = default;
 Device::~Device() = default;
 Backend::~Backend() = default;

@@ -73,6 +73,10 @@ class Stream {
   virtual void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) = 0;
   virtual void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) = 0;
   virtual void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) = 0;
+  /// Copies that return when the data has arrived (after the stream's earlier work). A backend
+  /// may stage large ones through pinned memory; by default: the copy above, then synchronize().
+  virtual void copy_to_device_now(std::uint64_t dst, const void* src, std::size_t bytes);
+  virtual void copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes);
   virtual std::unique_ptr<Event> record() = 0;
   virtual void wait(Event& event) = 0;
   /// Waits for the queue; throws the first error its work hit (then forgets it).

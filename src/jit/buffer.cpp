@@ -89,11 +89,11 @@ backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
   return s->backend();
 }
 
-/// One copy between the host and a buffer: checked, then either ordered on `stream` or, without
-/// one, synchronous after the device's earlier work.
-template <class Copy>
+/// One copy between the host and a buffer, checked: ordered on `stream`, or without one,
+/// synchronous after the device's earlier work (`now` then does the copy).
+template <class Ordered, class Now>
 void transfer(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, const Stream* stream,
-              const char* what, Copy copy) {
+              const char* what, Ordered ordered, Now now) {
   require_valid_buffer(buffer, what);
   check_range(buffer, offset, bytes, what);
   if (bytes == 0) {
@@ -101,26 +101,29 @@ void transfer(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, co
   }
   DeviceImpl& device = *buffer.device_impl();
   backend::Stream& s = stream_of(device, stream);
-  if (stream == nullptr) {
-    device.synchronize();
+  if (stream != nullptr) {
+    ordered(s, buffer.address() + offset);
+    return;
   }
-  copy(s, buffer.address() + offset);
-  if (stream == nullptr) {
-    s.synchronize();
-  }
+  device.synchronize();
+  now(s, buffer.address() + offset);
 }
 
 }  // namespace
 
 void RawBuffer::write(std::size_t offset, const void* src, std::size_t bytes,
                       const Stream* stream) {
-  transfer(*this, offset, bytes, stream, "upload",
-           [&](backend::Stream& s, std::uint64_t at) { s.copy_to_device(at, src, bytes); });
+  transfer(
+      *this, offset, bytes, stream, "upload",
+      [&](backend::Stream& s, std::uint64_t at) { s.copy_to_device(at, src, bytes); },
+      [&](backend::Stream& s, std::uint64_t at) { s.copy_to_device_now(at, src, bytes); });
 }
 
 void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes, const Stream* stream) const {
-  transfer(*this, offset, bytes, stream, "download",
-           [&](backend::Stream& s, std::uint64_t at) { s.copy_to_host(dst, at, bytes); });
+  transfer(
+      *this, offset, bytes, stream, "download",
+      [&](backend::Stream& s, std::uint64_t at) { s.copy_to_host(dst, at, bytes); },
+      [&](backend::Stream& s, std::uint64_t at) { s.copy_to_host_now(dst, at, bytes); });
 }
 
 Device RawBuffer::device() const {

@@ -46,9 +46,8 @@ TEST_F(CompileErrors, SyntaxErrorPointsAtTheUsersLine) {
       [&] { (void)Program::from_source("mine.cu", source).kernel<int*>("k", device); });
   EXPECT_EQ(e.file(), "mine.cu");
   EXPECT_EQ(e.line(), 3U);
-  EXPECT_TRUE(
-      contains(e.what(), "mine.cu:3:10: error: use of undeclared identifier 'undefined_name'"))
-      << e.what();
+  EXPECT_TRUE(contains(e.what(), "mine.cu:3:10: error: ")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "undefined_name")) << e.what();
   EXPECT_EQ(e.program(), "mine.cu");
   EXPECT_FALSE(e.log().empty());
   for (const Diagnostic& d : e.diagnostics()) {

@@ -24,6 +24,19 @@ TEST_F(Memory, UploadDownloadRoundTrip) {
   EXPECT_EQ(out.back(), -1) << "download writes size() elements, no more";
 }
 
+TEST_F(Memory, LargeTransfersRoundTrip) {
+  // Large enough to be staged in several chunks on a GPU, with a remainder.
+  KJIT_SEED_TRACE();
+  const auto host = random_vector<float>((std::size_t{40} << 20) / sizeof(float) + 12345, -1.0f, 1.0f);
+  auto buffer = device.alloc<float>(host.size());
+  buffer.upload(host);
+  std::vector<float> back(host.size(), 0.0f);
+  buffer.download(back);
+  EXPECT_TRUE(back == host);
+  const auto again = device.upload(host).download();
+  EXPECT_TRUE(again == host);
+}
+
 TEST_F(Memory, PartialUploadAndUploadFromAnyContiguousRange) {
   auto buffer = device.upload(std::array<int, 6>{1, 2, 3, 4, 5, 6});
   const std::vector<int> head{10, 20};

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
-#include "backends/cpu/cpu_thread_pool.hpp"
+#include "jit/thread_pool.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 
 #include <kjit/types.hpp>
@@ -37,7 +37,7 @@ class CpuExecutor {
   void run(const CpuLaunch& launch);
 
  private:
-  ThreadPool pool_;
+  detail::ThreadPool pool_;
 };
 
 }  // namespace kjit::cpu

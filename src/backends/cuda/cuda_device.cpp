@@ -2,6 +2,7 @@
 
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/cuda_module.hpp"
+#include "backends/cuda/cuda_staging.hpp"
 #include "backends/cuda/cuda_stream.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
@@ -35,7 +36,11 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
 CudaDevice::~CudaDevice() = default;
 
 void CudaDevice::make_current() {
-  const CUcontext context = context_.get();
+  CUcontext context = context_ready_.load(std::memory_order_acquire);
+  if (context == nullptr) {
+    context = context_.get();  // waits for the retain, or rethrows its failure
+    context_ready_.store(context, std::memory_order_release);
+  }
   CUcontext current = nullptr;
   api_.cuCtxGetCurrent(&current);
   if (current != context) {
@@ -94,16 +99,19 @@ void* CudaDevice::native_handle() {
   return reinterpret_cast<void*>(static_cast<std::intptr_t>(device_));  // NOLINT(performance-no-int-to-ptr)
 }
 
-void CudaDevice::note_launch(const std::shared_ptr<const std::string>& kernel) {
-  const std::lock_guard lock(launch_mutex_);
-  if (last_launch_ != kernel) {
-    last_launch_ = kernel;
-  }
+PinnedStaging& CudaDevice::staging() {
+  std::call_once(staging_once_, [this] { staging_ = std::make_unique<PinnedStaging>(*this); });
+  return *staging_;
+}
+
+const std::string* CudaDevice::intern(const std::string& label) {
+  const std::lock_guard lock(labels_mutex_);
+  return &*labels_.insert(label).first;
 }
 
 std::string CudaDevice::last_launch() const {
-  const std::lock_guard lock(launch_mutex_);
-  return last_launch_ ? "'" + *last_launch_ + "'" : "none";
+  const std::string* last = last_launch_.load(std::memory_order_relaxed);
+  return last != nullptr ? "'" + *last + "'" : "none";
 }
 
 std::uint64_t CudaDevice::allocate_impl(std::size_t bytes) {

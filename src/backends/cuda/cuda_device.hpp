@@ -5,14 +5,17 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
 
+#include <atomic>
 #include <future>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace kjit::cuda {
 
 struct NvrtcApi;
+class PinnedStaging;
 
 class CudaDevice : public backend::Device {
  public:
@@ -30,10 +33,17 @@ class CudaDevice : public backend::Device {
   /// created, and rethrowing if that failed).
   void make_current();
   [[nodiscard]] const DriverApi& api() const noexcept { return api_; }
+  /// Pinned buffers for large synchronous copies, made on first use.
+  PinnedStaging& staging();
   [[nodiscard]] const std::string& id() const noexcept { return id_; }
 
+  /// A stable copy of `label` (a kernel's name) that lives as long as the device, so that the
+  /// launch path can record the last kernel launched with one atomic store.
+  const std::string* intern(const std::string& label);
   /// The last kernel launched on this device, for messages about asynchronous failures.
-  void note_launch(const std::shared_ptr<const std::string>& kernel);
+  void note_launch(const std::string* kernel) noexcept {
+    last_launch_.store(kernel, std::memory_order_relaxed);
+  }
   [[nodiscard]] std::string last_launch() const;
 
  protected:
@@ -49,10 +59,14 @@ class CudaDevice : public backend::Device {
   int arch_;
   std::string id_;
   std::shared_future<CUcontext> context_;
+  std::atomic<CUcontext> context_ready_{nullptr};  // context_'s value once it has one
   std::shared_future<const NvrtcApi*> nvrtc_;
   std::shared_ptr<std::string> nvrtc_why_;
-  mutable std::mutex launch_mutex_;
-  std::shared_ptr<const std::string> last_launch_;
+  std::mutex labels_mutex_;
+  std::set<std::string> labels_;
+  std::atomic<const std::string*> last_launch_{nullptr};
+  std::once_flag staging_once_;
+  std::unique_ptr<PinnedStaging> staging_;
 };
 
 }  // namespace kjit::cuda

@@ -73,7 +73,7 @@ CudaFunction::CudaFunction(CudaDevice& device, CUfunction function, std::string 
                            std::vector<backend::ParamInfo> params, std::size_t static_shared)
     : backend::Function(name, device.info(), std::move(params), static_shared), device_(device),
       function_(function),
-      label_(std::make_shared<const std::string>(std::move(name))),
+      label_(device.intern(name)),
       dynamic_shared_allowed_(kDefaultDynamicShared) {}
 
 void CudaFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,

@@ -39,7 +39,7 @@ class CudaFunction : public backend::Function {
  private:
   CudaDevice& device_;
   CUfunction function_;
-  std::shared_ptr<const std::string> label_;  // "kernel 'saxpy<float>'", for messages
+  const std::string* label_;  // the kernel's name, interned by the device
   std::atomic<std::size_t> dynamic_shared_allowed_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_errors.hpp"
+#include "backends/cuda/cuda_staging.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -39,18 +40,19 @@ double CudaEvent::elapsed_ms_since(backend::Event& start) {
 }
 
 CudaStream::~CudaStream() {
-  if (stream_ == nullptr) {
+  const CUstream stream = stream_.load();
+  if (stream == nullptr) {
     return;
   }
   const DriverApi& api = device_.api();
   try {
     device_.make_current();
-    CUresult r = api.cuStreamSynchronize(stream_);
+    CUresult r = api.cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS) {
       detail::log().warn("a stream of {} was destroyed with an unreported error: {}", device_.id(),
                          describe_result(&api, r));
     }
-    r = api.cuStreamDestroy(stream_);
+    r = api.cuStreamDestroy(stream);
     if (r != CUDA_SUCCESS) {
       detail::log().warn("cuStreamDestroy on {}: {}", device_.id(), describe_result(&api, r));
     }
@@ -61,11 +63,18 @@ CudaStream::~CudaStream() {
 
 CUstream CudaStream::handle() {
   device_.make_current();
-  std::call_once(created_, [this] {
-    check(device_.api(), device_.api().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING),
+  CUstream stream = stream_.load(std::memory_order_acquire);
+  if (stream != nullptr) {
+    return stream;
+  }
+  const std::lock_guard lock(create_mutex_);
+  stream = stream_.load(std::memory_order_acquire);
+  if (stream == nullptr) {
+    check(device_.api(), device_.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
           "cuStreamCreate", device_.id());
-  });
-  return stream_;
+    stream_.store(stream, std::memory_order_release);
+  }
+  return stream;
 }
 
 void CudaStream::copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) {
@@ -84,6 +93,22 @@ void CudaStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_
   const CUstream s = handle();
   check(device_.api(), device_.api().cuMemcpyDtoDAsync(dst, src, bytes, s), "cuMemcpyDtoDAsync",
         fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+void CudaStream::copy_to_device_now(std::uint64_t dst, const void* src, std::size_t bytes) {
+  if (bytes < PinnedStaging::kMinimumBytes) {
+    backend::Stream::copy_to_device_now(dst, src, bytes);
+    return;
+  }
+  device_.staging().upload(handle(), dst, src, bytes);
+}
+
+void CudaStream::copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes) {
+  if (bytes < PinnedStaging::kMinimumBytes) {
+    backend::Stream::copy_to_host_now(dst, src, bytes);
+    return;
+  }
+  device_.staging().download(handle(), dst, src, bytes);
 }
 
 std::unique_ptr<backend::Event> CudaStream::record() {
@@ -106,24 +131,16 @@ void CudaStream::wait(backend::Event& event) {
 void CudaStream::synchronize() {
   const CUresult r = device_.api().cuStreamSynchronize(handle());
   if (r != CUDA_SUCCESS) {
-    std::string last;
-    {
-      const std::lock_guard lock(launch_mutex_);
-      last = last_launch_ ? "'" + *last_launch_ + "'" : "none";
-    }
+    const std::string* last = last_launch_.load(std::memory_order_relaxed);
     throw BackendError(fmt::format("kjit: work on a stream of {} failed: {} (the last kernel "
                                    "launched on it was {})",
-                                   device_.id(), describe_result(&device_.api(), r), last));
+                                   device_.id(), describe_result(&device_.api(), r),
+                                   last != nullptr ? "'" + *last + "'" : std::string("none")));
   }
 }
 
-void CudaStream::note_launch(const std::shared_ptr<const std::string>& kernel) {
-  {
-    const std::lock_guard lock(launch_mutex_);
-    if (last_launch_ != kernel) {
-      last_launch_ = kernel;
-    }
-  }
+void CudaStream::note_launch(const std::string* kernel) noexcept {
+  last_launch_.store(kernel, std::memory_order_relaxed);
   device_.note_launch(kernel);
 }
 

@@ -5,6 +5,7 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_types.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +36,8 @@ class CudaStream : public backend::Stream {
   void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
   void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
   void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) override;
+  void copy_to_device_now(std::uint64_t dst, const void* src, std::size_t bytes) override;
+  void copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes) override;
   std::unique_ptr<backend::Event> record() override;
   void wait(backend::Event& event) override;
   void synchronize() override;
@@ -42,14 +45,14 @@ class CudaStream : public backend::Stream {
 
   /// The CUstream, created on first use; the device's context is current afterwards.
   CUstream handle();
-  void note_launch(const std::shared_ptr<const std::string>& kernel);
+  /// Records the kernel just launched (an interned label of the device).
+  void note_launch(const std::string* kernel) noexcept;
 
  private:
   CudaDevice& device_;
-  std::once_flag created_;
-  CUstream stream_ = nullptr;
-  std::mutex launch_mutex_;
-  std::shared_ptr<const std::string> last_launch_;
+  std::mutex create_mutex_;
+  std::atomic<CUstream> stream_{nullptr};
+  std::atomic<const std::string*> last_launch_{nullptr};
 };
 
 }  // namespace kjit::cuda

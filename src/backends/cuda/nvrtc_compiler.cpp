@@ -102,6 +102,11 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
         const auto it = std::find(expressions.begin(), expressions.end(), text);
         if (it != expressions.end()) {
           d.kernel = static_cast<std::size_t>(it - expressions.begin());
+          if (d.diagnostic.message.find("non-__global__ function") != std::string::npos) {
+            d.diagnostic.message = fmt::format(
+                "'{}' is not a __global__ function; only kernels can be launched",
+                request.kernel_names[*d.kernel]);
+          }
         }
       }
     }

@@ -1,5 +1,6 @@
-// The CPU backend's worker threads. A run() splits a range into chunks that the workers and the
-// calling thread take in turn; several runs (from several streams) may be in flight at once.
+// A pool of worker threads: the CPU backend runs blocks on one, GPU backends copy host memory
+// with one. A run() splits a range into chunks that the workers and the calling thread take in
+// turn; several runs (from several streams) may be in flight at once.
 #pragma once
 
 #include <condition_variable>
@@ -10,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace kjit::cpu {
+namespace kjit::detail {
 
 class ThreadPool {
  public:
@@ -42,4 +43,4 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace kjit::cpu
+}  // namespace kjit::detail

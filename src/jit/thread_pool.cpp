@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_thread_pool.hpp"
+#include "jit/thread_pool.hpp"
 
 #include <kjit/error.hpp>
 
@@ -9,7 +9,7 @@
 #include <exception>
 #include <system_error>
 
-namespace kjit::cpu {
+namespace kjit::detail {
 
 struct ThreadPool::Job {
   const Body* body = nullptr;
@@ -119,4 +119,4 @@ void ThreadPool::run(std::uint64_t n, std::uint64_t grain, const Body& body) {
   }
 }
 
-}  // namespace kjit::cpu
+}  // namespace kjit::detail
