@@ -147,7 +147,9 @@ void vadd(benchmark::State& state, bool kjit_side) {
     const CUfunction f = setup().nvcc_function("_Z4vaddPKfS0_Pfi");
     CUdeviceptr a = address(v.a), b = address(v.b), c = address(v.c);
     int n = kElements;
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&a, &b, &c, &n}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&a, &b, &c, &n});
+    });
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 3LL * kElements * 4);
 }
@@ -164,7 +166,9 @@ void saxpy(benchmark::State& state, bool kjit_side) {
     const CUfunction f = setup().nvcc_function("_Z5saxpyIfEvT_PKS0_PS0_i");
     CUdeviceptr x = address(v.a), y = address(v.c);
     int n = kElements;
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&alpha, &x, &y, &n}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&alpha, &x, &y, &n});
+    });
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 3LL * kElements * 4);
 }
@@ -190,11 +194,13 @@ void matmul(benchmark::State& state, bool kjit_side) {
   auto b = setup().device.upload(std::vector<float>(std::size_t(k) * n, 0.25f));
   auto c = setup().device.alloc<float>(std::size_t(m) * n);
   const unsigned tile = 16;
-  const kjit::LaunchConfig config{.grid = {n / tile, m / tile, 1}, .block = {tile, tile, 1},
+  const kjit::LaunchConfig config{.grid = {n / tile, m / tile, 1},
+                                  .block = {tile, tile, 1},
                                   .shared_bytes = 2 * tile * tile * sizeof(float)};
   if (kjit_side) {
     auto kk = kjit::Program::from_file(kernel("matmul.cu"))
-                  .kernel<const float*, const float*, float*, int, int, int>("matmul_tiled", setup().device);
+                  .kernel<const float*, const float*, float*, int, int, int>("matmul_tiled",
+                                                                             setup().device);
     setup().time(state, [&] { kk.launch(config, a, b, c, m, n, k); });
   } else {
     const CUfunction f = setup().nvcc_function("_Z12matmul_tiledPKfS0_Pfiii");
@@ -218,7 +224,9 @@ void transpose(benchmark::State& state, bool kjit_side) {
   } else {
     const CUfunction f = setup().nvcc_function("_Z9transposePKfPfii");
     CUdeviceptr pi = address(in), po = address(out);
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&pi, &po, &rows, &cols}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&pi, &po, &rows, &cols});
+    });
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2LL * rows * cols * 4);
 }
@@ -235,7 +243,9 @@ void jacobi(benchmark::State& state, bool kjit_side) {
   } else {
     const CUfunction f = setup().nvcc_function("_Z8jacobi2dPKfPfii");
     CUdeviceptr pi = address(in), po = address(out);
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&pi, &po, &w, &h}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&pi, &po, &w, &h});
+    });
   }
 }
 
@@ -250,7 +260,9 @@ void bitonic(benchmark::State& state, bool kjit_side) {
   } else {
     const CUfunction f = setup().nvcc_function("_Z12bitonic_stepPjiii");
     CUdeviceptr p = address(keys);
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&p, &n, &j, &k}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&p, &n, &j, &k});
+    });
   }
 }
 
@@ -266,7 +278,9 @@ void reduce(benchmark::State& state, bool kjit_side) {
   } else {
     const CUfunction f = setup().nvcc_function("_Z10reduce_sumIiEvPKT_PS0_i");
     CUdeviceptr pi = address(in), ps = address(sum);
-    setup().time(state, [&] { setup().raw_launch(f, config.grid, config.block, 0, {&pi, &ps, &n}); });
+    setup().time(state, [&] {
+      setup().raw_launch(f, config.grid, config.block, 0, {&pi, &ps, &n});
+    });
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * std::int64_t{n} * 4);
 }
@@ -330,7 +344,8 @@ void transfer_raw(benchmark::State& state, bool upload, bool pinned) {
 
 void compile_kjit(benchmark::State& state, const char* file, const char* name) {
   for (auto _ : state) {
-    auto k = kjit::Program::from_file(kernel(file)).kernel<const float*, const float*, float*, int>(name, setup().device);
+    auto k = kjit::Program::from_file(kernel(file))
+                 .kernel<const float*, const float*, float*, int>(name, setup().device);
     benchmark::DoNotOptimize(k);
   }
 }
@@ -377,10 +392,14 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMicrosecond)->UseRealTime();
   };
   const auto kernel_case = [](const std::string& name, void (*fn)(benchmark::State&, bool)) {
-    benchmark::RegisterBenchmark((name + "/kjit").c_str(), [fn](benchmark::State& s) { fn(s, true); })
-        ->Unit(benchmark::kMicrosecond)->UseManualTime();
-    benchmark::RegisterBenchmark((name + "/nvcc").c_str(), [fn](benchmark::State& s) { fn(s, false); })
-        ->Unit(benchmark::kMicrosecond)->UseManualTime();
+    benchmark::RegisterBenchmark((name + "/kjit").c_str(),
+                                 [fn](benchmark::State& s) { fn(s, true); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark((name + "/nvcc").c_str(),
+                                 [fn](benchmark::State& s) { fn(s, false); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseManualTime();
   };
   real("launch_enqueue/empty/kjit", launch_kjit);
   real("launch_enqueue/empty/raw", launch_raw);
@@ -393,28 +412,39 @@ int main(int argc, char** argv) {
   kernel_case("kernel/bitonic_step_2^26", bitonic);
   kernel_case("kernel/reduce_sum_2^26", reduce);
   benchmark::RegisterBenchmark("copy/device_to_device_2^26", copy_d2d)
-      ->Unit(benchmark::kMicrosecond)->UseManualTime();
+      ->Unit(benchmark::kMicrosecond)
+      ->UseManualTime();
   real("transfer/upload_1GiB/kjit", upload_kjit);
-  real("transfer/upload_1GiB/pageable_raw", [](benchmark::State& s) { transfer_raw(s, true, false); });
+  real("transfer/upload_1GiB/pageable_raw",
+       [](benchmark::State& s) { transfer_raw(s, true, false); });
   real("transfer/upload_1GiB/pinned_raw", [](benchmark::State& s) { transfer_raw(s, true, true); });
   real("transfer/download_1GiB/kjit", download_kjit);
-  real("transfer/download_1GiB/pageable_raw", [](benchmark::State& s) { transfer_raw(s, false, false); });
-  real("transfer/download_1GiB/pinned_raw", [](benchmark::State& s) { transfer_raw(s, false, true); });
+  real("transfer/download_1GiB/pageable_raw",
+       [](benchmark::State& s) { transfer_raw(s, false, false); });
+  real("transfer/download_1GiB/pinned_raw",
+       [](benchmark::State& s) { transfer_raw(s, false, true); });
   for (const auto& [file, name] : {std::pair{"vadd.cu", "vadd"}, {"saxpy.cu", "saxpy<float>"}}) {
     const std::string base = std::string("cold_compile_") + name;
-    benchmark::RegisterBenchmark((base + "/kjit").c_str(), [file = file, name = name](benchmark::State& s) {
-      if (std::string(name) == "vadd") {
-        compile_kjit(s, file, name);
-      } else {
-        for (auto _ : s) {
-          auto k = kjit::Program::from_file(kernel(file)).kernel<float, const float*, float*, int>(name, setup().device);
-          benchmark::DoNotOptimize(k);
-        }
-      }
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark((base + "/nvrtc").c_str(), [file = file, name = name](benchmark::State& s) {
-      compile_nvrtc(s, file, name);
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark((base + "/kjit").c_str(),
+                                 [file = file, name = name](benchmark::State& s) {
+                                   if (std::string(name) == "vadd") {
+                                     compile_kjit(s, file, name);
+                                   } else {
+                                     for (auto _ : s) {
+                                       auto k = kjit::Program::from_file(kernel(file))
+                                                    .kernel<float, const float*, float*, int>(
+                                                        name, setup().device);
+                                       benchmark::DoNotOptimize(k);
+                                     }
+                                   }
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(
+        (base + "/nvrtc").c_str(),
+        [file = file, name = name](benchmark::State& s) { compile_nvrtc(s, file, name); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

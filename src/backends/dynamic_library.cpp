@@ -28,7 +28,7 @@ void* DynamicLibrary::symbol(const char* name) const {
   return dlsym(handle_, name);
 }
 
-bool load_symbols(const DynamicLibrary& library, std::vector<SymbolEntry> entries,
+bool load_symbols(const DynamicLibrary& library, const std::vector<SymbolEntry>& entries,
                   std::string& why) {
   std::vector<std::string> missing;
   for (const SymbolEntry& e : entries) {

@@ -38,7 +38,7 @@ struct SymbolEntry {
   void** slot;
   bool required;
 };
-bool load_symbols(const DynamicLibrary& library, std::vector<SymbolEntry> entries,
+bool load_symbols(const DynamicLibrary& library, const std::vector<SymbolEntry>& entries,
                   std::string& why);
 
 }  // namespace kjit::backend

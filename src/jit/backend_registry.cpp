@@ -16,7 +16,7 @@ std::vector<BackendSlot> create_backends() {
 #else
   slots.push_back({BackendKind::cuda, nullptr});
 #endif
-  slots.push_back({BackendKind::hip, nullptr});   // issue 5
+  slots.push_back({BackendKind::hip, nullptr});  // issue 5
 #if KJIT_WITH_CPU
   slots.push_back({BackendKind::cpu, cpu::create_backend()});
 #else

@@ -27,7 +27,8 @@ TEST_F(Memory, UploadDownloadRoundTrip) {
 TEST_F(Memory, LargeTransfersRoundTrip) {
   // Large enough to be staged in several chunks on a GPU, with a remainder.
   KJIT_SEED_TRACE();
-  const auto host = random_vector<float>((std::size_t{40} << 20) / sizeof(float) + 12345, -1.0f, 1.0f);
+  const auto host =
+      random_vector<float>((std::size_t{40} << 20) / sizeof(float) + 12345, -1.0f, 1.0f);
   auto buffer = device.alloc<float>(host.size());
   buffer.upload(host);
   std::vector<float> back(host.size(), 0.0f);

@@ -8,8 +8,9 @@
 int main() {
   try {
     const kjit::Device device = kjit::Device::select();
-    auto k = kjit::Program::from_source("fault.cu", "__global__ void null_write(int* p) { p[2] = 1; }")
-                 .kernel<int*>("null_write", device);
+    auto k =
+        kjit::Program::from_source("fault.cu", "__global__ void null_write(int* p) { p[2] = 1; }")
+            .kernel<int*>("null_write", device);
     k.launch(kjit::LaunchConfig{}, nullptr);
     std::printf("launched\n");
     device.synchronize();

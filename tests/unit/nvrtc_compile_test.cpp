@@ -137,8 +137,9 @@ TEST_F(Nvrtc, UnclosedBraceIsReportedWhereItOpens) {
 TEST_F(Nvrtc, UnknownNamesAndTemplatesNeedingTypes) {
   backend::CompileRequest r;
   r.program_name = "names.cu";
-  r.source = "template <class T> __global__ void scale(T* v, T f) { v[threadIdx.x] *= f; }\n"
-             "__global__ void good(int* v) {}\n";
+  r.source =
+      "template <class T> __global__ void scale(T* v, T f) { v[threadIdx.x] *= f; }\n"
+      "__global__ void good(int* v) {}\n";
   r.kernel_names = {"good", "missing"};
   try {
     (void)compile_with_nvrtc(*api, r, {90, true}, "sm_90");

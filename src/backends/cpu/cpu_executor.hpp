@@ -3,8 +3,8 @@
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
-#include "jit/thread_pool.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "jit/thread_pool.hpp"
 
 #include <kjit/types.hpp>
 

@@ -33,7 +33,7 @@ const DriverApi* driver_api(std::string& why) {
   entries.push_back({symbol, fallback, reinterpret_cast<void**>(&api->member), required});
     KJIT_CUDA_DRIVER_FUNCTIONS(KJIT_CUDA_DRIVER_ENTRY)
 #undef KJIT_CUDA_DRIVER_ENTRY
-    if (backend::load_symbols(*l->library, std::move(entries), l->why)) {
+    if (backend::load_symbols(*l->library, entries, l->why)) {
       l->api = std::move(api);
     }
     return l;
@@ -57,7 +57,7 @@ const NvrtcApi* nvrtc_api(std::string& why) {
   entries.push_back({#member, nullptr, reinterpret_cast<void**>(&api->member), required});
     KJIT_NVRTC_FUNCTIONS(KJIT_NVRTC_ENTRY)
 #undef KJIT_NVRTC_ENTRY
-    if (backend::load_symbols(*l->library, std::move(entries), l->why)) {
+    if (backend::load_symbols(*l->library, entries, l->why)) {
       api->library = l->library->name();
       api->nvrtcVersion(&api->major, &api->minor);
       l->api = std::move(api);

@@ -35,7 +35,9 @@ Found describe(const DriverApi& api, int ordinal) {
   std::size_t memory = 0;
   check(api, api.cuDeviceTotalMem(&memory, f.device), "cuDeviceTotalMem",
         fmt::format("cuda:{}", ordinal));
-  const auto u = [&](CUdevice_attribute a) { return static_cast<std::uint32_t>(attribute(api, f.device, a)); };
+  const auto u = [&](CUdevice_attribute a) {
+    return static_cast<std::uint32_t>(attribute(api, f.device, a));
+  };
   f.arch = 10 * attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
            attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   DeviceInfo& info = f.info;
@@ -117,6 +119,8 @@ class CudaBackend : public backend::Backend {
 
 }  // namespace
 
-std::unique_ptr<backend::Backend> create_backend() { return std::make_unique<CudaBackend>(); }
+std::unique_ptr<backend::Backend> create_backend() {
+  return std::make_unique<CudaBackend>();
+}
 
 }  // namespace kjit::cuda

@@ -18,7 +18,11 @@
 namespace kjit::cuda {
 
 CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch)
-    : api_(api), device_(device), info_(std::move(info)), arch_(arch), id_(info_.id()),
+    : api_(api),
+      device_(device),
+      info_(std::move(info)),
+      arch_(arch),
+      id_(info_.id()),
       nvrtc_why_(std::make_shared<std::string>()) {
   // Both take a while (a context ~300 ms, NVRTC's 100 MB library ~100 ms cold) and neither needs
   // the other: start them now, wait for each only where it is needed.
@@ -69,7 +73,9 @@ std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary)
   make_current();
   std::array<char, 16384> errors{};
   std::array<CUjit_option, 2> options{CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::array<void*, 2> values{errors.data(), reinterpret_cast<void*>(errors.size())};
+  // The driver takes the buffer's size as a pointer-sized value.
+  std::array<void*, 2> values{
+      errors.data(), reinterpret_cast<void*>(errors.size())};  // NOLINT(performance-no-int-to-ptr)
   CUmodule module = nullptr;
   const CUresult r = api_.cuModuleLoadDataEx(&module, binary.bytes.data(), options.size(),
                                              options.data(), values.data());
@@ -89,14 +95,16 @@ void CudaDevice::synchronize() {
   make_current();
   const CUresult r = api_.cuCtxSynchronize();
   if (r != CUDA_SUCCESS) {
-    throw BackendError(fmt::format("kjit: work on {} failed: {} (the last kernel launched there "
-                                   "was {})",
-                                   id_, describe_result(&api_, r), last_launch()));
+    throw BackendError(
+        fmt::format("kjit: work on {} failed: {} (the last kernel launched there "
+                    "was {})",
+                    id_, describe_result(&api_, r), last_launch()));
   }
 }
 
-void* CudaDevice::native_handle() {
-  return reinterpret_cast<void*>(static_cast<std::intptr_t>(device_));  // NOLINT(performance-no-int-to-ptr)
+void* CudaDevice::native_handle() {  // the CUdevice ordinal, carried in a pointer
+  const auto ordinal = static_cast<std::intptr_t>(device_);
+  return reinterpret_cast<void*>(ordinal);  // NOLINT(performance-no-int-to-ptr)
 }
 
 PinnedStaging& CudaDevice::staging() {

@@ -70,7 +70,7 @@ namespace kjit::cuda {
 /// driver of CUDA 12.4 or later).
 struct DriverApi {
 #define KJIT_CUDA_DRIVER_MEMBER(member, symbol, fallback, required, result, params) \
-  result(*member) params = nullptr;
+  result(*member) params = nullptr;  // NOLINT(bugprone-macro-parentheses): a declarator
   KJIT_CUDA_DRIVER_FUNCTIONS(KJIT_CUDA_DRIVER_MEMBER)
 #undef KJIT_CUDA_DRIVER_MEMBER
 };

@@ -33,9 +33,9 @@ void throw_driver_error(const DriverApi& api, const char* call, CUresult result,
   std::string message =
       fmt::format("kjit: {} failed ({}): {}", call, context, describe_result(&api, result));
   if (kind == Failure::launch) {
-    throw LaunchError(std::move(message));
+    throw LaunchError(message);
   }
-  throw BackendError(std::move(message));
+  throw BackendError(message);
 }
 
 void throw_nvrtc_error(const NvrtcApi& api, const char* call, nvrtcResult result,

@@ -13,8 +13,8 @@ namespace kjit::cuda {
 
 namespace {
 
-constexpr CUresult kNotFound = 500;                    // CUDA_ERROR_NOT_FOUND
-constexpr std::size_t kDefaultDynamicShared = 48 * 1024;  // what needs no opt-in
+constexpr CUresult kNotFound = 500;                                    // CUDA_ERROR_NOT_FOUND
+constexpr std::size_t kDefaultDynamicShared = std::size_t{48} * 1024;  // what needs no opt-in
 
 }  // namespace
 
@@ -49,7 +49,8 @@ std::unique_ptr<backend::Function> CudaModule::function(const std::string& symbo
         "binary for {}); only kernels can be launched",
         name, program_, symbol, device_.id()));
   }
-  check(api, r, "cuModuleGetFunction", fmt::format("kernel '{}' of '{}' on {}", name, program_, device_.id()));
+  check(api, r, "cuModuleGetFunction",
+        fmt::format("kernel '{}' of '{}' on {}", name, program_, device_.id()));
 
   std::vector<backend::ParamInfo> params;
   if (api.cuFuncGetParamInfo != nullptr) {
@@ -69,9 +70,10 @@ std::unique_ptr<backend::Function> CudaModule::function(const std::string& symbo
                                         static_cast<std::size_t>(static_shared));
 }
 
-CudaFunction::CudaFunction(CudaDevice& device, CUfunction function, std::string name,
+CudaFunction::CudaFunction(CudaDevice& device, CUfunction function, const std::string& name,
                            std::vector<backend::ParamInfo> params, std::size_t static_shared)
-    : backend::Function(name, device.info(), std::move(params), static_shared), device_(device),
+    : backend::Function(name, device.info(), std::move(params), static_shared),
+      device_(device),
       function_(function),
       label_(device.intern(name)),
       dynamic_shared_allowed_(kDefaultDynamicShared) {}

@@ -29,7 +29,7 @@ class CudaModule : public backend::Module {
 
 class CudaFunction : public backend::Function {
  public:
-  CudaFunction(CudaDevice& device, CUfunction function, std::string name,
+  CudaFunction(CudaDevice& device, CUfunction function, const std::string& name,
                std::vector<backend::ParamInfo> params, std::size_t static_shared);
 
  protected:

@@ -82,8 +82,8 @@ void PinnedStaging::download(CUstream stream, void* dst, CUdeviceptr src, std::s
   const auto issue = [&](std::size_t i) {
     const std::size_t offset = i * kChunkBytes;
     const std::size_t n = std::min(kChunkBytes, bytes - offset);
-    check(api, api.cuMemcpyDtoHAsync(buffers_[i % 2], src + offset, n, stream),
-          "cuMemcpyDtoHAsync", context);
+    check(api, api.cuMemcpyDtoHAsync(buffers_[i % 2], src + offset, n, stream), "cuMemcpyDtoHAsync",
+          context);
     check(api, api.cuEventRecord(events_[i % 2], stream), "cuEventRecord", context);
   };
   issue(0);

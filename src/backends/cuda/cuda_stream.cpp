@@ -14,12 +14,14 @@ namespace kjit::cuda {
 CudaEvent::~CudaEvent() {
   const CUresult r = device_.api().cuEventDestroy(event_);
   if (r != CUDA_SUCCESS) {
-    detail::log().warn("cuEventDestroy on {}: {}", device_.id(), describe_result(&device_.api(), r));
+    detail::log().warn("cuEventDestroy on {}: {}", device_.id(),
+                       describe_result(&device_.api(), r));
   }
 }
 
 void CudaEvent::synchronize() {
-  check(device_.api(), device_.api().cuEventSynchronize(event_), "cuEventSynchronize", device_.id());
+  check(device_.api(), device_.api().cuEventSynchronize(event_), "cuEventSynchronize",
+        device_.id());
 }
 
 bool CudaEvent::ready() {
@@ -132,10 +134,11 @@ void CudaStream::synchronize() {
   const CUresult r = device_.api().cuStreamSynchronize(handle());
   if (r != CUDA_SUCCESS) {
     const std::string* last = last_launch_.load(std::memory_order_relaxed);
-    throw BackendError(fmt::format("kjit: work on a stream of {} failed: {} (the last kernel "
-                                   "launched on it was {})",
-                                   device_.id(), describe_result(&device_.api(), r),
-                                   last != nullptr ? "'" + *last + "'" : std::string("none")));
+    throw BackendError(
+        fmt::format("kjit: work on a stream of {} failed: {} (the last kernel "
+                    "launched on it was {})",
+                    device_.id(), describe_result(&device_.api(), r),
+                    last != nullptr ? "'" + *last + "'" : std::string("none")));
   }
 }
 

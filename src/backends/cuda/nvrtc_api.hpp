@@ -30,7 +30,8 @@ namespace kjit::cuda {
     (nvrtcProgram program, const char* expression, const char** lowered))
 
 struct NvrtcApi {
-#define KJIT_NVRTC_MEMBER(member, required, result, params) result(*member) params = nullptr;
+#define KJIT_NVRTC_MEMBER(member, required, result, params) \
+  result(*member) params = nullptr;  // NOLINT(bugprone-macro-parentheses): a declarator
   KJIT_NVRTC_FUNCTIONS(KJIT_NVRTC_MEMBER)
 #undef KJIT_NVRTC_MEMBER
   int major = 0;

@@ -46,7 +46,8 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
     options.push_back("-I" + dir.string());
   }
   for (const auto& [name, value] : request.defines) {
-    options.push_back(value.empty() ? fmt::format("-D{}", name) : fmt::format("-D{}={}", name, value));
+    options.push_back(value.empty() ? fmt::format("-D{}", name)
+                                    : fmt::format("-D{}={}", name, value));
   }
   return options;
 }
@@ -82,6 +83,7 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
                                                const backend::CompileRequest& request,
                                                const std::string& main_name) {
   std::vector<std::string> expressions;
+  expressions.reserve(request.kernel_names.size());
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     expressions.push_back(expression(request, i));
   }
@@ -103,17 +105,17 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
         if (it != expressions.end()) {
           d.kernel = static_cast<std::size_t>(it - expressions.begin());
           if (d.diagnostic.message.find("non-__global__ function") != std::string::npos) {
-            d.diagnostic.message = fmt::format(
-                "'{}' is not a __global__ function; only kernels can be launched",
-                request.kernel_names[*d.kernel]);
+            d.diagnostic.message =
+                fmt::format("'{}' is not a __global__ function; only kernels can be launched",
+                            request.kernel_names[*d.kernel]);
           }
         }
       }
     }
     if (p.at_end_of_source) {  // without a note: the end of the program's own text
       d.diagnostic.file = request.program_name;
-      d.diagnostic.line = static_cast<unsigned>(
-          std::count(request.source.begin(), request.source.end(), '\n') + 1);
+      d.diagnostic.line =
+          static_cast<unsigned>(std::count(request.source.begin(), request.source.end(), '\n') + 1);
       d.in_user_file = true;
     }
     if (p.at_end_of_source && i + 1 < parsed.size() &&
@@ -138,8 +140,8 @@ std::vector<std::uint8_t> output(const NvrtcApi& api, const Program& program, bo
     throw_nvrtc_error(api, cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize", r, context);
   }
   if (size == 0) {  // after a compute_XX build the CUBIN size is 0 with success (TOOLCHAIN.md)
-    throw BackendError(fmt::format("kjit: NVRTC produced an empty {} ({})", cubin ? "CUBIN" : "PTX",
-                                   context));
+    throw BackendError(
+        fmt::format("kjit: NVRTC produced an empty {} ({})", cubin ? "CUBIN" : "PTX", context));
   }
   std::vector<std::uint8_t> bytes(size);
   r = cubin ? api.nvrtcGetCUBIN(program.get(), reinterpret_cast<char*>(bytes.data()))
@@ -180,9 +182,10 @@ NvrtcTarget target_for_device(const NvrtcApi& api, int arch) {
     throw BackendError(fmt::format("kjit: {} cannot compile for sm_{}: it supports {}",
                                    nvrtc_identity(api), arch, fmt::join(archs, ", ")));
   }
-  detail::log().info("{} does not know sm_{}; compiling PTX for compute_{}, which the driver "
-                     "finishes",
-                     nvrtc_identity(api), arch, best);
+  detail::log().info(
+      "{} does not know sm_{}; compiling PTX for compute_{}, which the driver "
+      "finishes",
+      nvrtc_identity(api), arch, best);
   return {best, false};
 }
 
@@ -200,9 +203,9 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     names.push_back(name.c_str());
   }
   nvrtcProgram raw = nullptr;
-  nvrtcResult r = api.nvrtcCreateProgram(&raw, request.source.c_str(), main_name.c_str(),
-                                         static_cast<int>(headers.size()), headers.data(),
-                                         names.data());
+  nvrtcResult r =
+      api.nvrtcCreateProgram(&raw, request.source.c_str(), main_name.c_str(),
+                             static_cast<int>(headers.size()), headers.data(), names.data());
   if (r != NVRTC_SUCCESS) {
     throw_nvrtc_error(api, "nvrtcCreateProgram", r, context);
   }
@@ -225,12 +228,12 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   r = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   const std::string log = program.log();
   if (r == NVRTC_ERROR_COMPILATION) {
-    backend::throw_compile_failure(request, device, locate(parse_nvrtc_log(log), request, main_name),
-                                   log);
+    backend::throw_compile_failure(request, device,
+                                   locate(parse_nvrtc_log(log), request, main_name), log);
   }
   if (r != NVRTC_SUCCESS) {
-    throw BackendError(fmt::format("kjit: NVRTC failed on {}: {}\n{}", context,
-                                   api.nvrtcGetErrorString(r), log));
+    throw BackendError(
+        fmt::format("kjit: NVRTC failed on {}: {}\n{}", context, api.nvrtcGetErrorString(r), log));
   }
 
   backend::Binary binary;
@@ -253,10 +256,10 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
                     "\n";
     }
   }
-  detail::log().debug("nvrtc compile of {}: {:.1f} ms, {} bytes of {}", context,
-                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                          .count(),
-                      binary.bytes.size(), binary.format);
+  detail::log().debug(
+      "nvrtc compile of {}: {:.1f} ms, {} bytes of {}", context,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+      binary.bytes.size(), binary.format);
   return binary;
 }
 

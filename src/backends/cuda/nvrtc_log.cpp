@@ -36,7 +36,8 @@ std::optional<Diagnostic::Severity> severity_of(const std::string& word) {
 /// The caret's column (1-based) in the echoed source, which NVRTC indents by two.
 unsigned caret_column(std::string_view caret_line) {
   const auto at = caret_line.find('^');
-  if (at == std::string_view::npos || caret_line.find_first_not_of(" \t^") != std::string_view::npos) {
+  if (at == std::string_view::npos ||
+      caret_line.find_first_not_of(" \t^") != std::string_view::npos) {
     return 0;
   }
   return at >= 2 ? static_cast<unsigned>(at - 2 + 1) : 1;
@@ -76,7 +77,7 @@ std::vector<NvrtcDiagnostic> parse_nvrtc_log(std::string_view log) {
       out.push_back(std::move(d));
     } else if (std::regex_match(line, m, unlocated)) {
       NvrtcDiagnostic d;
-      d.severity = *severity_of(m[1].str());
+      d.severity = severity_of(m[1].str()).value_or(Diagnostic::Severity::error);
       d.message = m[2].str();
       d.at_end_of_source = line.rfind("At end of source", 0) == 0;
       out.push_back(std::move(d));

@@ -1,5 +1,6 @@
 // NVRTC's compile log, parsed into diagnostics. Its lines read
-//   file(line): error: message            (also warning #177-D:, note #3196-D:, catastrophic error:)
+//   file(line): error: message            (also warning #177-D:, note #3196-D:, catastrophic
+//   error:)
 //     <the source line, indented by two>
 //     <a caret under the column>
 //   At end of source: error: message
