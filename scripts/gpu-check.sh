@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (Ubuntu 24.04, CUDA 13, no LLVM): builds kjit with the CUDA backend only,
-# runs the CUDA and core test suites, then the CUDA benchmarks when asked (--bench), and leaves
-# logs in $OUT (or build-gpu/out). One call does it all, to spend little device time.
+# runs the CUDA and core test suites, then, when asked, the CUDA benchmarks and time-to-first-launch
+# runs (--bench) or only the latter (--first-launch), and leaves logs in $OUT (or build-gpu/out).
+# One call does it all, to spend little device time.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-gpu"
@@ -19,8 +20,9 @@ examples=ON
 if [ ! -f /usr/include/png.h ] || [ ! -d /usr/include/CLI ]; then
   examples=OFF  # the demo needs libpng and CLI11
 fi
+mode="${1:-}"
 benchmarks=OFF
-if [ "${1:-}" = "--bench" ]; then
+if [ "$mode" = "--bench" ] || [ "$mode" = "--first-launch" ]; then
   benchmarks=ON
 fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKJIT_WITH_CPU=OFF \
@@ -35,10 +37,16 @@ ctest -L "cuda|core" -j 8 --output-on-failure --timeout 300 --output-junit "$out
 status=$?
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest.log" | head -40
 python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
-if [ "$benchmarks" = ON ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
+if [ "$mode" = "--bench" ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
   "$build/benchmarks/kjit_bench_cuda" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   tail -5 "$out/bench.log"
   python3 "$root/benchmarks/report.py" "$out/bench-cuda.json"
+fi
+if [ "$benchmarks" = ON ]; then  # each run a fresh process, alternating the two ways
+  for run in 1 2 3 4 5 6 7; do
+    KJIT_DEVICE=cuda "$build/benchmarks/kjit_first_launch"
+    KJIT_DEVICE=cuda "$build/benchmarks/kjit_first_launch" --sequential
+  done | tee "$out/first-launch.log"
 fi
 exit $status

@@ -41,6 +41,10 @@ class KJIT_API RawBuffer {
   void write(std::size_t offset, const void* src, std::size_t bytes, const Stream* stream);
   /// Copies bytes out to the host, with the same rules as write().
   void read(std::size_t offset, void* dst, std::size_t bytes, const Stream* stream) const;
+  /// Copies `bytes` from `src` (at src_offset) to this buffer (at offset); both on one device.
+  /// Same rules as write() for the stream.
+  void copy_from(std::size_t offset, const RawBuffer& src, std::size_t src_offset,
+                 std::size_t bytes, const Stream* stream);
 
   [[nodiscard]] std::uint64_t address() const noexcept { return address_; }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
@@ -176,6 +180,15 @@ class DeviceBuffer {
   /// As upload(in), ordered on `stream`; `in` must stay valid until the stream is done.
   void upload(std::span<const T> in, const Stream& stream) {
     raw_.write(0, in.data(), upload_bytes(in.size()), &stream);
+  }
+  /// Copies src, a buffer of the same device with at most size() elements, into the start of
+  /// this one, on the device; synchronous (after the device's earlier work).
+  void copy_from(const DeviceBuffer& src) {
+    raw_.copy_from(0, src.raw_, 0, upload_bytes(src.size()), nullptr);
+  }
+  /// As copy_from(src), ordered on `stream`.
+  void copy_from(const DeviceBuffer& src, const Stream& stream) {
+    raw_.copy_from(0, src.raw_, 0, upload_bytes(src.size()), &stream);
   }
 
   [[nodiscard]] const detail::RawBuffer& raw() const noexcept { return raw_; }

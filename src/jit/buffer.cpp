@@ -126,6 +126,28 @@ void RawBuffer::read(std::size_t offset, void* dst, std::size_t bytes, const Str
       [&](backend::Stream& s, std::uint64_t at) { s.copy_to_host_now(dst, at, bytes); });
 }
 
+void RawBuffer::copy_from(std::size_t offset, const RawBuffer& src, std::size_t src_offset,
+                          std::size_t bytes, const Stream* stream) {
+  const char* what = "device-to-device copy";
+  require_valid_buffer(*this, what);
+  require_valid_buffer(src, what);
+  check_range(src, src_offset, bytes, what);
+  if (src.device_impl() != device_.get()) {
+    throw UsageError(
+        fmt::format("kjit: a buffer of {} cannot be copied on the device into one of "
+                    "{}; download and upload it",
+                    src.device_impl()->describe(), device_->describe()));
+  }
+  const std::uint64_t from = src.address() + src_offset;
+  transfer(
+      *this, offset, bytes, stream, what,
+      [&](backend::Stream& s, std::uint64_t at) { s.copy_on_device(at, from, bytes); },
+      [&](backend::Stream& s, std::uint64_t at) {
+        s.copy_on_device(at, from, bytes);
+        s.synchronize();
+      });
+}
+
 Device RawBuffer::device() const {
   require_valid_buffer(*this, "device()");
   return Device(device_);

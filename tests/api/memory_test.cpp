@@ -1,6 +1,7 @@
 // Device memory: typed buffers, copies, borrowed pointers, and the errors of misuse.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -36,6 +37,25 @@ TEST_F(Memory, LargeTransfersRoundTrip) {
   EXPECT_TRUE(back == host);
   const auto again = device.upload(host).download();
   EXPECT_TRUE(again == host);
+}
+
+TEST_F(Memory, DeviceToDeviceCopies) {
+  KJIT_SEED_TRACE();
+  const auto host = random_vector<int>(1 << 20, -1000, 1000);
+  auto a = device.upload(host);
+  auto b = poisoned<int>(host.size());
+  b.copy_from(a);
+  EXPECT_TRUE(b.download() == host);
+  auto c = poisoned<int>(host.size() + 10);
+  Stream s = device.create_stream();
+  c.copy_from(a, s);
+  s.synchronize();
+  const auto out = c.download();
+  EXPECT_TRUE(std::equal(host.begin(), host.end(), out.begin()));
+  auto small = device.alloc<int>(10);
+  EXPECT_THROW(small.copy_from(a), UsageError);  // does not fit
+  auto moved = std::move(a);
+  EXPECT_THROW(b.copy_from(a), UsageError);  // NOLINT(bugprone-use-after-move)
 }
 
 TEST_F(Memory, PartialUploadAndUploadFromAnyContiguousRange) {
