@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
       __global__ void vadd(const float* a, const float* b, float* c, int n) {
         const int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n) c[i] = a[i] + b[i];
-      })").kernel<const float*, const float*, float*, int>("vadd", device);
+      })")
+                    .kernel<const float*, const float*, float*, int>("vadd", device);
     const auto t3 = clock::now();
     const int n = 1 << 20;
     auto a = device.upload(std::vector<float>(n, 1.0f));
@@ -35,10 +36,11 @@ int main(int argc, char** argv) {
     vadd.launch(kjit::LaunchConfig::for_elements(n), a, a, c, n);
     const float first = c.download()[0];
     const auto t4 = clock::now();
-    std::printf("%s %s: select %.1f, wait for context %.1f, compile and load %.1f, launch and "
-                "download %.1f, first launch %.1f ms (result %.0f)\n",
-                sequential ? "sequential" : "overlapped", device.info().id().c_str(), ms(t0, t1),
-                ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t0, t4), first);
+    std::printf(
+        "%s %s: select %.1f, wait for context %.1f, compile and load %.1f, launch and "
+        "download %.1f, first launch %.1f ms (result %.0f)\n",
+        sequential ? "sequential" : "overlapped", device.info().id().c_str(), ms(t0, t1),
+        ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t0, t4), first);
     return first == 2.0f ? 0 : 1;
   } catch (const kjit::Error& e) {
     std::printf("error: %s\n", e.what());

@@ -12,7 +12,8 @@ class MultiDevice : public DeviceTest {
  public:
   void SetUp() override {
     DeviceTest::SetUp();
-    if (IsSkipped()) return;
+    if (IsSkipped())
+      return;
     for (const Device& d : Device::all()) {
       if (d.info().backend == device.info().backend) {
         devices.push_back(d);
@@ -56,7 +57,8 @@ TEST_F(MultiDevice, EachDeviceRunsItsOwnKernelsAndMemory) {
       }
     });
   }
-  for (auto& t : threads) t.join();
+  for (auto& t : threads)
+    t.join();
   for (const std::string& f : failures) {
     EXPECT_TRUE(f.empty()) << f;
   }
