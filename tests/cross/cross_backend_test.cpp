@@ -29,17 +29,7 @@ class CrossBackend : public ::testing::Test {
 
   template <class T>
   std::vector<T> random_vector(std::size_t n, T lo, T hi) {
-    std::vector<T> v(n);
-    if constexpr (std::is_floating_point_v<T>) {
-      std::uniform_real_distribution<T> d(lo, hi);
-      for (T& x : v)
-        x = d(rng);
-    } else {
-      std::uniform_int_distribution<long long> d(lo, hi);
-      for (T& x : v)
-        x = static_cast<T>(d(rng));
-    }
-    return v;
+    return kjit::test::random_vector<T>(rng, n, lo, hi);
   }
 
   /// Runs `body(device)` on each device and returns what each produced.

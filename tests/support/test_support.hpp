@@ -39,6 +39,23 @@ inline std::uint64_t test_seed() {
   return seed;
 }
 
+/// n uniform values in [lo, hi].
+template <class T>
+std::vector<T> random_vector(std::mt19937_64& rng, std::size_t n, T lo, T hi) {
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> d(lo, hi);
+    for (T& x : v)
+      x = d(rng);
+  } else {
+    std::uniform_int_distribution<long long> d(static_cast<long long>(lo),
+                                               static_cast<long long>(hi));
+    for (T& x : v)
+      x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
 /// Tests that need a device: the one KJIT_DEVICE selects (CTest sets it per backend). When that
 /// device does not exist the test is skipped, saying why.
 class DeviceTest : public ::testing::Test {
@@ -56,18 +73,7 @@ class DeviceTest : public ::testing::Test {
   /// Uniform values in [lo, hi].
   template <class T>
   std::vector<T> random_vector(std::size_t n, T lo, T hi) {
-    std::vector<T> v(n);
-    if constexpr (std::is_floating_point_v<T>) {
-      std::uniform_real_distribution<T> d(lo, hi);
-      for (T& x : v)
-        x = d(rng);
-    } else {
-      std::uniform_int_distribution<long long> d(static_cast<long long>(lo),
-                                                 static_cast<long long>(hi));
-      for (T& x : v)
-        x = static_cast<T>(d(rng));
-    }
-    return v;
+    return kjit::test::random_vector<T>(rng, n, lo, hi);
   }
 
   /// A device buffer of n elements filled with a poison value (NaN, or 0xA5 bytes), so that an
