@@ -8,8 +8,10 @@
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
+
 #include <cuda.h>
 #include <nvrtc.h>
+#include <algorithm>
 
 #include <cmath>
 #include <cstdio>
@@ -322,6 +324,19 @@ void download_kjit(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kTransferBytes));
 }
 
+void host_buffer_kjit(benchmark::State& state, bool upload) {
+  kjit::HostBuffer<char> host = setup().device.alloc_host<char>(kTransferBytes);
+  std::fill(host.begin(), host.end(), 1);
+  for (auto _ : state) {
+    if (upload) {
+      device_bytes().upload(host);
+    } else {
+      device_bytes().download(host);
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kTransferBytes));
+}
+
 void transfer_raw(benchmark::State& state, bool upload, bool pinned) {
   void* host = host_bytes().data();
   if (pinned) {
@@ -422,6 +437,14 @@ int main(int argc, char** argv) {
   real("transfer/download_1GiB/pageable_raw",
        [](benchmark::State& s) { transfer_raw(s, false, false); });
   real("transfer/download_1GiB/pinned_raw",
+       [](benchmark::State& s) { transfer_raw(s, false, true); });
+  real("transfer_host_buffer/upload_1GiB/kjit",
+       [](benchmark::State& s) { host_buffer_kjit(s, true); });
+  real("transfer_host_buffer/upload_1GiB/pinned_raw",
+       [](benchmark::State& s) { transfer_raw(s, true, true); });
+  real("transfer_host_buffer/download_1GiB/kjit",
+       [](benchmark::State& s) { host_buffer_kjit(s, false); });
+  real("transfer_host_buffer/download_1GiB/pinned_raw",
        [](benchmark::State& s) { transfer_raw(s, false, true); });
   for (const auto& [file, name] : {std::pair{"vadd.cu", "vadd"}, {"saxpy.cu", "saxpy<float>"}}) {
     const std::string base = std::string("cold_compile_") + name;

@@ -18,6 +18,8 @@ class DeviceImpl;
 }
 template <DeviceCopyable T>
 class DeviceBuffer;
+template <DeviceCopyable T>
+class HostBuffer;
 class Stream;
 
 /// A handle to a device; cheap to copy, and equal handles name the same device. Devices live
@@ -43,6 +45,11 @@ class KJIT_API Device {
   template <std::ranges::contiguous_range R>
   requires DeviceCopyable<std::ranges::range_value_t<R>>
   [[nodiscard]] DeviceBuffer<std::ranges::range_value_t<R>> upload(const R& host) const;
+
+  /// count uninitialised elements of host memory that this device copies to and from at full
+  /// speed: page-locked on a GPU (no staging, truly asynchronous stream copies).
+  template <DeviceCopyable T>
+  [[nodiscard]] HostBuffer<T> alloc_host(std::size_t count) const;
 
   /// The stream launches use when none is given.
   [[nodiscard]] Stream default_stream() const;

@@ -61,6 +61,28 @@ class KJIT_API RawBuffer {
   std::size_t bytes_ = 0;
 };
 
+/// Untyped host memory that a device copies at full speed; HostBuffer<T> is a typed view of one.
+class KJIT_API RawHostBuffer {
+ public:
+  RawHostBuffer() noexcept = default;
+  RawHostBuffer(const Device& device, std::size_t bytes);
+  RawHostBuffer(RawHostBuffer&& other) noexcept;
+  RawHostBuffer& operator=(RawHostBuffer&& other) noexcept;
+  RawHostBuffer(const RawHostBuffer&) = delete;
+  RawHostBuffer& operator=(const RawHostBuffer&) = delete;
+  /// Waits for the device's work first: a stream copy may still read or write this memory.
+  ~RawHostBuffer();
+
+  [[nodiscard]] void* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void release() noexcept;
+  std::shared_ptr<DeviceImpl> device_;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 /// Throws UsageError for a moved-from or default-constructed buffer used as `what`.
 KJIT_API void require_valid_buffer(const RawBuffer& buffer, const char* what);
 
@@ -212,6 +234,46 @@ class DeviceBuffer {
   detail::RawBuffer raw_;
   std::size_t count_ = 0;
 };
+
+/// count elements of host memory that a device copies to and from at full speed (page-locked on
+/// a GPU). A contiguous range: pass it wherever a span is taken. Movable, not copyable; freed
+/// when destroyed, after the device's work.
+template <DeviceCopyable T>
+class HostBuffer {
+ public:
+  using value_type = T;
+
+  HostBuffer() noexcept = default;
+  HostBuffer(const Device& device, std::size_t count)
+      : raw_(device, detail::checked_bytes(count, sizeof(T), "HostBuffer")), count_(count) {}
+  HostBuffer(HostBuffer&& other) noexcept
+      : raw_(std::move(other.raw_)), count_(std::exchange(other.count_, 0)) {}
+  HostBuffer& operator=(HostBuffer&& other) noexcept {
+    raw_ = std::move(other.raw_);
+    count_ = std::exchange(other.count_, 0);
+    return *this;
+  }
+
+  [[nodiscard]] T* data() noexcept { return static_cast<T*>(raw_.data()); }
+  [[nodiscard]] const T* data() const noexcept { return static_cast<const T*>(raw_.data()); }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] T* begin() noexcept { return data(); }
+  [[nodiscard]] T* end() noexcept { return data() + count_; }
+  [[nodiscard]] const T* begin() const noexcept { return data(); }
+  [[nodiscard]] const T* end() const noexcept { return data() + count_; }
+  [[nodiscard]] T& operator[](std::size_t i) noexcept { return data()[i]; }
+  [[nodiscard]] const T& operator[](std::size_t i) const noexcept { return data()[i]; }
+
+ private:
+  detail::RawHostBuffer raw_;
+  std::size_t count_ = 0;
+};
+
+template <DeviceCopyable T>
+HostBuffer<T> Device::alloc_host(std::size_t count) const {
+  return HostBuffer<T>(*this, count);
+}
 
 template <DeviceCopyable T>
 DeviceBuffer<T> Device::alloc(std::size_t count) const {

@@ -80,4 +80,14 @@ void Device::free(std::uint64_t address) noexcept {
   }
 }
 
+void* Device::allocate_host(std::size_t bytes) {
+  return bytes == 0 ? nullptr : allocate_host_impl(bytes);
+}
+
+void Device::free_host(void* pointer) noexcept {
+  if (pointer != nullptr) {
+    free_host_impl(pointer);
+  }
+}
+
 }  // namespace kjit::backend

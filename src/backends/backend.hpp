@@ -140,6 +140,10 @@ class Device {
   std::uint64_t allocate(std::size_t bytes);
   /// Frees an address from allocate(); 0 is ignored. Never throws.
   void free(std::uint64_t address) noexcept;
+  /// Host memory the device copies to and from at full speed (page-locked on a GPU); 0 bytes
+  /// gives nullptr. Throws BackendError when none can be had.
+  void* allocate_host(std::size_t bytes);
+  void free_host(void* pointer) noexcept;
 
   virtual std::unique_ptr<Stream> create_stream() = 0;
   /// Waits for every stream of the device; throws the first error their work hit.
@@ -149,6 +153,8 @@ class Device {
  protected:
   virtual std::uint64_t allocate_impl(std::size_t bytes) = 0;
   virtual void free_impl(std::uint64_t address) noexcept = 0;
+  virtual void* allocate_host_impl(std::size_t bytes) = 0;
+  virtual void free_host_impl(void* pointer) noexcept = 0;
 };
 
 class Backend {

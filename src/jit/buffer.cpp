@@ -148,6 +148,43 @@ void RawBuffer::copy_from(std::size_t offset, const RawBuffer& src, std::size_t 
       });
 }
 
+RawHostBuffer::RawHostBuffer(const Device& device, std::size_t bytes)
+    : device_(device.impl()), data_(device_->backend().allocate_host(bytes)), bytes_(bytes) {}
+
+RawHostBuffer::RawHostBuffer(RawHostBuffer&& other) noexcept
+    : device_(std::move(other.device_)),
+      data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+RawHostBuffer& RawHostBuffer::operator=(RawHostBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = std::move(other.device_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+RawHostBuffer::~RawHostBuffer() {
+  release();
+}
+
+void RawHostBuffer::release() noexcept {
+  if (device_ && data_ != nullptr) {
+    try {
+      device_->synchronize();  // a stream copy may still use this memory
+    } catch (const std::exception& e) {
+      log().warn("freeing host memory of {}: pending work failed: {}", device_->describe(),
+                 e.what());
+    }
+    device_->backend().free_host(data_);
+  }
+  device_.reset();
+  data_ = nullptr;
+  bytes_ = 0;
+}
+
 Device RawBuffer::device() const {
   require_valid_buffer(*this, "device()");
   return Device(device_);

@@ -58,6 +58,33 @@ TEST_F(Memory, DeviceToDeviceCopies) {
   EXPECT_THROW(b.copy_from(a), UsageError);  // NOLINT(bugprone-use-after-move)
 }
 
+TEST_F(Memory, HostBuffersCopyBothWays) {
+  KJIT_SEED_TRACE();
+  const std::size_t n = (std::size_t{24} << 20) / sizeof(int) + 77;  // beyond staging's minimum
+  const auto values = random_vector<int>(n, -1000000, 1000000);
+  HostBuffer<int> host = device.alloc_host<int>(n);
+  ASSERT_EQ(host.size(), n);
+  std::copy(values.begin(), values.end(), host.begin());
+  auto d = device.upload(host);  // a contiguous range, like a vector
+  HostBuffer<int> back = device.alloc_host<int>(n);
+  std::fill(back.begin(), back.end(), 0);
+  d.download(back);
+  EXPECT_TRUE(std::equal(back.begin(), back.end(), values.begin()));
+  // Ordered on a stream: the host buffer's memory may be read and written asynchronously.
+  Stream s = device.create_stream();
+  auto e = device.alloc<int>(n);
+  e.upload(host, s);
+  std::fill(back.begin(), back.end(), 0);
+  e.download(back, s);
+  s.synchronize();
+  EXPECT_TRUE(std::equal(back.begin(), back.end(), values.begin()));
+  HostBuffer<int> moved = std::move(host);
+  EXPECT_TRUE(host.empty());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(moved.size(), n);
+  EXPECT_THROW((void)device.alloc_host<double>(std::numeric_limits<std::size_t>::max() / 4),
+               UsageError);
+}
+
 TEST_F(Memory, PartialUploadAndUploadFromAnyContiguousRange) {
   auto buffer = device.upload(std::array<int, 6>{1, 2, 3, 4, 5, 6});
   const std::vector<int> head{10, 20};

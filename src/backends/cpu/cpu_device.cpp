@@ -93,4 +93,12 @@ void CpuDevice::free_impl(std::uint64_t address) noexcept {
   std::free(host_pointer(address));
 }
 
+void* CpuDevice::allocate_host_impl(std::size_t bytes) {
+  return host_pointer(allocate_impl(bytes));
+}
+
+void CpuDevice::free_host_impl(void* pointer) noexcept {
+  std::free(pointer);
+}
+
 }  // namespace kjit::cpu

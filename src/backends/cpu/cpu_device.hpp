@@ -29,6 +29,8 @@ class CpuDevice : public backend::Device {
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
   void free_impl(std::uint64_t address) noexcept override;
+  void* allocate_host_impl(std::size_t bytes) override;  // on the CPU, host memory is device memory
+  void free_host_impl(void* pointer) noexcept override;
 
  private:
   friend class TrackedStream;

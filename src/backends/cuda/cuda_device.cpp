@@ -107,6 +107,30 @@ void* CudaDevice::native_handle() {  // the CUdevice ordinal, carried in a point
   return reinterpret_cast<void*>(ordinal);  // NOLINT(performance-no-int-to-ptr)
 }
 
+bool CudaDevice::is_pinned(const void* pointer) {
+  make_current();
+  unsigned type = 0;
+  const CUresult r = api_.cuPointerGetAttribute(
+      &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+      reinterpret_cast<CUdeviceptr>(pointer));  // unified addressing: host pointers are addresses
+  return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
+void* CudaDevice::allocate_host_impl(std::size_t bytes) {
+  make_current();
+  void* pointer = nullptr;
+  check(api_, api_.cuMemHostAlloc(&pointer, bytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc",
+        fmt::format("{}, {} bytes of pinned host memory", id_, bytes));
+  return pointer;
+}
+
+void CudaDevice::free_host_impl(void* pointer) noexcept {
+  const CUresult r = api_.cuMemFreeHost(pointer);
+  if (r != CUDA_SUCCESS) {
+    detail::log().warn("cuMemFreeHost on {}: {}", id_, describe_result(&api_, r));
+  }
+}
+
 PinnedStaging& CudaDevice::staging() {
   std::call_once(staging_once_, [this] { staging_ = std::make_unique<PinnedStaging>(*this); });
   return *staging_;

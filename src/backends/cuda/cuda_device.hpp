@@ -35,6 +35,9 @@ class CudaDevice : public backend::Device {
   [[nodiscard]] const DriverApi& api() const noexcept { return api_; }
   /// Pinned buffers for large synchronous copies, made on first use.
   PinnedStaging& staging();
+  /// True when the driver knows `pointer` as page-locked host memory (kjit's HostBuffer, or memory
+  /// another library allocated or registered): the device copies from it directly.
+  bool is_pinned(const void* pointer);
   [[nodiscard]] const std::string& id() const noexcept { return id_; }
 
   /// A stable copy of `label` (a kernel's name) that lives as long as the device, so that the
@@ -49,6 +52,8 @@ class CudaDevice : public backend::Device {
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
   void free_impl(std::uint64_t address) noexcept override;
+  void* allocate_host_impl(std::size_t bytes) override;
+  void free_host_impl(void* pointer) noexcept override;
 
  private:
   const NvrtcApi& nvrtc();

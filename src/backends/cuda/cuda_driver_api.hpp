@@ -46,6 +46,10 @@ namespace kjit::cuda {
   X(cuMemFree, "cuMemFree_v2", nullptr, true, CUresult, (CUdeviceptr address))                    \
   X(cuMemAllocHost, "cuMemAllocHost_v2", nullptr, true, CUresult, (void** pointer, size_t bytes)) \
   X(cuMemFreeHost, "cuMemFreeHost", nullptr, true, CUresult, (void* pointer))                     \
+  X(cuMemHostAlloc, "cuMemHostAlloc", nullptr, true, CUresult,                                    \
+    (void** pointer, size_t bytes, unsigned int flags))                                           \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute", nullptr, true, CUresult,                      \
+    (void* data, CUpointer_attribute attribute, CUdeviceptr pointer))                             \
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", nullptr, true, CUresult,                           \
     (CUdeviceptr dst, const void* src, size_t bytes, CUstream stream))                            \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", nullptr, true, CUresult,                           \

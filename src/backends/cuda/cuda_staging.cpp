@@ -47,10 +47,17 @@ bool PinnedStaging::ready() {
 void PinnedStaging::upload(CUstream stream, CUdeviceptr dst, const void* src, std::size_t bytes) {
   const DriverApi& api = device_.api();
   const std::string context = device_.id() + ", upload";
-  const std::lock_guard lock(mutex_);
-  if (!ready()) {
+  const auto direct = [&] {
     check(api, api.cuMemcpyHtoDAsync(dst, src, bytes, stream), "cuMemcpyHtoDAsync", context);
     check(api, api.cuStreamSynchronize(stream), "cuStreamSynchronize", context);
+  };
+  if (device_.is_pinned(src)) {  // the DMA engine reads it directly, at the link's speed
+    direct();
+    return;
+  }
+  const std::lock_guard lock(mutex_);
+  if (!ready()) {
+    direct();
     return;
   }
   const auto* from = static_cast<const unsigned char*>(src);
@@ -71,10 +78,17 @@ void PinnedStaging::upload(CUstream stream, CUdeviceptr dst, const void* src, st
 void PinnedStaging::download(CUstream stream, void* dst, CUdeviceptr src, std::size_t bytes) {
   const DriverApi& api = device_.api();
   const std::string context = device_.id() + ", download";
-  const std::lock_guard lock(mutex_);
-  if (!ready()) {
+  const auto direct = [&] {
     check(api, api.cuMemcpyDtoHAsync(dst, src, bytes, stream), "cuMemcpyDtoHAsync", context);
     check(api, api.cuStreamSynchronize(stream), "cuStreamSynchronize", context);
+  };
+  if (device_.is_pinned(dst)) {
+    direct();
+    return;
+  }
+  const std::lock_guard lock(mutex_);
+  if (!ready()) {
+    direct();
     return;
   }
   auto* to = static_cast<unsigned char*>(dst);

@@ -49,6 +49,12 @@ enum CUfunction_attribute : int {
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 
+enum CUpointer_attribute : int {
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+};
+inline constexpr unsigned CU_MEMORYTYPE_HOST = 0x1;
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
+
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 
