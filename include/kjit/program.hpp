@@ -67,6 +67,7 @@ class KJIT_API Program {
   explicit Program(std::shared_ptr<detail::ProgramImpl> impl) noexcept : impl_(std::move(impl)) {}
 
  private:
+  [[nodiscard]] detail::ProgramImpl& checked() const;  // UsageError for an empty Program
   [[nodiscard]] std::shared_ptr<detail::KernelImpl> find_kernel(
       std::string_view name, const Device& device, std::span<const std::size_t> param_sizes,
       detail::ParameterSpellings spellings) const;

@@ -11,6 +11,20 @@
 
 namespace kjit::detail {
 
+namespace {
+
+/// Waits for the device's enqueued work, which may still use memory about to be freed. A failure
+/// of that work stays with the stream that hit it: here it is only reported, and the memory freed.
+void wait_before_freeing(DeviceImpl& device, const char* what) noexcept {
+  try {
+    device.synchronize();
+  } catch (const std::exception& e) {
+    log().warn("freeing {} of {}: pending work failed: {}", what, device.describe(), e.what());
+  }
+}
+
+}  // namespace
+
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size, const char* what) {
   std::size_t bytes = 0;
   if (__builtin_mul_overflow(count, elem_size, &bytes)) {
@@ -54,13 +68,7 @@ void RawBuffer::release() noexcept {
     device_.reset();
     return;
   }
-  try {
-    // Work already enqueued may still use this memory: let it finish first.
-    device_->synchronize();
-  } catch (const std::exception& e) {
-    // The error stays with the stream that hit it; report, and free anyway.
-    log().warn("freeing a buffer on {}: pending work failed: {}", device_->describe(), e.what());
-  }
+  wait_before_freeing(*device_, "device memory");
   device_->backend().free(address_);
   device_.reset();
   address_ = 0;
@@ -78,15 +86,12 @@ void check_range(const RawBuffer& buffer, std::size_t offset, std::size_t bytes,
 }
 
 backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
-  if (stream == nullptr) {
-    return device.default_stream()->backend();
-  }
-  const auto& s = stream->impl();
-  if (&s->device() != &device) {
+  backend::Stream* s = device.stream(stream);
+  if (s == nullptr) {
     throw UsageError(fmt::format("kjit: a buffer of {} cannot be copied on a stream of {}",
-                                 device.describe(), s->device().describe()));
+                                 device.describe(), stream->impl()->device().describe()));
   }
-  return s->backend();
+  return *s;
 }
 
 /// One copy between the host and a buffer, checked: ordered on `stream`, or without one,
@@ -172,12 +177,7 @@ RawHostBuffer::~RawHostBuffer() {
 
 void RawHostBuffer::release() noexcept {
   if (device_ && data_ != nullptr) {
-    try {
-      device_->synchronize();  // a stream copy may still use this memory
-    } catch (const std::exception& e) {
-      log().warn("freeing host memory of {}: pending work failed: {}", device_->describe(),
-                 e.what());
-    }
+    wait_before_freeing(*device_, "host memory");
     device_->backend().free_host(data_);
   }
   device_.reset();

@@ -3,6 +3,7 @@
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
+#include <kjit/stream.hpp>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,14 @@ const std::shared_ptr<StreamImpl>& DeviceImpl::default_stream() {
 
 std::shared_ptr<StreamImpl> DeviceImpl::create_stream() {
   return std::make_shared<StreamImpl>(*this, backend().create_stream());
+}
+
+backend::Stream* DeviceImpl::stream(const Stream* stream) {
+  if (stream == nullptr) {
+    return &default_stream()->backend();
+  }
+  const auto& s = stream->impl();
+  return &s->device() == this ? &s->backend() : nullptr;
 }
 
 void DeviceImpl::synchronize() {

@@ -10,6 +10,10 @@
 #include <mutex>
 #include <string>
 
+namespace kjit {
+class Stream;
+}
+
 namespace kjit::detail {
 
 class StreamImpl;
@@ -23,6 +27,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   [[nodiscard]] backend::Device& backend();
   [[nodiscard]] const std::shared_ptr<StreamImpl>& default_stream();
   [[nodiscard]] std::shared_ptr<StreamImpl> create_stream();
+  /// The backend stream `stream` names, or the default stream's when it is null; nullptr when
+  /// `stream` belongs to another device (the caller says what that refuses).
+  [[nodiscard]] backend::Stream* stream(const Stream* stream);
   void synchronize();
   /// "cpu:0 (AMD EPYC 7B13, znver3)": how messages name the device.
   [[nodiscard]] std::string describe() const;

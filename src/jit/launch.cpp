@@ -16,16 +16,12 @@ namespace kjit::detail {
 namespace {
 
 backend::Stream& launch_stream(const KernelImpl& kernel, const Stream* stream) {
-  DeviceImpl& device = kernel.device();
-  if (stream == nullptr) {
-    return device.default_stream()->backend();
-  }
-  const auto& s = stream->impl();
-  if (&s->device() != &device) {
+  backend::Stream* s = kernel.device().stream(stream);
+  if (s == nullptr) {
     throw LaunchError(fmt::format("kjit: {} cannot be launched on a stream of {}",
-                                  kernel.describe(), s->device().info().id()));
+                                  kernel.describe(), stream->impl()->device().info().id()));
   }
-  return s->backend();
+  return *s;
 }
 
 void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t position) {
@@ -82,24 +78,24 @@ void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchC
 StagingContext::StagingContext(const KernelImpl& kernel, const Stream* stream)
     : kernel_(kernel), stream_(stream) {}
 
+Stream StagingContext::stream() const {
+  return stream_ != nullptr ? *stream_ : Stream(kernel_.device().default_stream());
+}
+
 RawBuffer StagingContext::stage_in(const void* host, std::size_t bytes) const {
   RawBuffer staged(Device(kernel_.device().shared_from_this()), bytes);
-  const Stream stream = stream_ != nullptr ? *stream_ : Stream(kernel_.device().default_stream());
-  staged.write(0, host, bytes, &stream);
+  const Stream s = stream();
+  staged.write(0, host, bytes, &s);
   return staged;
 }
 
 void StagingContext::stage_out(const RawBuffer& staged, void* host, std::size_t bytes) const {
-  const Stream stream = stream_ != nullptr ? *stream_ : Stream(kernel_.device().default_stream());
-  staged.read(0, host, bytes, &stream);
+  const Stream s = stream();
+  staged.read(0, host, bytes, &s);
 }
 
 void StagingContext::finish() const {
-  if (stream_ != nullptr) {
-    stream_->synchronize();
-  } else {
-    kernel_.device().default_stream()->backend().synchronize();
-  }
+  stream().synchronize();
 }
 
 }  // namespace kjit::detail

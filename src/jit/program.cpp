@@ -84,15 +84,22 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
   return build;
 }
 
+const ProgramImpl::Build* ProgramImpl::containing(const std::vector<Build>& builds,
+                                                  const KernelKey& key) {
+  const auto it = std::find_if(builds.begin(), builds.end(), [&](const Build& b) {
+    return std::find(b.kernels.begin(), b.kernels.end(), key) != b.kernels.end();
+  });
+  return it == builds.end() ? nullptr : &*it;
+}
+
 std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> ProgramImpl::find_build(
     const KernelKey& key, DeviceImpl& device) {
   const std::lock_guard lock(mutex_);
-  for (const Build& b : builds_[&device]) {
-    if (std::find(b.kernels.begin(), b.kernels.end(), key) != b.kernels.end()) {
-      return b.result;
-    }
+  const Build* b = containing(builds_[&device], key);
+  if (b == nullptr) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  return b->result;
 }
 
 std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
@@ -103,13 +110,9 @@ std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
   {
     const std::lock_guard lock(mutex_);
     std::vector<Build>& builds = builds_[&device];
-    for (const Build& b : builds) {
-      if (std::find(b.kernels.begin(), b.kernels.end(), key) != b.kernels.end()) {
-        result = b.result;
-        break;
-      }
-    }
-    if (!result.valid()) {
+    if (const Build* b = containing(builds, key)) {
+      result = b->result;
+    } else {
       if (builds.empty() && !key.signature) {  // the first build also compiles the declared names
         for (const std::string& declared : options_.kernels) {
           KernelKey k{validate_kernel_name(declared), std::nullopt};
@@ -247,20 +250,21 @@ Program Program::from_file(const std::filesystem::path& path, CompileOptions opt
                                                        absolute, std::move(options)));
 }
 
-const std::string& Program::name() const {
+detail::ProgramImpl& Program::checked() const {
   if (!impl_) {
     throw UsageError("kjit: use of an empty Program; make one with from_source or from_file");
   }
-  return impl_->name();
+  return *impl_;
+}
+
+const std::string& Program::name() const {
+  return checked().name();
 }
 
 std::shared_ptr<detail::KernelImpl> Program::find_kernel(
     std::string_view name, const Device& device, std::span<const std::size_t> param_sizes,
     detail::ParameterSpellings spellings) const {
-  if (!impl_) {
-    throw UsageError("kjit: use of an empty Program; make one with from_source or from_file");
-  }
-  return impl_->kernel(name, *device.impl(), param_sizes, spellings);
+  return checked().kernel(name, *device.impl(), param_sizes, spellings);
 }
 
 }  // namespace kjit

@@ -73,6 +73,8 @@ class ProgramImpl {
     std::vector<KernelKey> kernels;
     std::shared_future<std::shared_ptr<LoadedBuild>> result;
   };
+  /// The build among `builds` that has `key`, or nullptr; call with mutex_ held.
+  static const Build* containing(const std::vector<Build>& builds, const KernelKey& key);
   /// The build that has `key`, compiling one (once, whoever asks) when none has it.
   std::shared_ptr<LoadedBuild> build_containing(const KernelKey& key, DeviceImpl& device);
   /// A finished or running build that has `key`, if any.

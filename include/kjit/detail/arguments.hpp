@@ -123,6 +123,7 @@ class KJIT_API StagingContext {
   void finish() const;
 
  private:
+  [[nodiscard]] Stream stream() const;  // the launch's stream: the given one or the default
   const KernelImpl& kernel_;
   const Stream* stream_;
 };
