@@ -1,8 +1,8 @@
 #include "backends/cpu/cpu_device.hpp"
 
-#include "backends/cpu/cpu_address.hpp"
 #include "backends/cpu/cpu_compiler.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/cpu_memory.hpp"
 #include "backends/cpu/cpu_module.hpp"
 #include "backends/cpu/cpu_stream.hpp"
 
@@ -77,11 +77,7 @@ void CpuDevice::synchronize() {
 }
 
 std::uint64_t CpuDevice::allocate_impl(std::size_t bytes) {
-  constexpr std::size_t kAlign = 64;
-  if (bytes > SIZE_MAX - kAlign) {
-    throw BackendError(fmt::format("kjit: cannot allocate {} bytes on {}", bytes, info_.id()));
-  }
-  void* p = std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  void* p = allocate_aligned(bytes);
   if (p == nullptr) {
     throw BackendError(
         fmt::format("kjit: out of memory allocating {} bytes on {}", bytes, info_.id()));

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_executor.hpp"
 
+#include "backends/cpu/cpu_memory.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
@@ -18,13 +20,12 @@ struct WorkerScratch {
 
   char* shared_memory(std::size_t bytes) {
     if (bytes > shared_capacity) {
-      const std::size_t rounded = (bytes + 63) / 64 * 64;
-      shared.reset(static_cast<char*>(std::aligned_alloc(64, rounded)));
+      shared.reset(static_cast<char*>(allocate_aligned(bytes)));
       if (!shared) {
         shared_capacity = 0;
         throw BackendError(fmt::format("kjit: cannot allocate {} bytes of shared memory", bytes));
       }
-      shared_capacity = rounded;
+      shared_capacity = align_up(bytes, kCacheLine);
     }
     return shared.get();
   }

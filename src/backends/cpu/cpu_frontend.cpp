@@ -25,8 +25,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <optional>
-#include <set>
 
 extern const char kjit_cpu_prelude_text[];  // cpu_abi.h + cpu_prelude.h, embedded at build time
 
@@ -35,7 +33,6 @@ namespace kjit::cpu {
 namespace {
 
 // Virtual files: the prelude, the generated main file, sources and headers given as text.
-constexpr std::string_view kVirtualRoot = "/__kjit__/";
 constexpr std::string_view kPreludePath = "/__kjit__/prelude.h";
 constexpr std::string_view kEntriesPath = "/__kjit__/entries.cpp";
 constexpr std::string_view kSourceDir = "/__kjit__/src/";
@@ -160,13 +157,12 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
 
   [[nodiscard]] const std::vector<Entry>& entries() const noexcept { return entries_; }
 
-  [[nodiscard]] std::string format(bool include_notes) const {
+  /// Every diagnostic, one a line: the compile log.
+  [[nodiscard]] std::string format() const {
     std::string text;
     for (const Entry& e : entries_) {
-      if (include_notes || e.diagnostic.severity != Diagnostic::Severity::note) {
-        text += e.diagnostic.to_string();
-        text += '\n';
-      }
+      text += e.diagnostic.to_string();
+      text += '\n';
     }
     return text;
   }
@@ -375,7 +371,7 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
     }
     located.push_back(std::move(d));
   }
-  backend::throw_compile_failure(request, device, located, diagnostics.format(true));
+  backend::throw_compile_failure(request, device, located, diagnostics.format());
 }
 
 }  // namespace
@@ -411,7 +407,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   if (!clang::CompilerInvocation::CreateFromArgs(compiler.getInvocation(), argv,
                                                  compiler.getDiagnostics())) {
     throw BackendError(fmt::format("kjit: internal error: Clang rejected kjit's options for {}: {}",
-                                   device, diagnostics.format(true)));
+                                   device, diagnostics.format()));
   }
   compiler.getDiagnosticOpts().ShowCarets = false;  // else Clang prints "N errors generated."
   compiler.createFileManager(files);

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 
+#include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 
 #include <kjit/error.hpp>
@@ -35,7 +36,6 @@ using llvm::GlobalVariable;
 
 constexpr const char* kContextFn = "__kjit_ctx";
 constexpr const char* kBindFn = "__kjit_bind_ctx";
-constexpr const char* kBarrierFn = "__kjit_barrier_wait";
 constexpr const char* kSlotFn = "__kjit_shared_slot";  // exists only during lowering
 constexpr std::uint64_t kDynamicSharedAlign = 64;
 constexpr std::uint64_t kSharedVariableAlign = 16;
@@ -417,7 +417,7 @@ class ContextThreading {
 std::set<Function*> barrier_users(llvm::Module& m) {
   std::set<Function*> reach;
   std::vector<Function*> work;
-  for (Function* f : callers_of(m.getFunction(kBarrierFn))) {
+  for (Function* f : callers_of(m.getFunction(kBarrierWaitSymbol))) {
     if (reach.insert(f).second) {
       work.push_back(f);
     }
@@ -454,7 +454,7 @@ void internalize_all_but(llvm::Module& m, const std::set<std::string>& keep) {
 
 }  // namespace
 
-LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
+void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   const Annotated annotated = take_global_annotations(m);
   const std::vector<Function*> targets = take_entry_targets(m, request);
   for (std::size_t n = 0; n < targets.size(); ++n) {
@@ -473,8 +473,7 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   for (llvm::AllocaInst* a : take_shared_allocas(m)) {
     layout.place_alloca(a);
   }
-  LoweringResult result;
-  result.static_shared_bytes = layout.place_dynamic(request.dynamic_shared);
+  const std::uint64_t static_shared_bytes = layout.place_dynamic(request.dynamic_shared);
 
   ContextThreading(m, request, layout.slot_fn()).run();
 
@@ -492,7 +491,6 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
           fmt::format("kjit: internal error: entry {} of '{}' is missing", n, request.program));
     }
     const bool uses_barrier = barrier.count(block_entry) != 0;
-    result.uses_barrier.push_back(uses_barrier);
     (uses_barrier ? block_entry : thread_entry)->eraseFromParent();
     keep.insert(uses_barrier ? fmt::format("__kjit_thread_{}", n)
                              : fmt::format("__kjit_block_{}", n));
@@ -502,7 +500,7 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     auto* info = llvm::ConstantStruct::get(
         info_type, {llvm::ConstantInt::get(i32, KJIT_CPU_ABI_VERSION),
                     llvm::ConstantInt::get(i32, uses_barrier ? KJIT_CPU_KERNEL_USES_BARRIER : 0U),
-                    llvm::ConstantInt::get(i64, result.static_shared_bytes)});
+                    llvm::ConstantInt::get(i64, static_shared_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }
@@ -516,7 +514,6 @@ LoweringResult lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                     "invalid IR: {}",
                     request.program, os.str()));
   }
-  return result;
 }
 
 }  // namespace kjit::cpu

@@ -23,13 +23,9 @@ struct LoweringRequest {
   std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
 };
 
-struct LoweringResult {
-  std::size_t static_shared_bytes = 0;  // per block, where the dynamic area starts
-  std::vector<bool> uses_barrier;       // per kernel entry
-};
-
-/// Throws KernelNotFoundError for a name that is not a __global__ function, CompileError for
-/// code the CPU backend cannot run (its message names the construct).
-LoweringResult lower_kernels(llvm::Module& module, const LoweringRequest& request);
+/// Each entry's static shared size and barrier use go into its __kjit_info_N record. Throws
+/// KernelNotFoundError for a name that is not a __global__ function, CompileError for code the
+/// CPU backend cannot run (its message names the construct).
+void lower_kernels(llvm::Module& module, const LoweringRequest& request);
 
 }  // namespace kjit::cpu

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_module.hpp"
 
+#include "backends/cpu/cpu_memory.hpp"
 #include "backends/cpu/cpu_stream.hpp"
 
 #include <kjit/error.hpp>
@@ -10,16 +11,6 @@
 #include <cstring>
 
 namespace kjit::cpu {
-
-namespace {
-
-constexpr std::size_t kArgumentAlign = 64;
-
-std::size_t align_up(std::size_t n, std::size_t a) {
-  return (n + a - 1) / a * a;
-}
-
-}  // namespace
 
 std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol,
                                                        const std::string& name) {
@@ -42,7 +33,7 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::size_t size = table[1 + i];
     const std::size_t align = table[1 + count + i];
-    if (align == 0 || align > kArgumentAlign || (align & (align - 1)) != 0) {
+    if (align == 0 || align > kCacheLine || (align & (align - 1)) != 0) {
       throw corrupt(fmt::format("parameter {} has alignment {}", i, align));
     }
     offset = align_up(offset, align);
@@ -83,9 +74,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->block = config.block;
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;
   // Copies of the arguments: the launch runs after the caller's values are gone.
-  const std::size_t bytes = align_up(std::max<std::size_t>(argument_bytes_, 1), kArgumentAlign);
-  launch->arguments = {static_cast<std::byte*>(std::aligned_alloc(kArgumentAlign, bytes)),
-                       std::free};
+  launch->arguments = {static_cast<std::byte*>(allocate_aligned(argument_bytes_)), std::free};
   if (!launch->arguments) {
     throw BackendError("kjit: out of memory copying kernel arguments");
   }

@@ -9,8 +9,6 @@ namespace kjit::cpu {
 
 namespace {
 
-constexpr std::string_view kBarrierWait = "__kjit_barrier_wait";
-
 // The C library functions device code may reach: those the prelude maps CUDA's math to (and
 // LLVM's intrinsics lower to), memory functions the compiler emits, printf, and the helpers of
 // libgcc that 128-bit arithmetic needs. Sorted, for binary search.
@@ -142,11 +140,11 @@ static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end())
 }  // namespace
 
 std::vector<std::pair<std::string_view, void*>> runtime_functions() {
-  return {{kBarrierWait, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)}};
+  return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)}};
 }
 
 bool is_allowed_external(std::string_view name) {
-  if (name == kBarrierWait) {
+  if (name == kBarrierWaitSymbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

@@ -9,6 +9,9 @@
 
 namespace kjit::cpu {
 
+/// The runtime function __syncthreads() calls (cpu_abi.h).
+inline constexpr std::string_view kBarrierWaitSymbol = "__kjit_barrier_wait";
+
 /// kjit's own runtime functions, by the name kernels call them.
 std::vector<std::pair<std::string_view, void*>> runtime_functions();
 

@@ -1,6 +1,6 @@
 #include "backends/cpu/cpu_stream.hpp"
 
-#include "backends/cpu/cpu_address.hpp"
+#include "backends/cpu/cpu_memory.hpp"
 
 #include "jit/logging.hpp"
 
