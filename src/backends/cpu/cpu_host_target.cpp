@@ -25,7 +25,9 @@ const HostTarget& host_target() {
     t.triple = llvm::sys::getProcessTriple();
     t.cpu = llvm::sys::getHostCPUName().str();
     for (const auto& entry : llvm::sys::getHostCPUFeatures()) {
-      t.features.push_back((entry.getValue() ? "+" : "-") + entry.getKey().str());
+      std::string feature(entry.getValue() ? "+" : "-");
+      feature += entry.getKey();
+      t.features.push_back(std::move(feature));
     }
     std::sort(t.features.begin(), t.features.end());  // a stable order (the map's is not)
     return t;
