@@ -60,9 +60,14 @@ const NvrtcApi& CudaDevice::nvrtc() {
   return *api;
 }
 
+const NvrtcTarget& CudaDevice::nvrtc_target(const NvrtcApi& api) {
+  std::call_once(target_once_, [&] { target_ = target_for_device(api, arch_); });
+  return target_;
+}
+
 backend::Binary CudaDevice::compile(const backend::CompileRequest& request) {
   const NvrtcApi& api = nvrtc();
-  return compile_with_nvrtc(api, request, target_for_device(api, arch_), id_);
+  return compile_with_nvrtc(api, request, nvrtc_target(api), id_);
 }
 
 std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary) {

@@ -4,6 +4,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
+#include "backends/cuda/nvrtc_compiler.hpp"
 
 #include <atomic>
 #include <future>
@@ -57,6 +58,8 @@ class CudaDevice : public backend::Device {
 
  private:
   const NvrtcApi& nvrtc();
+  /// What NVRTC compiles for on this device, chosen on the first compile.
+  const NvrtcTarget& nvrtc_target(const NvrtcApi& api);
 
   const DriverApi& api_;
   CUdevice device_;
@@ -67,6 +70,8 @@ class CudaDevice : public backend::Device {
   std::atomic<CUcontext> context_ready_{nullptr};  // context_'s value once it has one
   std::shared_future<const NvrtcApi*> nvrtc_;
   std::shared_ptr<std::string> nvrtc_why_;
+  std::once_flag target_once_;
+  NvrtcTarget target_;
   std::mutex labels_mutex_;
   std::set<std::string> labels_;
   std::atomic<const std::string*> last_launch_{nullptr};

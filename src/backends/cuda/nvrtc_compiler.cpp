@@ -76,6 +76,12 @@ class Program {
   nvrtcProgram program_;
 };
 
+/// How a diagnostic names a file: the main file by the program's name, others as NVRTC does.
+std::string display_name(const std::string& file, const std::string& main_name,
+                         const backend::CompileRequest& request) {
+  return file == main_name ? request.program_name : file;
+}
+
 /// Places each diagnostic for throw_compile_failure: in the user's files, about a kernel name
 /// (NVRTC echoes "#pragma nv_mangled_name <expression>"), or elsewhere. An error at the end of
 /// the source with a "to match this" note moves to that note's place, in the user's file.
@@ -87,14 +93,12 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     expressions.push_back(expression(request, i));
   }
-  const auto display = [&](const std::string& file) {
-    return file == main_name ? request.program_name : file;
-  };
   std::vector<backend::LocatedDiagnostic> out;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const NvrtcDiagnostic& p = parsed[i];
     backend::LocatedDiagnostic d;
-    d.diagnostic = {display(p.file), p.line, p.column, p.severity, p.message};
+    d.diagnostic = {display_name(p.file, main_name, request), p.line, p.column, p.severity,
+                    p.message};
     d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName;
     if (p.file == kNameMapFile) {
       const std::string pragma = "nv_mangled_name ";
@@ -122,8 +126,8 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
         parsed[i + 1].severity == Diagnostic::Severity::note &&
         parsed[i + 1].message.rfind("to match this", 0) == 0) {
       const NvrtcDiagnostic& note = parsed[i + 1];
-      d.diagnostic = {display(note.file), note.line, note.column, p.severity,
-                      p.message + " (" + note.message + ")"};
+      d.diagnostic = {display_name(note.file, main_name, request), note.line, note.column,
+                      p.severity, p.message + " (" + note.message + ")"};
       d.in_user_file = true;
     }
     out.push_back(std::move(d));
@@ -250,8 +254,8 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   }
   for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
     if (d.severity == Diagnostic::Severity::warning) {
-      binary.log += Diagnostic{d.file == main_name ? request.program_name : d.file, d.line,
-                               d.column, d.severity, d.message}
+      binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
+                               d.severity, d.message}
                         .to_string() +
                     "\n";
     }
