@@ -44,20 +44,21 @@ bool PinnedStaging::ready() {
   return true;
 }
 
+bool PinnedStaging::acquire(const void* host, std::unique_lock<std::mutex>& lock) {
+  if (device_.is_pinned(host)) {
+    return false;
+  }
+  lock = std::unique_lock(mutex_);
+  return ready();
+}
+
 void PinnedStaging::upload(CUstream stream, CUdeviceptr dst, const void* src, std::size_t bytes) {
   const DriverApi& api = device_.api();
   const std::string context = device_.id() + ", upload";
-  const auto direct = [&] {
+  std::unique_lock<std::mutex> lock;
+  if (!acquire(src, lock)) {
     check(api, api.cuMemcpyHtoDAsync(dst, src, bytes, stream), "cuMemcpyHtoDAsync", context);
     check(api, api.cuStreamSynchronize(stream), "cuStreamSynchronize", context);
-  };
-  if (device_.is_pinned(src)) {  // the DMA engine reads it directly, at the link's speed
-    direct();
-    return;
-  }
-  const std::lock_guard lock(mutex_);
-  if (!ready()) {
-    direct();
     return;
   }
   const auto* from = static_cast<const unsigned char*>(src);
@@ -78,17 +79,10 @@ void PinnedStaging::upload(CUstream stream, CUdeviceptr dst, const void* src, st
 void PinnedStaging::download(CUstream stream, void* dst, CUdeviceptr src, std::size_t bytes) {
   const DriverApi& api = device_.api();
   const std::string context = device_.id() + ", download";
-  const auto direct = [&] {
+  std::unique_lock<std::mutex> lock;
+  if (!acquire(dst, lock)) {
     check(api, api.cuMemcpyDtoHAsync(dst, src, bytes, stream), "cuMemcpyDtoHAsync", context);
     check(api, api.cuStreamSynchronize(stream), "cuStreamSynchronize", context);
-  };
-  if (device_.is_pinned(dst)) {
-    direct();
-    return;
-  }
-  const std::lock_guard lock(mutex_);
-  if (!ready()) {
-    direct();
     return;
   }
   auto* to = static_cast<unsigned char*>(dst);

@@ -30,6 +30,10 @@ class PinnedStaging {
   void download(CUstream stream, void* dst, CUdeviceptr src, std::size_t bytes);
 
  private:
+  /// Takes the pinned buffers for one staged copy of `host`, holding `lock`. False when the copy
+  /// goes direct instead: `host` is pinned already (the DMA engine then reads or writes it at the
+  /// link's speed), or no pinned buffers can be had.
+  bool acquire(const void* host, std::unique_lock<std::mutex>& lock);
   bool ready();  // allocates the buffers on first use; false when that failed
   CudaDevice& device_;
   std::mutex mutex_;  // one staged copy at a time per device
