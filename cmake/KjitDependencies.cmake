@@ -1,6 +1,8 @@
 # Finds every dependency once, so that each target below only names imported targets.
 find_package(spdlog REQUIRED CONFIG)   # logging (KJIT_LOG_LEVEL); brings fmt
 find_package(Threads REQUIRED)
+find_package(nlohmann_json 3 REQUIRED CONFIG)  # cache key manifests, kjit-warm's manifests and --json
+find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)  # cache keys and checksums (header-only use)
 
 if(KJIT_WITH_CPU)
   # LLVM's version file wants major.minor (TOOLCHAIN.md): "19" alone fails.
@@ -19,5 +21,7 @@ if(KJIT_BUILD_BENCHMARKS)
 endif()
 if(KJIT_BUILD_EXAMPLES)
   find_package(PNG REQUIRED)           # the demo writes its image as a PNG
+endif()
+if(KJIT_BUILD_EXAMPLES OR KJIT_BUILD_TOOLS)
   find_package(CLI11 REQUIRED CONFIG)  # command lines of the demo and of kjit-warm
 endif()

@@ -13,3 +13,19 @@ function(kjit_embed_text output symbol)
     COMMENT "Embedding ${symbol}"
     VERBATIM)
 endfunction()
+
+# kjit_source_fingerprint(<output.cpp> <root> <file>...)
+# Writes a C++ source defining `kjit_source_fingerprint`, a hash of the given files: part of every
+# disk cache key, so that a kjit built from other sources never loads this one's entries.
+set(KJIT_FINGERPRINT_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/KjitFingerprintScript.cmake)
+
+function(kjit_source_fingerprint output root)
+  set(files ${ARGN})
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DROOT=${root} "-DFILES=${files}"
+            -P ${KJIT_FINGERPRINT_SCRIPT}
+    DEPENDS ${files} ${KJIT_FINGERPRINT_SCRIPT}
+    COMMENT "Fingerprinting kjit's sources"
+    VERBATIM)
+endfunction()

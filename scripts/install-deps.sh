@@ -9,7 +9,8 @@ packages=(
   libboost-context-dev                                 # CPU backend: fibers for barrier kernels
   libspdlog-dev libfmt-dev                             # logging
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
-  libpng-dev libcli11-dev                              # the demo: PNG output, command line
+  libpng-dev libcli11-dev                              # the demo: PNG output; command lines
+  libxxhash-dev nlohmann-json3-dev                     # disk cache: hashes, key manifests
 )
 
 missing=()

@@ -5,6 +5,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/configure.sh"
 cd "$root/build"
+# The suite's own disk cache, emptied first: every run starts cold (compiles) and warms as it
+# goes (later tests load what earlier ones compiled). The cache tests make their own.
+export KJIT_CACHE_DIR="$root/build/test-cache"
+rm -rf "$KJIT_CACHE_DIR"
 status=0
 ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml "$@" || status=$?
 python3 "$root/scripts/summarize_tests.py" ctest-results.xml

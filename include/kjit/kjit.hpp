@@ -6,6 +6,7 @@
 #define KJIT_VERSION_MINOR 1
 #define KJIT_VERSION_PATCH 0
 
+#include <kjit/cache.hpp>
 #include <kjit/device.hpp>
 #include <kjit/error.hpp>
 #include <kjit/kernel.hpp>

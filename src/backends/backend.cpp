@@ -20,6 +20,7 @@ void Stream::copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes) {
 }
 Module::~Module() = default;
 Device::~Device() = default;
+Compiler::~Compiler() = default;
 Backend::~Backend() = default;
 
 Function::Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,

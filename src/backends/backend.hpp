@@ -45,6 +45,28 @@ struct Binary {
   std::string log;                          // the compiler's warnings, if any
 };
 
+/// Everything about a compiler, besides the request, that changes the bytes it produces: the
+/// target half of a disk cache key.
+struct TargetIdentity {
+  std::string target;  // as kjit-warm's --target spells it: "cpu", "cuda:sm_90"
+  /// Ordered facts: ("nvrtc", "13.0 libnvrtc.so.13.0.88"), ("cpu", "znver4"), ...
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+/// Source to Binary for one target. Needs no device, so that kjit-warm can fill a cache for
+/// hardware it does not have. Thread-safe.
+class Compiler {
+ public:
+  Compiler() = default;
+  Compiler(const Compiler&) = delete;
+  Compiler& operator=(const Compiler&) = delete;
+  virtual ~Compiler();
+  /// May load the compiler's libraries; throws BackendError when they cannot be used.
+  virtual TargetIdentity identity() = 0;
+  /// Throws CompileError / KernelNotFoundError.
+  virtual Binary compile(const CompileRequest& request) = 0;
+};
+
 /// Where one kernel parameter lives in the kernel's argument block.
 struct ParamInfo {
   std::size_t offset = 0;
@@ -131,9 +153,10 @@ class Device {
   virtual ~Device();
 
   [[nodiscard]] virtual const DeviceInfo& info() const = 0;
-  /// Compiles for this device. Thread-safe; throws CompileError / KernelNotFoundError.
-  virtual Binary compile(const CompileRequest& request) = 0;
-  /// Loads a binary made by compile() (or read from a cache) for this device.
+  /// The compiler for this device's exact target.
+  virtual Compiler& compiler() = 0;
+  /// Loads a binary made by compiler() (or read from a cache) for this device. Throws
+  /// BackendError when the binary cannot be loaded.
   virtual std::unique_ptr<Module> load(const Binary& binary) = 0;
 
   /// Device memory; 0 bytes gives address 0 without allocating.
@@ -172,6 +195,10 @@ class Backend {
   [[nodiscard]] virtual std::string unavailable_reason() const = 0;
   /// Opens device `ordinal` (one of enumerate()'s); throws DeviceError.
   virtual std::unique_ptr<Device> open(int ordinal) = 0;
+  /// A compiler for `arch` ("sm_90"; "" for the CPU, which compiles for this host) that needs
+  /// no device. ConfigError for an arch the backend does not know, BackendError when its
+  /// compiler cannot be loaded.
+  virtual std::unique_ptr<Compiler> offline_compiler(const std::string& arch) = 0;
 };
 
 }  // namespace kjit::backend

@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <link.h>
+
+#include <filesystem>
 
 namespace kjit::backend {
 
@@ -26,6 +29,22 @@ DynamicLibrary::~DynamicLibrary() {
 
 void* DynamicLibrary::symbol(const char* name) const {
   return dlsym(handle_, name);
+}
+
+std::string DynamicLibrary::file_identity() const {
+  link_map* map = nullptr;
+  if (dlinfo(handle_, RTLD_DI_LINKMAP, static_cast<void*>(&map)) != 0 || map == nullptr ||
+      map->l_name == nullptr) {
+    return "unknown";
+  }
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::canonical(map->l_name, ec);
+  if (ec) {
+    return "unknown";
+  }
+  const auto size = std::filesystem::file_size(file, ec);
+  return ec ? file.filename().string()
+            : fmt::format("{}, {} bytes", file.filename().string(), size);
 }
 
 bool load_symbols(const DynamicLibrary& library, const std::vector<SymbolEntry>& entries,

@@ -22,6 +22,9 @@ class DynamicLibrary {
   /// The address of `symbol`, or nullptr.
   [[nodiscard]] void* symbol(const char* name) const;
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// The file that was loaded, as "libnvrtc.so.13.0.88, 104857600 bytes": its real name and
+  /// size tell builds of one version apart (for cache keys). "unknown" when it cannot be found.
+  [[nodiscard]] std::string file_identity() const;
 
  private:
   DynamicLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <thread>
 #include <utility>
 
@@ -81,6 +82,114 @@ std::optional<std::string> device_spec() {
     return std::nullopt;
   }
   return value;
+}
+
+CacheMode parse_cache_mode(std::string_view text) {
+  const std::string_view t = trim(text);
+  if (t == "rw") {
+    return CacheMode::read_write;
+  }
+  if (t == "ro") {
+    return CacheMode::read_only;
+  }
+  if (t == "off") {
+    return CacheMode::off;
+  }
+  throw ConfigError(
+      fmt::format("kjit: KJIT_CACHE='{}' is not a cache mode; use rw, ro or off", text));
+}
+
+CacheMode cache_mode() {
+  const auto value = get("KJIT_CACHE");
+  return !value || trim(*value).empty() ? CacheMode::read_write : parse_cache_mode(*value);
+}
+
+namespace {
+
+std::filesystem::path absolute_dir(const std::string& value, const char* variable) {
+  std::filesystem::path dir(value);
+  if (!dir.is_absolute()) {
+    throw ConfigError(
+        fmt::format("kjit: {}='{}' is not an absolute path; the cache needs one", variable, value));
+  }
+  return dir.lexically_normal();
+}
+
+}  // namespace
+
+std::filesystem::path cache_dir() {
+  if (const auto dir = get("KJIT_CACHE_DIR"); dir && !trim(*dir).empty()) {
+    return absolute_dir(std::string(trim(*dir)), "KJIT_CACHE_DIR");
+  }
+  if (const auto xdg = get("XDG_CACHE_HOME"); xdg && !xdg->empty()) {
+    return absolute_dir(*xdg, "XDG_CACHE_HOME") / "kjit";
+  }
+  if (const auto home = get("HOME"); home && !home->empty()) {
+    return absolute_dir(*home, "HOME") / ".cache" / "kjit";
+  }
+  throw ConfigError(
+      "kjit: no cache directory: set KJIT_CACHE_DIR (or HOME), or turn the cache off with "
+      "KJIT_CACHE=off");
+}
+
+std::uint64_t parse_byte_count(std::string_view text, const char* variable) {
+  const std::string_view t = trim(text);
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  std::string_view suffix(end, static_cast<std::size_t>(t.data() + t.size() - end));
+  unsigned shift = 0;
+  if (suffix.size() == 1) {
+    const std::string_view units = "KMGT";
+    const auto at =
+        units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0]))));
+    if (at != std::string_view::npos) {
+      shift = 10 * static_cast<unsigned>(at + 1);
+      suffix = {};
+    }
+  }
+  const bool fits = shift == 0 || n <= (std::numeric_limits<std::uint64_t>::max() >> shift);
+  if (t.empty() || ec != std::errc{} || !suffix.empty() || !fits) {
+    throw ConfigError(fmt::format(
+        "kjit: {}='{}' is not a size; use a number of bytes, optionally with K, M, G or T "
+        "(powers of 1024): 500000000, 512M, 2G",
+        variable, text));
+  }
+  return n << shift;
+}
+
+std::optional<std::uint64_t> cache_max_bytes() {
+  const auto value = get("KJIT_CACHE_MAX_BYTES");
+  if (!value || trim(*value).empty()) {
+    return std::nullopt;
+  }
+  return parse_byte_count(*value, "KJIT_CACHE_MAX_BYTES");
+}
+
+std::vector<std::filesystem::path> parse_cache_path(std::string_view text) {
+  std::vector<std::filesystem::path> dirs;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t colon = std::min(text.find(':', start), text.size());
+    const std::string_view part = trim(text.substr(start, colon - start));
+    if (!part.empty()) {
+      dirs.push_back(absolute_dir(std::string(part), "KJIT_CACHE_PATH"));
+    }
+    start = colon + 1;
+  }
+  return dirs;
+}
+
+std::vector<std::filesystem::path> cache_path() {
+  const auto value = get("KJIT_CACHE_PATH");
+  return value ? parse_cache_path(*value) : std::vector<std::filesystem::path>{};
+}
+
+std::optional<std::filesystem::path> record_manifest() {
+  const auto value = get("KJIT_RECORD_MANIFEST");
+  if (!value || trim(*value).empty()) {
+    return std::nullopt;
+  }
+  return std::filesystem::path(std::string(trim(*value)));
 }
 
 }  // namespace kjit::detail::environment

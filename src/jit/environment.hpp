@@ -4,9 +4,11 @@
 #include <spdlog/common.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kjit::detail::environment {
 
@@ -25,5 +27,23 @@ std::uint32_t parse_cpu_threads(std::string_view text);
 
 /// KJIT_DEVICE, or nullopt when it is unset or blank.
 std::optional<std::string> device_spec();
+
+enum class CacheMode { read_write, read_only, off };
+/// KJIT_CACHE: rw (default when unset or empty), ro or off; ConfigError for anything else.
+CacheMode cache_mode();
+CacheMode parse_cache_mode(std::string_view text);
+/// KJIT_CACHE_DIR, else $XDG_CACHE_HOME/kjit, else $HOME/.cache/kjit. ConfigError when it is
+/// relative, or when none of them is set.
+std::filesystem::path cache_dir();
+/// KJIT_CACHE_MAX_BYTES: a size cap ("500000000", "512M", "2G"; K, M, G, T are powers of
+/// 1024); nullopt when unset or empty. ConfigError for anything else.
+std::optional<std::uint64_t> cache_max_bytes();
+std::uint64_t parse_byte_count(std::string_view text, const char* variable);
+/// KJIT_CACHE_PATH: read-only cache directories searched before the user's, separated by ':'.
+/// ConfigError for a relative one.
+std::vector<std::filesystem::path> cache_path();
+std::vector<std::filesystem::path> parse_cache_path(std::string_view text);
+/// KJIT_RECORD_MANIFEST: where to record the programs a run compiled, or nullopt.
+std::optional<std::filesystem::path> record_manifest();
 
 }  // namespace kjit::detail::environment

@@ -1,4 +1,5 @@
 // Program: sources, per-device builds, kernel lookup.
+#include "jit/cache/cached_build.hpp"
 #include "jit/compile_options_check.hpp"
 #include "jit/logging.hpp"
 #include "jit/name_expression.hpp"
@@ -10,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -60,26 +60,25 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
   }
   request.fast_math = options_.fast_math;
 
-  backend::Device& be = device.backend();
-  const auto start = std::chrono::steady_clock::now();
-  backend::Binary binary = be.compile(request);
-  const auto compiled = std::chrono::steady_clock::now();
+  cache::CachedBuild built = cache::build_through_cache(request, device.backend());
   auto build = std::make_shared<LoadedBuild>();
   build->device = device.shared_from_this();
   build->kernels = std::move(kernels);
-  build->symbols = binary.kernel_symbols;
-  build->module = be.load(binary);
-  const auto loaded = std::chrono::steady_clock::now();
-  using ms = std::chrono::duration<double, std::milli>;
+  build->symbols = std::move(built.symbols);
+  build->module = std::move(built.module);
   std::vector<std::string> described;
   for (const KernelKey& k : build->kernels) {
     described.push_back(k.describe());
   }
-  log().info("compiled '{}' [{}] for {}: compile {:.1f} ms, load {:.1f} ms", name_,
-             fmt::join(described, ", "), device.info().id(), ms(compiled - start).count(),
-             ms(loaded - compiled).count());
-  if (!binary.log.empty()) {
-    log().warn("compiling '{}' for {}:\n{}", name_, device.info().id(), binary.log);
+  if (built.from_cache) {
+    log().info("loaded '{}' [{}] for {} from the cache in {:.2f} ms", name_,
+               fmt::join(described, ", "), device.info().id(), built.load_ms);
+  } else {
+    log().info("compiled '{}' [{}] for {}: compile {:.1f} ms, load {:.1f} ms", name_,
+               fmt::join(described, ", "), device.info().id(), built.compile_ms, built.load_ms);
+  }
+  if (!built.log.empty()) {
+    log().warn("compiling '{}' for {}:\n{}", name_, device.info().id(), built.log);
   }
   return build;
 }

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_backend.hpp"
 
+#include "backends/cpu/cpu_compiler.hpp"
 #include "backends/cpu/cpu_device.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
 #include "jit/environment.hpp"
@@ -66,6 +67,16 @@ class CpuBackend : public backend::Backend {
       throw DeviceError(fmt::format("kjit: there is no cpu:{}; the CPU is cpu:0", ordinal));
     }
     return std::make_unique<CpuDevice>(describe_cpu(threads_), threads_);
+  }
+
+  std::unique_ptr<backend::Compiler> offline_compiler(const std::string& arch) override {
+    if (!arch.empty() && arch != "native") {
+      throw ConfigError(fmt::format(
+          "kjit: the CPU backend compiles for this host only; target 'cpu:{}' is not supported "
+          "(use 'cpu')",
+          arch));
+    }
+    return std::make_unique<CpuCompiler>("cpu");
   }
 
  private:

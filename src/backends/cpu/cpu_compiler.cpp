@@ -6,6 +6,7 @@
 #include "jit/environment.hpp"
 #include "jit/logging.hpp"
 
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -106,6 +107,19 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
       request.program_name, ms(t1 - t0).count(), ms(t2 - t1).count(), ms(t3 - t2).count(),
       binary.bytes.size());
   return binary;
+}
+
+backend::TargetIdentity CpuCompiler::identity() {
+  const HostTarget& t = host_target();
+  return {"cpu",
+          {{"llvm", LLVM_VERSION_STRING},
+           {"triple", t.triple},
+           {"cpu", t.cpu},
+           {"features", t.feature_string()}}};
+}
+
+backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
+  return compile_program(request, host_target(), label_);
 }
 
 }  // namespace kjit::cpu

@@ -1,7 +1,5 @@
 #include "backends/cpu/cpu_device.hpp"
 
-#include "backends/cpu/cpu_compiler.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
 #include "backends/cpu/cpu_memory.hpp"
 #include "backends/cpu/cpu_module.hpp"
 #include "backends/cpu/cpu_stream.hpp"
@@ -34,17 +32,13 @@ class TrackedStream : public CpuStream {
 };
 
 CpuDevice::CpuDevice(DeviceInfo info, unsigned threads)
-    : info_(std::move(info)), executor_(threads) {}
+    : info_(std::move(info)), compiler_(info_.id()), executor_(threads) {}
 
 CpuDevice::~CpuDevice() = default;
 
 ObjectLinker& CpuDevice::linker() {
   std::call_once(linker_once_, [this] { linker_ = std::make_unique<ObjectLinker>(); });
   return *linker_;
-}
-
-backend::Binary CpuDevice::compile(const backend::CompileRequest& request) {
-  return compile_program(request, host_target(), info_.id());
 }
 
 std::unique_ptr<backend::Module> CpuDevice::load(const backend::Binary& binary) {

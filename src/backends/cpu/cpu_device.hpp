@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backends/backend.hpp"
+#include "backends/cpu/cpu_compiler.hpp"
 #include "backends/cpu/cpu_executor.hpp"
 #include "backends/cpu/cpu_object_linker.hpp"
 
@@ -20,7 +21,7 @@ class CpuDevice : public backend::Device {
   ~CpuDevice() override;
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  backend::Binary compile(const backend::CompileRequest& request) override;
+  backend::Compiler& compiler() override { return compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;
@@ -37,6 +38,7 @@ class CpuDevice : public backend::Device {
   ObjectLinker& linker();
 
   DeviceInfo info_;
+  CpuCompiler compiler_;
   CpuExecutor executor_;
   std::once_flag linker_once_;
   std::unique_ptr<ObjectLinker> linker_;

@@ -59,6 +59,7 @@ const NvrtcApi* nvrtc_api(std::string& why) {
 #undef KJIT_NVRTC_ENTRY
     if (backend::load_symbols(*l->library, entries, l->why)) {
       api->library = l->library->name();
+      api->build = l->library->file_identity();
       api->nvrtcVersion(&api->major, &api->minor);
       l->api = std::move(api);
     }

@@ -3,6 +3,8 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/cuda_errors.hpp"
+#include "backends/cuda/nvrtc_api.hpp"
+#include "backends/cuda/nvrtc_compiler.hpp"
 
 #include <kjit/error.hpp>
 
@@ -109,6 +111,18 @@ class CudaBackend : public backend::Backend {
     }
     const Found& f = found_[static_cast<std::size_t>(ordinal)];
     return std::make_unique<CudaDevice>(*api_, f.device, f.info, f.arch);
+  }
+
+  std::unique_ptr<backend::Compiler> offline_compiler(const std::string& arch) override {
+    std::string why;
+    const NvrtcApi* nvrtc = nvrtc_api(why);
+    if (nvrtc == nullptr) {
+      throw BackendError(fmt::format("kjit: cannot compile for cuda:{}: {}", arch, why));
+    }
+    const NvrtcTarget target = parse_target(*nvrtc, arch);  // ConfigError now, not at compile
+    return std::make_unique<NvrtcCompiler>([nvrtc]() -> const NvrtcApi& { return *nvrtc; },
+                                           [target](const NvrtcApi&) { return target; },
+                                           "cuda:" + arch);
   }
 
  private:

@@ -23,7 +23,9 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
       info_(std::move(info)),
       arch_(arch),
       id_(info_.id()),
-      nvrtc_why_(std::make_shared<std::string>()) {
+      nvrtc_why_(std::make_shared<std::string>()),
+      compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
+                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_) {
   // Both take a while (a context ~300 ms, NVRTC's 100 MB library ~100 ms cold) and neither needs
   // the other: start them now, wait for each only where it is needed.
   context_ = std::async(std::launch::async, [this] {
@@ -58,16 +60,6 @@ const NvrtcApi& CudaDevice::nvrtc() {
     throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id_, *nvrtc_why_));
   }
   return *api;
-}
-
-const NvrtcTarget& CudaDevice::nvrtc_target(const NvrtcApi& api) {
-  std::call_once(target_once_, [&] { target_ = target_for_device(api, arch_); });
-  return target_;
-}
-
-backend::Binary CudaDevice::compile(const backend::CompileRequest& request) {
-  const NvrtcApi& api = nvrtc();
-  return compile_with_nvrtc(api, request, nvrtc_target(api), id_);
 }
 
 std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary) {

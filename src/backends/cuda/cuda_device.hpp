@@ -24,7 +24,7 @@ class CudaDevice : public backend::Device {
   ~CudaDevice() override;
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  backend::Binary compile(const backend::CompileRequest& request) override;
+  backend::Compiler& compiler() override { return compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;
@@ -58,8 +58,6 @@ class CudaDevice : public backend::Device {
 
  private:
   const NvrtcApi& nvrtc();
-  /// What NVRTC compiles for on this device, chosen on the first compile.
-  const NvrtcTarget& nvrtc_target(const NvrtcApi& api);
 
   const DriverApi& api_;
   CUdevice device_;
@@ -70,8 +68,7 @@ class CudaDevice : public backend::Device {
   std::atomic<CUcontext> context_ready_{nullptr};  // context_'s value once it has one
   std::shared_future<const NvrtcApi*> nvrtc_;
   std::shared_ptr<std::string> nvrtc_why_;
-  std::once_flag target_once_;
-  NvrtcTarget target_;
+  NvrtcCompiler compiler_;
   std::mutex labels_mutex_;
   std::set<std::string> labels_;
   std::atomic<const std::string*> last_launch_{nullptr};

@@ -37,6 +37,7 @@ struct NvrtcApi {
   int major = 0;
   int minor = 0;
   std::string library;  // which file was opened
+  std::string build;    // DynamicLibrary::file_identity() of it
 };
 
 /// NVRTC, opened once per process. Null when it cannot be used; `why` then says why.

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <memory>
 
@@ -166,13 +167,22 @@ std::string nvrtc_identity(const NvrtcApi& api) {
   return fmt::format("NVRTC {}.{}", api.major, api.minor);
 }
 
-NvrtcTarget target_for_device(const NvrtcApi& api, int arch) {
+namespace {
+
+std::vector<int> supported_archs(const NvrtcApi& api) {
   int count = 0;
   api.nvrtcGetNumSupportedArchs(&count);
   std::vector<int> archs(static_cast<std::size_t>(std::max(count, 0)));
   if (count > 0) {
     api.nvrtcGetSupportedArchs(archs.data());
   }
+  return archs;
+}
+
+}  // namespace
+
+NvrtcTarget target_for_device(const NvrtcApi& api, int arch) {
+  const std::vector<int> archs = supported_archs(api);
   if (std::find(archs.begin(), archs.end(), arch) != archs.end()) {
     return {arch, true};
   }
@@ -191,6 +201,54 @@ NvrtcTarget target_for_device(const NvrtcApi& api, int arch) {
       "finishes",
       nvrtc_identity(api), arch, best);
   return {best, false};
+}
+
+NvrtcTarget parse_target(const NvrtcApi& api, const std::string& text) {
+  NvrtcTarget target;
+  std::string_view digits = text;
+  if (digits.starts_with("sm_")) {
+    digits.remove_prefix(3);
+  } else if (digits.starts_with("compute_")) {
+    digits.remove_prefix(8);
+    target.cubin = false;
+  } else {
+    digits = {};
+  }
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), target.arch);
+  const std::vector<int> archs = supported_archs(api);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+    throw ConfigError(fmt::format(
+        "kjit: 'cuda:{}' is not a CUDA target; use cuda:sm_XX (a CUBIN) or cuda:compute_XX "
+        "(PTX), with XX one of {}",
+        text, fmt::join(archs, ", ")));
+  }
+  if (std::find(archs.begin(), archs.end(), target.arch) == archs.end()) {
+    throw ConfigError(fmt::format("kjit: {} cannot compile for 'cuda:{}': it supports {}",
+                                  nvrtc_identity(api), text, fmt::join(archs, ", ")));
+  }
+  return target;
+}
+
+NvrtcCompiler::NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label)
+    : api_(std::move(api)), choose_(std::move(choose)), label_(std::move(label)) {}
+
+const NvrtcTarget& NvrtcCompiler::target(const NvrtcApi& api) {
+  std::call_once(target_once_, [&] { target_ = choose_(api); });
+  return target_;
+}
+
+backend::TargetIdentity NvrtcCompiler::identity() {
+  const NvrtcApi& api = api_();
+  const NvrtcTarget& t = target(api);
+  return {"cuda:" + t.name(),
+          {{"nvrtc", fmt::format("{}.{} ({})", api.major, api.minor, api.build)},
+           {"target", t.name()},
+           {"format", t.cubin ? "cubin" : "ptx"}}};
+}
+
+backend::Binary NvrtcCompiler::compile(const backend::CompileRequest& request) {
+  const NvrtcApi& api = api_();
+  return compile_with_nvrtc(api, request, target(api), label_);
 }
 
 backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRequest& request,

@@ -4,6 +4,8 @@
 
 #include "backends/backend.hpp"
 
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,30 @@ struct NvrtcTarget {
 /// The target for a device of compute capability `arch`: a CUBIN when NVRTC supports the arch,
 /// else PTX of the newest architecture NVRTC supports below it. BackendError when none is.
 NvrtcTarget target_for_device(const NvrtcApi& api, int arch);
+
+/// The target kjit-warm names as "sm_90" (a CUBIN) or "compute_90" (PTX). ConfigError when
+/// NVRTC does not support it.
+NvrtcTarget parse_target(const NvrtcApi& api, const std::string& text);
+
+/// NVRTC as a backend::Compiler. NVRTC and the target are resolved on first use, so that a
+/// device can load NVRTC in the background.
+class NvrtcCompiler : public backend::Compiler {
+ public:
+  using ApiSource = std::function<const NvrtcApi&()>;  // throws BackendError when unavailable
+  using TargetChoice = std::function<NvrtcTarget(const NvrtcApi&)>;
+  /// `label` names the device ("cuda:0") or the target offline in messages.
+  NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label);
+  backend::TargetIdentity identity() override;
+  backend::Binary compile(const backend::CompileRequest& request) override;
+
+ private:
+  const NvrtcTarget& target(const NvrtcApi& api);
+  ApiSource api_;
+  TargetChoice choose_;
+  std::string label_;
+  std::once_flag target_once_;
+  NvrtcTarget target_;
+};
 
 /// Compiles `request` for `target`; `device` names the device in messages. Throws CompileError
 /// (with the user's file and line) or KernelNotFoundError.

@@ -1,0 +1,42 @@
+// kjit's disk cache, seen from the program: what it did in this process. The cache itself is
+// configured by the environment (KJIT_CACHE, KJIT_CACHE_DIR, KJIT_CACHE_PATH,
+// KJIT_CACHE_MAX_BYTES) and maintained with kjit-warm; docs/cache.md describes both.
+#pragma once
+
+#include <kjit/export.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace kjit {
+
+/// Counters since the process started, over every program and device.
+struct CacheStats {
+  std::uint64_t hits = 0;      // programs loaded from the disk cache, no compiler run
+  std::uint64_t misses = 0;    // lookups that found no usable entry
+  std::uint64_t compiles = 0;  // programs compiled (whether or not the cache is on)
+  std::uint64_t stored = 0;    // entries written
+  std::uint64_t rejected = 0;  // entries refused: corrupt, unloadable, or writable by others
+  std::uint64_t evicted = 0;   // entries removed to stay under KJIT_CACHE_MAX_BYTES
+  std::uint64_t waits = 0;     // times another process's compile of the same key was awaited
+  double compile_ms = 0;       // time in compilers
+  double load_ms = 0;          // time reading entries and loading binaries
+};
+
+/// A snapshot of the counters. Thread-safe.
+KJIT_API CacheStats cache_stats();
+
+/// Where the cache lives, as the environment configured it.
+struct CacheConfig {
+  bool enabled = false;   // false with KJIT_CACHE=off
+  bool writable = false;  // KJIT_CACHE=rw and a user directory that could be used
+  std::filesystem::path directory;
+  std::vector<std::filesystem::path> read_only_directories;
+  std::uint64_t max_bytes = 0;  // 0: no cap
+};
+
+/// Throws ConfigError when a KJIT_CACHE* variable is malformed.
+KJIT_API CacheConfig cache_config();
+
+}  // namespace kjit

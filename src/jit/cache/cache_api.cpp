@@ -1,0 +1,39 @@
+// kjit::cache_stats() and kjit::cache_config(): the public view of the disk cache.
+#include "jit/cache/cache_counters.hpp"
+#include "jit/cache/disk_cache.hpp"
+
+#include <kjit/cache.hpp>
+
+namespace kjit {
+
+CacheStats cache_stats() {
+  const detail::cache::Counters& c = detail::cache::counters();
+  const auto get = [](const std::atomic<std::uint64_t>& v) {
+    return v.load(std::memory_order_relaxed);
+  };
+  CacheStats s;
+  s.hits = get(c.hits);
+  s.misses = get(c.misses);
+  s.compiles = get(c.compiles);
+  s.stored = get(c.stored);
+  s.rejected = get(c.rejected);
+  s.evicted = get(c.evicted);
+  s.waits = get(c.waits);
+  s.compile_ms = static_cast<double>(get(c.compile_ns)) / 1e6;
+  s.load_ms = static_cast<double>(get(c.load_ns)) / 1e6;
+  return s;
+}
+
+CacheConfig cache_config() {
+  detail::cache::DiskCache& cache = detail::cache::disk_cache();
+  const detail::cache::CacheSettings& s = cache.settings();
+  CacheConfig c;
+  c.enabled = cache.enabled();
+  c.writable = cache.writable();
+  c.directory = s.user_dir;
+  c.read_only_directories = s.read_only_dirs;
+  c.max_bytes = s.max_bytes.value_or(0);
+  return c;
+}
+
+}  // namespace kjit

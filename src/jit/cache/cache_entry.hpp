@@ -1,0 +1,27 @@
+// The bytes of one cache entry: a header (magic, format version, key, payload length, payload
+// checksum) and the compiled program. Pure functions: no files here, so they can be fuzzed.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kjit::detail::cache {
+
+inline constexpr std::size_t kHeaderBytes = 64;
+
+/// The entry for `binary` under the key `key_hex` (32 hex digits).
+std::string encode_entry(const std::string& key_hex, const backend::Binary& binary);
+
+struct Decoded {
+  std::optional<backend::Binary> binary;
+  std::string problem;  // why there is no binary: "truncated: ...", "checksum mismatch", ...
+};
+
+/// Checks every field of `bytes` against `expected_key` and returns the binary, or why not.
+/// Never throws on malformed input.
+Decoded decode_entry(std::string_view bytes, const std::string& expected_key);
+
+}  // namespace kjit::detail::cache

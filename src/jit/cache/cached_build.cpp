@@ -1,0 +1,112 @@
+#include "jit/cache/cached_build.hpp"
+
+#include "jit/cache/cache_counters.hpp"
+#include "jit/cache/cache_key.hpp"
+#include "jit/cache/disk_cache.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+namespace kjit::detail::cache {
+
+namespace {
+
+/// The format of an entry that records "no such kernel" instead of a binary.
+constexpr std::string_view kNotFoundFormat = "kernel-not-found";
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Loads a verified entry; one that will not load is discarded (a miss).
+bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device& device, CachedBuild& out) {
+  const auto start = Clock::now();
+  std::optional<FoundEntry> found = cache.lookup(key);
+  if (!found) {
+    return false;
+  }
+  if (found->binary.format == kNotFoundFormat) {
+    // The compiler found no such kernel before; rethrow that without running it again.
+    counters().hits.fetch_add(1, std::memory_order_relaxed);
+    throw KernelNotFoundError(found->binary.log);
+  }
+  try {
+    out.module = device.load(found->binary);
+  } catch (const Error& e) {
+    cache.discard(*found, e.what());
+    return false;
+  }
+  out.symbols = std::move(found->binary.kernel_symbols);
+  out.from_cache = true;
+  out.load_ms = ms_since(start);
+  counters().hits.fetch_add(1, std::memory_order_relaxed);
+  Counters::add_time(counters().load_ns, Clock::now() - start);
+  return true;
+}
+
+}  // namespace
+
+CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Device& device) {
+  DiskCache& cache = disk_cache();
+  backend::Compiler& compiler = device.compiler();
+  std::optional<CacheKey> key;
+  if (cache.enabled()) {
+    KeyResult made = make_key(request, compiler.identity());
+    if (!made.key) {
+      log().warn("kjit: '{}' is not cached: {}", request.program_name, made.uncacheable);
+    }
+    key = std::move(made.key);
+  }
+  CachedBuild out;
+  std::optional<std::optional<KeyLock>> lock;  // held until the entry is stored
+  if (key) {
+    if (try_entry(cache, *key, device, out)) {
+      return out;
+    }
+    lock.emplace(cache.lock(*key));
+    if (*lock && try_entry(cache, *key, device, out)) {
+      return out;  // another process compiled it while we waited
+    }
+    counters().misses.fetch_add(1, std::memory_order_relaxed);
+  }
+  const auto start = Clock::now();
+  const auto count_compile = [&] {
+    out.compile_ms = ms_since(start);
+    counters().compiles.fetch_add(1, std::memory_order_relaxed);
+    Counters::add_time(counters().compile_ns, Clock::now() - start);
+  };
+  backend::Binary binary;
+  try {
+    binary = compiler.compile(request);
+  } catch (const KernelNotFoundError& e) {
+    count_compile();
+    // Remembered, so that resolving a plain template name by type (a failed plain lookup, then
+    // the typed one) costs no compile on the next run.
+    if (key) {
+      backend::Binary not_found;
+      not_found.program = request.program_name;
+      not_found.format = std::string(kNotFoundFormat);
+      not_found.log = e.what();
+      cache.store(*key, not_found, {request.program_name, out.compile_ms});
+    }
+    throw;
+  }
+  count_compile();
+
+  const auto load_start = Clock::now();
+  out.module = device.load(binary);  // before storing: an entry that cannot load is never written
+  out.load_ms = ms_since(load_start);
+  Counters::add_time(counters().load_ns, Clock::now() - load_start);
+  if (key) {
+    cache.store(*key, binary, {request.program_name, out.compile_ms});
+  }
+  out.symbols = std::move(binary.kernel_symbols);
+  out.log = std::move(binary.log);
+  return out;
+}
+
+}  // namespace kjit::detail::cache

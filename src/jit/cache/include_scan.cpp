@@ -1,0 +1,211 @@
+#include "jit/cache/include_scan.hpp"
+
+#include "jit/cache/cache_hash.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace kjit::detail::cache {
+
+namespace {
+
+struct Directive {
+  std::string name;  // what is between the quotes or the angle brackets
+  bool quoted = false;
+  int line = 0;
+  bool computed = false;  // #include MACRO
+};
+
+/// `text` with comments blanked and continued lines joined, newlines kept (line numbers hold).
+std::string without_comments(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '\\' && next == '\n') {
+      ++i;  // a continued line: join, but keep the line count
+      continue;
+    }
+    if (c == '/' && next == '/') {
+      while (i < text.size() && text[i] != '\n') {
+        ++i;
+      }
+      out += '\n';
+      continue;
+    }
+    if (c == '/' && next == '*') {
+      i += 2;
+      while (i < text.size() && !(text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/')) {
+        if (text[i] == '\n') {
+          out += '\n';
+        }
+        ++i;
+      }
+      ++i;
+      out += ' ';
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // a literal: copied whole, so "//" inside it is no comment
+      out += c;
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i) {
+        out += text[i];
+        if (text[i] == '\\' && i + 1 < text.size()) {
+          out += text[++i];
+        }
+      }
+      if (i < text.size()) {
+        out += text[i];
+      }
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::vector<Directive> directives(const std::string& text) {
+  std::vector<Directive> found;
+  std::istringstream lines(without_comments(text));
+  std::string line;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line[i] != '#') {
+      continue;
+    }
+    i = line.find_first_not_of(" \t", i + 1);
+    if (i == std::string::npos) {
+      continue;
+    }
+    std::string_view rest(line);
+    rest.remove_prefix(i);
+    std::size_t word = 0;
+    for (const std::string_view w : {"include_next", "include", "import"}) {
+      if (rest.starts_with(w)) {
+        word = w.size();
+        break;
+      }
+    }
+    if (word == 0 ||
+        (rest.size() > word &&
+         (std::isalnum(static_cast<unsigned char>(rest[word])) != 0 || rest[word] == '_'))) {
+      continue;
+    }
+    rest.remove_prefix(word);
+    const std::size_t start = rest.find_first_not_of(" \t");
+    if (start == std::string_view::npos) {
+      continue;  // "#include" alone: the compiler reports it
+    }
+    rest.remove_prefix(start);
+    const char open = rest.front();
+    const char close = open == '"' ? '"' : '>';
+    const std::size_t end = rest.find(close, 1);
+    Directive d;
+    d.line = number;
+    if ((open != '"' && open != '<') || end == std::string_view::npos) {
+      d.computed = true;
+    } else {
+      d.name = std::string(rest.substr(1, end - 1));
+      d.quoted = open == '"';
+    }
+    found.push_back(std::move(d));
+  }
+  return found;
+}
+
+std::optional<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::move(text).str();
+}
+
+class Scanner {
+ public:
+  explicit Scanner(const backend::CompileRequest& request) : request_(request) {}
+
+  IncludeScan run() {
+    std::optional<std::filesystem::path> dir;
+    if (request_.source_path) {
+      dir = request_.source_path->parent_path();
+      visited_.insert(request_.source_path->lexically_normal().string());
+    }
+    scan(request_.source, request_.program_name, dir);
+    return std::move(result_);
+  }
+
+ private:
+  /// Scans `text` (named `where` in messages), which lives in `dir` when it is a file on disk.
+  void scan(const std::string& text, const std::string& where,
+            const std::optional<std::filesystem::path>& dir) {
+    for (const Directive& d : directives(text)) {
+      if (result_.uncacheable) {
+        return;
+      }
+      if (d.computed) {
+        result_.uncacheable =
+            fmt::format("the #include at {}:{} names no file before preprocessing", where, d.line);
+        return;
+      }
+      const std::string spelled = d.quoted ? "\"" + d.name + "\"" : "<" + d.name + ">";
+      if (d.quoted && dir) {
+        visit_file(*dir / d.name, spelled, "beside");
+      }
+      const auto header = std::find_if(request_.headers.begin(), request_.headers.end(),
+                                       [&](const auto& h) { return h.first == d.name; });
+      if (header != request_.headers.end() && visited_.insert("memory:" + d.name).second) {
+        // Its text is in the key already (as a header of the request); follow its includes.
+        scan(header->second, d.name, std::nullopt);
+      }
+      for (std::size_t i = 0; i < request_.include_dirs.size(); ++i) {
+        visit_file(request_.include_dirs[i] / d.name, spelled, fmt::format("dir {}", i));
+      }
+    }
+  }
+
+  void visit_file(const std::filesystem::path& path, const std::string& spelled,
+                  const std::string& where) {
+    const std::string normal = path.lexically_normal().string();
+    const std::string label = fmt::format("include {} [{}]", spelled, where);
+    if (const auto known = hashes_.find(normal); known != hashes_.end()) {
+      result_.files.emplace_back(label, known->second);
+      return;
+    }
+    std::optional<std::string> text = read_file(path);
+    if (!text) {
+      return;
+    }
+    const std::string& hash = hashes_.emplace(normal, hash128_hex(*text)).first->second;
+    result_.files.emplace_back(label, hash);
+    if (visited_.insert(normal).second) {
+      scan(*text, path.filename().string(), path.parent_path());
+    }
+  }
+
+  const backend::CompileRequest& request_;
+  IncludeScan result_;
+  std::set<std::string> visited_;
+  std::map<std::string, std::string> hashes_;  // normal path -> hash of the file's text
+};
+
+}  // namespace
+
+IncludeScan scan_includes(const backend::CompileRequest& request) {
+  return Scanner(request).run();
+}
+
+}  // namespace kjit::detail::cache

@@ -1,0 +1,27 @@
+// The files a program may include, found before compiling, so that the cache key covers the
+// text of every header: change one and the key changes; change an unrelated file and it does not.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kjit::detail::cache {
+
+struct IncludeScan {
+  /// ("include \"vec.h\" [beside]", hash of its text), in the order they were found. A name the
+  /// search finds in several places lists each, so that the key does not depend on which one the
+  /// compiler picks. Names found nowhere (the compiler's own headers) are left out.
+  std::vector<std::pair<std::string, std::string>> files;
+  /// Set when an include cannot be resolved before compiling (#include MACRO): why.
+  std::optional<std::string> uncacheable;
+};
+
+/// Follows #include lines (whatever #if they sit in) from the request's source through its
+/// in-memory headers and the files found beside the including file and in its include dirs.
+IncludeScan scan_includes(const backend::CompileRequest& request);
+
+}  // namespace kjit::detail::cache
