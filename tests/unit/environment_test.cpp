@@ -43,5 +43,39 @@ TEST(Environment, RejectsBadThreadCounts) {
   }
 }
 
+TEST(Environment, ParsesCacheSettings) {
+  EXPECT_EQ(parse_cache_mode("rw"), CacheMode::read_write);
+  EXPECT_EQ(parse_cache_mode(" ro "), CacheMode::read_only);
+  EXPECT_EQ(parse_cache_mode("off"), CacheMode::off);
+  EXPECT_EQ(parse_byte_count("123", "V"), 123U);
+  EXPECT_EQ(parse_byte_count("512M", "V"), 512ULL << 20);
+  EXPECT_EQ(parse_byte_count("2g", "V"), 2ULL << 30);
+  EXPECT_EQ(parse_byte_count("1T", "V"), 1ULL << 40);
+  const auto dirs = parse_cache_path("/opt/kjit:: /srv/cache/ ");
+  ASSERT_EQ(dirs.size(), 2U);
+  EXPECT_EQ(dirs[0], "/opt/kjit");
+  EXPECT_EQ(dirs[1], "/srv/cache/");
+}
+
+TEST(Environment, RejectsBadCacheSettings) {
+  for (const char* bad : {"", "on", "RW", "readonly", "1"}) {
+    try {
+      (void)parse_cache_mode(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CACHE"), std::string::npos) << e.what();
+    }
+  }
+  for (const char* bad : {"", "-1", "12Q", "1.5G", "G", "99999999999T", "10 M"}) {
+    try {
+      (void)parse_byte_count(bad, "KJIT_CACHE_MAX_BYTES");
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CACHE_MAX_BYTES"), std::string::npos);
+    }
+  }
+  EXPECT_THROW((void)parse_cache_path("/ok:relative/dir"), ConfigError);
+}
+
 }  // namespace
 }  // namespace kjit::detail::environment

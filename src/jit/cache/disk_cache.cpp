@@ -500,10 +500,30 @@ std::size_t DiskCache::clear() {
   return removed;
 }
 
+namespace {
+
+std::mutex& cache_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// Leaked on purpose, like the device registry: kernels may be compiled during exit.
+DiskCache* current_cache = nullptr;  // guarded by cache_mutex()
+
+}  // namespace
+
 DiskCache& disk_cache() {
-  // Leaked on purpose, like the device registry: kernels may be compiled during exit.
-  static DiskCache* const cache = new DiskCache(CacheSettings::from_environment());
-  return *cache;
+  const std::lock_guard lock(cache_mutex());
+  if (current_cache == nullptr) {
+    current_cache = new DiskCache(CacheSettings::from_environment());  // may throw ConfigError
+  }
+  return *current_cache;
+}
+
+DiskCache& use_disk_cache(CacheSettings settings) {
+  const std::lock_guard lock(cache_mutex());
+  current_cache = new DiskCache(std::move(settings));  // the old one leaks: it may be in use
+  return *current_cache;
 }
 
 }  // namespace kjit::detail::cache

@@ -124,5 +124,8 @@ class DiskCache {
 
 /// The process's cache, configured from the environment on first use.
 DiskCache& disk_cache();
+/// Replaces the process's cache (kjit-warm's --cache-dir, tests). Programs already loaded keep
+/// their binaries; later lookups use the new one.
+DiskCache& use_disk_cache(CacheSettings settings);
 
 }  // namespace kjit::detail::cache

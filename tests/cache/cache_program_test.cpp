@@ -1,0 +1,203 @@
+// The disk cache under real programs on the device under test: hits skip the compiler and give
+// the same results; a changed header, a corrupt or unloadable entry, and concurrent compiles of
+// one program (threads and processes) all end with correct results and one compile per key.
+#include "cache_support.hpp"
+#include "jit/cache/cache_entry.hpp"
+#include "jit/cache/disk_cache.hpp"
+#include "test_support.hpp"
+
+#include <kjit/kjit.hpp>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace kjit::test {
+namespace {
+
+namespace fs = std::filesystem;
+namespace cache = detail::cache;
+
+class CacheProgramTest : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    dir_ = fs::temp_directory_path() /
+           fmt::format("kjit-cache-{}-{}", getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "src");
+    cache::CacheSettings s;
+    s.user_dir = dir_ / "cache";
+    cache::use_disk_cache(s);
+    write_header(3);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) {
+      fs::remove_all(dir_);
+    }
+  }
+
+  void write_header(int scale) {
+    std::ofstream(dir_ / "src" / "scale.h", std::ios::trunc) << "#define SCALE " << scale << "\n";
+  }
+  fs::path write_source(int salt) {
+    const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
+    std::ofstream(p, std::ios::trunc) << scaled_copy_source(salt);
+    return p;
+  }
+  std::vector<fs::path> entries() const {
+    std::vector<fs::path> out;
+    for (const auto& f : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (f.path().extension() == ".kjit") {
+        out.push_back(f.path());
+      }
+    }
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CacheProgramTest, ASecondProgramLoadsFromTheCacheWithoutCompiling) {
+  const fs::path src = write_source(1);
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 1, 11), 0);
+  const CacheStats cold = cache_stats();
+  EXPECT_EQ(cold.compiles, before.compiles + 1);
+  EXPECT_EQ(cold.stored, before.stored + 1);
+  EXPECT_EQ(entries().size(), 1U);
+
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 1, 12), 0);
+  const CacheStats warm = cache_stats();
+  EXPECT_EQ(warm.compiles, cold.compiles) << "a hit must not compile";
+  EXPECT_EQ(warm.hits, cold.hits + 1);
+  EXPECT_GT(warm.load_ms, cold.load_ms);
+}
+
+TEST_F(CacheProgramTest, AChangedHeaderRecompilesAndTheResultFollowsIt) {
+  const fs::path src = write_source(2);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 2, 21), 0);
+  write_header(5);
+  const auto compiles = cache_stats().compiles;
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 5, 2, 22), 0)
+      << "a stale binary from the old header was used";
+  EXPECT_EQ(cache_stats().compiles, compiles + 1);
+  write_header(3);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 2, 23), 0);
+  EXPECT_EQ(cache_stats().compiles, compiles + 1) << "the first header's entry is still there";
+}
+
+TEST_F(CacheProgramTest, ACorruptEntryIsRebuiltAndTheProgramRuns) {
+  const fs::path src = write_source(3);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 3, 31), 0);
+  ASSERT_EQ(entries().size(), 1U);
+  const fs::path entry = entries().front();
+  {
+    std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(entry) / 2));
+    f.put('\x7f');
+  }
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 3, 32), 0);
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.rejected, before.rejected + 1);
+  EXPECT_EQ(after.compiles, before.compiles + 1);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 3, 33), 0);
+  EXPECT_EQ(cache_stats().hits, after.hits + 1) << "the rebuilt entry is used";
+}
+
+TEST_F(CacheProgramTest, AnEntryThatDoesNotLoadIsRebuilt) {
+  const fs::path src = write_source(4);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 4, 41), 0);
+  ASSERT_EQ(entries().size(), 1U);
+  const fs::path entry = entries().front();
+  std::ifstream in(entry, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  const std::string key = entry.stem().string();
+  auto decoded = cache::decode_entry(bytes, key);
+  ASSERT_TRUE(decoded.binary) << decoded.problem;
+  decoded.binary->bytes.assign(4096, 0x42);  // checksummed, but not code the device can load
+  std::ofstream(entry, std::ios::binary | std::ios::trunc)
+      << cache::encode_entry(key, *decoded.binary);
+
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 4, 42), 0);
+  EXPECT_EQ(cache_stats().rejected, before.rejected + 1);
+  EXPECT_EQ(cache_stats().compiles, before.compiles + 1);
+}
+
+TEST_F(CacheProgramTest, SixteenThreadsWithTheirOwnProgramsCompileOnce) {
+  const fs::path src = write_source(5);
+  const auto compiles = cache_stats().compiles;
+  std::vector<std::thread> threads;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 16; ++t) {
+    threads.emplace_back([&, t] {
+      // Separate Program objects share nothing in memory: only the disk cache's key lock.
+      bad += scaled_copy_mismatches(Program::from_file(src), device, 3, 5,
+                                    static_cast<std::uint32_t>(50 + t));
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(cache_stats().compiles, compiles + 1);
+}
+
+TEST_F(CacheProgramTest, APlainTemplateNameCostsNoCompileWhenWarm) {
+  const Program cold = Program::from_file(kernel_path("saxpy.cu"));
+  (void)cold.kernel<float, const float*, float*, int>("saxpy", device);
+  const CacheStats after_cold = cache_stats();
+  const Program warm = Program::from_file(kernel_path("saxpy.cu"));
+  auto k = warm.kernel<float, const float*, float*, int>("saxpy", device);
+  EXPECT_EQ(cache_stats().compiles, after_cold.compiles)
+      << "the failed plain lookup must be remembered too";
+  const std::vector<float> x{1, 2, 3};
+  auto dx = device.upload(std::span<const float>(x));
+  auto dy = device.upload(std::span<const float>(std::vector<float>{10, 20, 30}));
+  k.launch(LaunchConfig::for_elements(3), 2.0f, dx, dy, 3);
+  EXPECT_EQ(dy.download(), (std::vector<float>{12, 24, 36}));
+}
+
+TEST_F(CacheProgramTest, EightProcessesWarmingOneEmptyCacheCompileEachKeyOnce) {
+  for (int salt = 10; salt < 14; ++salt) {
+    write_source(salt);
+  }
+  std::vector<FILE*> workers;
+  for (int w = 0; w < 8; ++w) {
+    const std::string command =
+        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' 10 14 2>&1", (dir_ / "cache").string(),
+                    KJIT_CACHE_WORKER, (dir_ / "src").string());
+    FILE* p = popen(command.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    workers.push_back(p);
+  }
+  unsigned long total = 0;
+  for (FILE* p : workers) {
+    std::string output;
+    char buffer[256];
+    while (fgets(buffer, sizeof buffer, p) != nullptr) {
+      output += buffer;
+    }
+    const int status = pclose(p);
+    EXPECT_EQ(status, 0) << output;
+    unsigned long compiles = 0;
+    const auto at = output.find("compiles=");
+    ASSERT_NE(at, std::string::npos) << output;
+    compiles = std::stoul(output.substr(at + 9));
+    total += compiles;
+  }
+  EXPECT_EQ(total, 4U) << "four programs, eight processes: each program compiled once";
+}
+
+}  // namespace
+}  // namespace kjit::test

@@ -1,0 +1,35 @@
+// A process of the multi-process cache test: compiles and checks programs scaled<from>.cu to
+// scaled<to - 1>.cu of a folder, then prints its cache counters. Exit 1 on a wrong result.
+#include "cache_support.hpp"
+
+#include <kjit/kjit.hpp>
+
+#include <cstdio>
+#include <string>
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s DIR FROM TO\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const int from = std::stoi(argv[2]);
+  const int to = std::stoi(argv[3]);
+  try {
+    const kjit::Device device = kjit::Device::select();
+    int bad = 0;
+    for (int salt = from; salt < to; ++salt) {
+      const auto program = kjit::Program::from_file(dir + "/scaled" + std::to_string(salt) + ".cu");
+      bad += kjit::test::scaled_copy_mismatches(program, device, 3, salt, 99);
+    }
+    const kjit::CacheStats s = kjit::cache_stats();
+    std::printf("compiles=%llu hits=%llu waits=%llu mismatches=%d\n",
+                static_cast<unsigned long long>(s.compiles),
+                static_cast<unsigned long long>(s.hits), static_cast<unsigned long long>(s.waits),
+                bad);
+    return bad == 0 ? 0 : 1;
+  } catch (const kjit::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+}
