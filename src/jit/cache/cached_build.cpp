@@ -4,6 +4,7 @@
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/disk_cache.hpp"
 #include "jit/logging.hpp"
+#include "jit/manifest.hpp"
 
 #include <kjit/error.hpp>
 
@@ -23,7 +24,7 @@ double ms_since(Clock::time_point start) {
 }
 
 /// Loads a verified entry; one that will not load is discarded (a miss).
-bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device& device, CachedBuild& out) {
+bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device* device, CachedBuild& out) {
   const auto start = Clock::now();
   std::optional<FoundEntry> found = cache.lookup(key);
   if (!found) {
@@ -35,7 +36,9 @@ bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device& device, C
     throw KernelNotFoundError(found->binary.log);
   }
   try {
-    out.module = device.load(found->binary);
+    if (device != nullptr) {
+      out.module = device->load(found->binary);
+    }
   } catch (const Error& e) {
     cache.discard(*found, e.what());
     return false;
@@ -48,20 +51,20 @@ bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device& device, C
   return true;
 }
 
-}  // namespace
-
-CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Device& device) {
+CachedBuild build(const backend::CompileRequest& request, backend::Compiler& compiler,
+                  backend::Device* device) {
   DiskCache& cache = disk_cache();
-  backend::Compiler& compiler = device.compiler();
+  CachedBuild out;
   std::optional<CacheKey> key;
   if (cache.enabled()) {
-    KeyResult made = make_key(request, compiler.identity());
+    backend::TargetIdentity identity = compiler.identity();
+    out.target = identity.target;
+    KeyResult made = make_key(request, identity);
     if (!made.key) {
       log().warn("kjit: '{}' is not cached: {}", request.program_name, made.uncacheable);
     }
     key = std::move(made.key);
   }
-  CachedBuild out;
   std::optional<std::optional<KeyLock>> lock;  // held until the entry is stored
   if (key) {
     if (try_entry(cache, *key, device, out)) {
@@ -97,16 +100,40 @@ CachedBuild build_through_cache(const backend::CompileRequest& request, backend:
   }
   count_compile();
 
-  const auto load_start = Clock::now();
-  out.module = device.load(binary);  // before storing: an entry that cannot load is never written
-  out.load_ms = ms_since(load_start);
-  Counters::add_time(counters().load_ns, Clock::now() - load_start);
+  if (device != nullptr) {
+    const auto load_start = Clock::now();
+    out.module =
+        device->load(binary);  // before storing: an entry that cannot load is never written
+    out.load_ms = ms_since(load_start);
+    Counters::add_time(counters().load_ns, Clock::now() - load_start);
+  }
   if (key) {
     cache.store(*key, binary, {request.program_name, out.compile_ms});
   }
   out.symbols = std::move(binary.kernel_symbols);
   out.log = std::move(binary.log);
   return out;
+}
+
+}  // namespace
+
+CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Device& device) {
+  return build_through_cache(request, device.compiler(), &device);
+}
+
+CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Compiler& compiler,
+                                backend::Device* device) {
+  if (device == nullptr || !recording_manifest()) {
+    return build(request, compiler, device);
+  }
+  try {
+    CachedBuild out = build(request, compiler, device);
+    record_build({request, compiler.identity().target, false});
+    return out;
+  } catch (const KernelNotFoundError&) {
+    record_build({request, compiler.identity().target, true});
+    throw;
+  }
 }
 
 }  // namespace kjit::detail::cache

@@ -21,7 +21,8 @@ struct Directive {
   bool computed = false;  // #include MACRO
 };
 
-/// `text` with comments blanked and continued lines joined, newlines kept (line numbers hold).
+}  // namespace
+
 std::string without_comments(const std::string& text) {
   std::string out;
   out.reserve(text.size());
@@ -68,6 +69,8 @@ std::string without_comments(const std::string& text) {
   }
   return out;
 }
+
+namespace {
 
 std::vector<Directive> directives(const std::string& text) {
   std::vector<Directive> found;

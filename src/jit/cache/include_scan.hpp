@@ -20,6 +20,10 @@ struct IncludeScan {
   std::optional<std::string> uncacheable;
 };
 
+/// `text` with comments blanked and continued lines joined; newlines are kept, so that line
+/// numbers still hold.
+std::string without_comments(const std::string& text);
+
 /// Follows #include lines (whatever #if they sit in) from the request's source through its
 /// in-memory headers and the files found beside the including file and in its include dirs.
 IncludeScan scan_includes(const backend::CompileRequest& request);

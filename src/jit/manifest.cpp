@@ -1,0 +1,184 @@
+#include "jit/manifest.hpp"
+
+#include "jit/environment.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace kjit::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json to_json(const ManifestBuild& b) {
+  const backend::CompileRequest& r = b.request;
+  Json j;
+  j["name"] = r.program_name;
+  if (r.source_path) {
+    j["file"] = r.source_path->string();
+  } else {
+    j["source"] = r.source;
+  }
+  j["include_dirs"] = Json::array();
+  for (const auto& d : r.include_dirs) {
+    j["include_dirs"].push_back(d.string());
+  }
+  j["headers"] = Json::object();
+  for (const auto& [name, text] : r.headers) {
+    j["headers"][name] = text;
+  }
+  j["defines"] = Json::object();
+  for (const auto& [name, value] : r.defines) {
+    j["defines"][name] = value;
+  }
+  j["fast_math"] = r.fast_math;
+  j["kernels"] = Json::array();
+  for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
+    Json k{{"name", r.kernel_names[i]}};
+    if (r.kernel_signatures.at(i)) {
+      k["signature"] = *r.kernel_signatures[i];
+    }
+    j["kernels"].push_back(std::move(k));
+  }
+  j["target"] = b.target;
+  j["not_found"] = b.not_found;
+  return j;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(fmt::format("kjit: cannot read '{}': {}", path.string(),
+                            std::error_code(errno, std::generic_category()).message()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::move(text).str();
+}
+
+ManifestBuild from_json(const Json& j) {
+  ManifestBuild b;
+  backend::CompileRequest& r = b.request;
+  r.program_name = j.at("name").get<std::string>();
+  if (j.contains("file")) {
+    r.source_path = std::filesystem::path(j.at("file").get<std::string>());
+    r.source = read_text(*r.source_path);
+  } else {
+    r.source = j.at("source").get<std::string>();
+  }
+  for (const auto& d : j.value("include_dirs", Json::array())) {
+    r.include_dirs.emplace_back(d.get<std::string>());
+  }
+  const Json headers = j.value("headers", Json::object());  // named: items() refers to it
+  for (const auto& [name, text] : headers.items()) {
+    r.headers.emplace_back(name, text.get<std::string>());
+  }
+  const Json defines = j.value("defines", Json::object());
+  for (const auto& [name, value] : defines.items()) {
+    r.defines.emplace_back(name, value.get<std::string>());
+  }
+  r.fast_math = j.value("fast_math", false);
+  for (const auto& k : j.at("kernels")) {
+    r.kernel_names.push_back(k.at("name").get<std::string>());
+    r.kernel_signatures.push_back(k.contains("signature")
+                                      ? std::optional(k.at("signature").get<std::string>())
+                                      : std::nullopt);
+  }
+  if (r.kernel_names.empty()) {
+    throw std::invalid_argument("a build without kernels");
+  }
+  b.target = j.value("target", "");
+  b.not_found = j.value("not_found", false);
+  return b;
+}
+
+Json parse(const std::string& text, const std::filesystem::path& path) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("kjit_manifest", 0) != 1 ||
+      !j.contains("builds") || !j.at("builds").is_array()) {
+    throw Error(fmt::format(
+        "kjit: '{}' is not a kjit manifest (a JSON object with \"kjit_manifest\": 1 and "
+        "\"builds\")",
+        path.string()));
+  }
+  return j;
+}
+
+}  // namespace
+
+std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path) {
+  const Json j = parse(read_text(path), path);
+  std::vector<ManifestBuild> builds;
+  std::size_t index = 0;
+  for (const Json& b : j.at("builds")) {
+    try {
+      builds.push_back(from_json(b));
+    } catch (const Error& e) {
+      throw Error(
+          fmt::format("kjit: build {} of manifest '{}': {}", index, path.string(), e.what()));
+    } catch (const std::exception& e) {
+      throw Error(fmt::format("kjit: build {} of manifest '{}' is malformed: {}", index,
+                              path.string(), e.what()));
+    }
+    ++index;
+  }
+  return builds;
+}
+
+bool recording_manifest() {
+  static const bool on = environment::record_manifest().has_value();
+  return on;
+}
+
+void record_build(const ManifestBuild& build) {
+  const auto path = environment::record_manifest();
+  if (!path) {
+    return;
+  }
+  static std::mutex mutex;  // threads of this process; the file lock covers other processes
+  const std::lock_guard guard(mutex);
+  const std::string lock_path = path->string() + ".lock";
+  const int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+    log().warn("kjit: cannot lock '{}' to record a manifest", lock_path);
+    if (fd >= 0) {
+      close(fd);
+    }
+    return;
+  }
+  try {
+    Json j{{"kjit_manifest", 1}, {"builds", Json::array()}};
+    std::error_code ec;
+    if (std::filesystem::exists(*path, ec)) {
+      j = parse(read_text(*path), *path);
+    }
+    const Json entry = to_json(build);
+    bool known = false;
+    for (const Json& b : j["builds"]) {
+      known = known || b == entry;
+    }
+    if (!known) {
+      j["builds"].push_back(entry);
+      const std::string temp = path->string() + fmt::format(".tmp-{}", getpid());
+      std::ofstream(temp, std::ios::trunc) << j.dump(2) << "\n";
+      std::filesystem::rename(temp, *path);
+    }
+  } catch (const std::exception& e) {
+    log().warn("kjit: cannot record the manifest '{}': {}", path->string(), e.what());
+  }
+  close(fd);
+}
+
+}  // namespace kjit::detail

@@ -1,0 +1,519 @@
+// kjit-warm: compiles kernels into kjit's disk cache for targets that need not be present, and
+// maintains the cache (stat, verify, prune, clear, explain). README.md in this folder and
+// docs/cache.md describe it.
+#include "backends/backend.hpp"
+#include "jit/backend_registry.hpp"
+#include "jit/cache/cache_entry.hpp"
+#include "jit/cache/cache_key.hpp"
+#include "jit/cache/cached_build.hpp"
+#include "jit/cache/disk_cache.hpp"
+#include "jit/device_impl.hpp"
+#include "jit/environment.hpp"
+#include "tools/warm_inputs.hpp"
+
+#include <kjit/kjit.hpp>
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace kjit::warm {
+namespace {
+
+namespace fs = std::filesystem;
+namespace cache = detail::cache;
+namespace environment = detail::environment;
+using Json = nlohmann::ordered_json;
+
+/// Offline compilers by target name ("cpu", "cuda:sm_90"), made once each.
+class Targets {
+ public:
+  Targets() : backends_(detail::create_backends()) {}
+
+  backend::Compiler& compiler(const std::string& target) {
+    const std::lock_guard lock(mutex_);
+    auto& slot = compilers_[target];
+    if (!slot) {
+      const auto colon = target.find(':');
+      const std::string backend_name = target.substr(0, colon);
+      const std::string arch = colon == std::string::npos ? "" : target.substr(colon + 1);
+      for (auto& b : backends_) {
+        if (to_string(b.kind) != backend_name) {
+          continue;
+        }
+        if (!b.backend) {
+          throw ConfigError(
+              fmt::format("kjit-warm: target '{}': the {} backend is not built into this kjit",
+                          target, backend_name));
+        }
+        slot = b.backend->offline_compiler(arch);
+      }
+      if (!slot) {
+        throw ConfigError(fmt::format(
+            "kjit-warm: '{}' is not a target; use cpu, cuda:sm_XX, cuda:compute_XX or hip:gfxNNN",
+            target));
+      }
+    }
+    return *slot;
+  }
+
+ private:
+  std::vector<detail::BackendSlot> backends_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<backend::Compiler>> compilers_;
+};
+
+/// The targets of the devices present, as their runtime compilers name them.
+std::vector<std::string> detected_targets() {
+  std::vector<std::string> targets;
+  for (const Device& d : Device::all()) {
+    const std::string t = d.impl()->backend().compiler().identity().target;
+    if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
+      targets.push_back(t);
+    }
+  }
+  return targets;
+}
+
+struct Job {
+  const detail::ManifestBuild* build = nullptr;
+  std::string target;
+  std::string status;  // "compiled", "cached", "failed", "not found (recorded)"
+  std::string message;
+  double ms = 0;
+};
+
+std::string describe(const backend::CompileRequest& r) {
+  std::vector<std::string> kernels;
+  for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
+    kernels.push_back(r.kernel_signatures[i]
+                          ? fmt::format("{}({})", r.kernel_names[i], *r.kernel_signatures[i])
+                          : r.kernel_names[i]);
+  }
+  return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
+}
+
+void run_job(Job& job, Targets& targets) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    backend::Compiler& compiler = targets.compiler(job.target);
+    const cache::CachedBuild built =
+        cache::build_through_cache(job.build->request, compiler, nullptr);
+    job.status = built.from_cache ? "cached" : "compiled";
+  } catch (const KernelNotFoundError& e) {
+    job.status = job.build->not_found ? "recorded not found" : "failed";
+    job.message = e.what();
+  } catch (const std::exception& e) {
+    job.status = "failed";
+    job.message = e.what();
+  }
+  job.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct CompileArgs {
+  std::vector<std::string> inputs;
+  std::vector<std::string> targets;
+  bool detected = false;
+  unsigned jobs = std::max(1U, std::thread::hardware_concurrency());
+  std::string json;
+  bool quiet = false;
+  FileOptions files;
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines;
+};
+
+std::vector<Job> plan(const CompileArgs& args, const Inputs& inputs) {
+  std::vector<std::string> targets = args.targets;
+  if (args.detected) {
+    for (std::string& t : detected_targets()) {
+      targets.push_back(std::move(t));
+    }
+  }
+  std::vector<Job> jobs;
+  for (const detail::ManifestBuild& b : inputs.builds) {
+    std::vector<std::string> for_build = targets;
+    if (for_build.empty() && !b.target.empty()) {
+      for_build.push_back(b.target);  // a manifest's own target when none is asked for
+    }
+    if (for_build.empty()) {
+      throw ConfigError(
+          fmt::format("kjit-warm: no target for {}: give --target (cpu, cuda:sm_90, ...) or "
+                      "--detected",
+                      describe(b.request)));
+    }
+    for (const std::string& t : for_build) {
+      jobs.push_back({&b, t, {}, {}, 0});
+    }
+  }
+  return jobs;
+}
+
+FileOptions file_options(const CompileArgs& args) {
+  FileOptions options = args.files;
+  for (const std::string& d : args.include_dirs) {
+    options.include_dirs.push_back(fs::absolute(d).lexically_normal());
+  }
+  for (const std::string& d : args.defines) {
+    const auto eq = d.find('=');
+    options.defines.emplace_back(d.substr(0, eq), eq == std::string::npos ? "" : d.substr(eq + 1));
+  }
+  return options;
+}
+
+int compile_command(const CompileArgs& args) {
+  if (!cache::disk_cache().writable()) {
+    std::fprintf(stderr,
+                 "kjit-warm: the cache '%s' is not writable (KJIT_CACHE=%s); nothing to warm\n",
+                 cache::disk_cache().settings().user_dir.c_str(),
+                 cache::disk_cache().enabled() ? "ro, or a directory kjit cannot use" : "off");
+    return 2;
+  }
+  const Inputs inputs = collect_inputs(args.inputs, file_options(args));
+  for (const std::string& note : inputs.notes) {
+    std::fprintf(stderr, "kjit-warm: %s\n", note.c_str());
+  }
+  std::vector<Job> jobs = plan(args, inputs);
+  Targets targets;
+  for (const Job& j : jobs) {
+    (void)targets.compiler(j.target);  // an unknown target fails now, before any work
+  }
+
+  const bool tty = isatty(fileno(stderr)) != 0 && !args.quiet;
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex print;
+  const auto start = std::chrono::steady_clock::now();
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      run_job(jobs[i], targets);
+      const std::size_t n = ++done;
+      const std::lock_guard lock(print);
+      const std::string what = describe(jobs[i].build->request);
+      if (tty) {
+        std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s for %s", n, jobs.size(),
+                     jobs[i].status.c_str(), what.c_str(), jobs[i].target.c_str());
+      } else if (!args.quiet) {
+        std::fprintf(stderr, "kjit-warm: [%zu/%zu] %s %s for %s (%.0f ms)\n", n, jobs.size(),
+                     jobs[i].status.c_str(), what.c_str(), jobs[i].target.c_str(), jobs[i].ms);
+      }
+      if (jobs[i].status == "failed") {
+        std::fprintf(stderr, "%s%s\n", tty ? "\n" : "", jobs[i].message.c_str());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<std::size_t>(args.jobs, jobs.size()); ++t) {
+    pool.emplace_back(worker);
+  }
+  for (auto& t : pool) {
+    t.join();
+  }
+  if (tty) {
+    std::fprintf(stderr, "\r\033[K");
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  struct Row {
+    int compiled = 0, cached = 0, failed = 0;
+    double ms = 0;
+  };
+  std::map<std::string, Row> rows;
+  for (const Job& j : jobs) {
+    Row& r = rows[j.target];
+    r.ms += j.ms;
+    (j.status == "failed" ? r.failed : j.status == "cached" ? r.cached : r.compiled)++;
+  }
+  std::printf("%-18s %9s %15s %7s %12s\n", "target", "compiled", "already cached", "failed",
+              "compile ms");
+  int failed = 0;
+  for (const auto& [target, r] : rows) {
+    std::printf("%-18s %9d %15d %7d %12.0f\n", target.c_str(), r.compiled, r.cached, r.failed,
+                r.ms);
+    failed += r.failed;
+  }
+  std::printf("%zu builds in %.2f s with %u jobs; cache %s\n", jobs.size(), seconds, args.jobs,
+              cache::disk_cache().settings().user_dir.c_str());
+
+  if (!args.json.empty()) {
+    Json report{{"cache", cache::disk_cache().settings().user_dir.string()},
+                {"seconds", seconds},
+                {"builds", Json::array()},
+                {"notes", inputs.notes}};
+    for (const Job& j : jobs) {
+      report["builds"].push_back({{"program", j.build->request.program_name},
+                                  {"build", describe(j.build->request)},
+                                  {"target", j.target},
+                                  {"status", j.status},
+                                  {"ms", j.ms},
+                                  {"message", j.message}});
+    }
+    if (args.json == "-") {
+      std::printf("%s\n", report.dump(2).c_str());
+    } else {
+      std::ofstream(args.json, std::ios::trunc) << report.dump(2) << "\n";
+    }
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+int stat_command() {
+  cache::DiskCache& c = cache::disk_cache();
+  const auto& s = c.settings();
+  std::printf("user cache:     %s (%s)\n", s.user_dir.c_str(),
+              !c.enabled()   ? "off"
+              : c.writable() ? "read-write"
+                             : "read-only");
+  for (const fs::path& d : s.read_only_dirs) {
+    std::printf("read-only tier: %s\n", d.c_str());
+  }
+  std::printf("size cap:       %s\n",
+              s.max_bytes ? fmt::format("{} bytes", *s.max_bytes).c_str() : "none");
+  for (const fs::path& dir : c.tiers()) {
+    cache::CacheSettings one;
+    one.mode = environment::CacheMode::read_only;
+    one.user_dir = dir;
+    std::uint64_t bytes = 0;
+    std::map<std::string, int> formats;
+    const auto entries = cache::DiskCache(one).entries(false);
+    for (const cache::EntryFile& e : entries) {
+      bytes += e.bytes;
+      std::ifstream notes(fs::path(e.file).replace_extension(".json"));
+      const Json j = Json::parse(notes, nullptr, false);
+      formats[j.is_object() ? j.value("format", "?") : "?"]++;
+    }
+    std::printf("%s: %zu entries, %.1f MiB", dir.c_str(), entries.size(),
+                static_cast<double>(bytes) / (1 << 20));
+    for (const auto& [format, n] : formats) {
+      std::printf(", %d %s", n, format.c_str());
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int verify_command(bool fix) {
+  cache::DiskCache& c = cache::disk_cache();
+  int bad = 0;
+  std::size_t checked = 0;
+  for (const cache::EntryFile& e : c.entries(true)) {
+    std::ifstream in(e.file, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+    const cache::Decoded d = cache::decode_entry(bytes, e.key);
+    ++checked;
+    if (d.binary) {
+      continue;
+    }
+    ++bad;
+    const bool removable =
+        fix && c.writable() && e.file.string().starts_with(c.settings().user_dir.string());
+    std::printf("bad: %s: %s%s\n", e.file.c_str(), d.problem.c_str(),
+                removable ? " (removed)" : "");
+    if (removable) {
+      std::error_code ec;
+      fs::remove(e.file, ec);
+      fs::remove(fs::path(e.file).replace_extension(".json"), ec);
+    }
+  }
+  std::printf("%zu entries checked, %d bad\n", checked, bad);
+  return bad == 0 || fix ? 0 : 1;
+}
+
+int prune_command(const std::string& max_bytes_text) {
+  cache::DiskCache& c = cache::disk_cache();
+  std::optional<std::uint64_t> cap = c.settings().max_bytes;
+  if (!max_bytes_text.empty()) {
+    cap = environment::parse_byte_count(max_bytes_text, "--max-bytes");
+  }
+  const std::size_t temps = c.remove_stale_temporaries(std::chrono::hours(1));
+  const std::size_t evicted = cap ? c.evict_to(*cap) : 0;
+  std::printf("removed %zu entries (cap %s) and %zu stale temporary files\n", evicted,
+              cap ? fmt::format("{} bytes", *cap).c_str() : "none", temps);
+  return 0;
+}
+
+int clear_command() {
+  cache::DiskCache& c = cache::disk_cache();
+  if (!c.writable()) {
+    std::fprintf(stderr, "kjit-warm: the cache '%s' is not writable\n",
+                 c.settings().user_dir.c_str());
+    return 2;
+  }
+  std::printf("removed %zu entries from %s\n", c.clear(), c.settings().user_dir.c_str());
+  return 0;
+}
+
+/// Why a build misses: the entry that shares most of its key, and what differs.
+int explain_command(const CompileArgs& args) {
+  const Inputs inputs = collect_inputs(args.inputs, file_options(args));
+  const std::vector<Job> jobs = plan(args, inputs);
+  Targets targets;
+  std::vector<Json> known;
+  for (const fs::path& dir : cache::disk_cache().tiers()) {
+    for (const auto& f : fs::recursive_directory_iterator(dir, fs::directory_options::none)) {
+      if (f.path().extension() == ".json") {
+        std::ifstream in(f.path());
+        Json j = Json::parse(in, nullptr, false);
+        if (j.is_object() && j.contains("components")) {
+          j["file"] = f.path().string();
+          known.push_back(std::move(j));
+        }
+      }
+    }
+  }
+  for (const Job& job : jobs) {
+    const cache::KeyResult k =
+        cache::make_key(job.build->request, targets.compiler(job.target).identity());
+    std::printf("%s for %s:\n", describe(job.build->request).c_str(), job.target.c_str());
+    if (!k.key) {
+      std::printf("  not cacheable: %s\n", k.uncacheable.c_str());
+      continue;
+    }
+    std::printf("  key %s\n", k.key->hex.c_str());
+    const Json* best = nullptr;
+    std::size_t best_score = 0;
+    for (const Json& j : known) {
+      if (j.value("key", "") == k.key->hex) {
+        best = &j;
+        best_score = SIZE_MAX;
+        break;
+      }
+      std::size_t score = 0;
+      for (const auto& c : j.at("components")) {
+        for (const auto& [name, value] : k.key->components) {
+          score += c.size() == 2 && c[0] == name && c[1] == value;
+        }
+      }
+      if (score > best_score) {
+        best = &j;
+        best_score = score;
+      }
+    }
+    if (best_score == SIZE_MAX) {
+      std::printf("  cached: %s\n",
+                  fs::path(best->value("file", "")).replace_extension(".kjit").c_str());
+      continue;
+    }
+    if (best == nullptr) {
+      std::printf("  not cached, and the cache holds nothing like it\n");
+      continue;
+    }
+    std::printf("  not cached; the nearest entry (%s, %s) differs in:\n",
+                best->value("program", "?").c_str(), best->value("key", "?").c_str());
+    std::map<std::string, std::string> theirs;
+    for (const auto& c : best->at("components")) {
+      theirs[c[0].get<std::string>()] = c[1].get<std::string>();
+    }
+    std::set<std::string> ours;
+    for (const auto& [name, value] : k.key->components) {
+      ours.insert(name);
+      const auto it = theirs.find(name);
+      if (it == theirs.end()) {
+        std::printf("    %s: %s (the entry has none)\n", name.c_str(), value.c_str());
+      } else if (it->second != value) {
+        std::printf("    %s: %s (the entry has %s)\n", name.c_str(), value.c_str(),
+                    it->second.c_str());
+      }
+    }
+    for (const auto& [name, value] : theirs) {
+      if (!ours.contains(name)) {
+        std::printf("    %s: none (the entry has %s)\n", name.c_str(), value.c_str());
+      }
+    }
+  }
+  return 0;
+}
+
+void add_build_options(CLI::App& app, CompileArgs& args) {
+  app.add_option("inputs", args.inputs, "kernel files, folders of them, or manifests (.json)")
+      ->required();
+  app.add_option("-t,--target", args.targets, "cpu, cuda:sm_90, cuda:compute_90 (repeatable)");
+  app.add_flag("--detected", args.detected, "also the targets of the devices present");
+  app.add_option("-I,--include-dir", args.include_dirs, "include folder for kernel files");
+  app.add_option("-D,--define", args.defines, "NAME[=VALUE] for kernel files");
+  app.add_option("-k,--kernel", args.files.kernels,
+                 "kernels of kernel files to compile together (default: each alone)");
+  app.add_flag("--fast-math", args.files.fast_math, "fast math for kernel files");
+}
+
+}  // namespace
+}  // namespace kjit::warm
+
+int main(int argc, char** argv) {
+  using namespace kjit::warm;
+  CLI::App app{
+      "kjit-warm: compiles kernels into kjit's disk cache, for targets that need not be present, "
+      "and maintains the cache.\nWith no subcommand: compile."};
+  std::string cache_dir;
+  app.add_option("--cache-dir", cache_dir, "the cache to use (default: KJIT_CACHE_DIR, ...)");
+  CompileArgs args;
+  add_build_options(app, args);
+  app.add_option("-j,--jobs", args.jobs, "compiles at once (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--json", args.json, "write a JSON report to this file ('-': stdout)");
+  app.add_flag("-q,--quiet", args.quiet, "no progress, only the summary and failures");
+  app.require_subcommand(0, 1);
+  CLI::App* stat = app.add_subcommand("stat", "where the cache is, its size and entries");
+  bool fix = false;
+  CLI::App* verify = app.add_subcommand("verify", "check every entry; exit 1 if one is bad");
+  verify->add_flag("--fix", fix, "remove the bad entries of the user tier");
+  std::string max_bytes;
+  CLI::App* prune =
+      app.add_subcommand("prune", "evict least recently used entries down to the cap");
+  prune->add_option("--max-bytes", max_bytes, "the cap (default: KJIT_CACHE_MAX_BYTES)");
+  CLI::App* clear = app.add_subcommand("clear", "remove every entry of the user tier");
+  CompileArgs explain_args;
+  CLI::App* explain = app.add_subcommand("explain", "why a build is not cached");
+  add_build_options(*explain, explain_args);
+  // The inputs of the compile command are only required without a subcommand.
+  app.get_option("inputs")->required(false);
+  app.allow_extras(false);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    kjit::detail::cache::CacheSettings settings =
+        kjit::detail::cache::CacheSettings::from_environment();
+    if (!cache_dir.empty()) {
+      if (settings.mode == kjit::detail::environment::CacheMode::off) {
+        settings.mode = kjit::detail::environment::CacheMode::read_write;
+      }
+      settings.user_dir = std::filesystem::absolute(cache_dir).lexically_normal();
+    }
+    kjit::detail::cache::use_disk_cache(settings);
+    if (*stat) {
+      return stat_command();
+    }
+    if (*verify) {
+      return verify_command(fix);
+    }
+    if (*prune) {
+      return prune_command(max_bytes);
+    }
+    if (*clear) {
+      return clear_command();
+    }
+    if (*explain) {
+      return explain_command(explain_args);
+    }
+    if (args.inputs.empty()) {
+      std::fprintf(stderr,
+                   "kjit-warm: nothing to compile: give kernel files, folders or "
+                   "manifests (--help)\n");
+      return 2;
+    }
+    return compile_command(args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,114 @@
+#include "tools/warm_inputs.hpp"
+
+#include "jit/cache/include_scan.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace kjit::warm {
+
+namespace fs = std::filesystem;
+
+KernelNames find_kernels(const std::string& source) {
+  static const std::regex kernel(
+      R"((template\s*<[^;{}]*>\s*)?(?:static\s+|extern\s+"C"\s+)?__global__\s+)"
+      R"((?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?)"
+      R"(([A-Za-z_]\w*)\s*\()");
+  const std::string text = detail::cache::without_comments(source);
+  KernelNames names;
+  for (std::sregex_iterator it(text.begin(), text.end(), kernel), end; it != end; ++it) {
+    auto& list = (*it)[1].matched ? names.templates : names.plain;
+    const std::string name = (*it)[2].str();
+    if (std::find(list.begin(), list.end(), name) == list.end()) {
+      list.push_back(name);
+    }
+  }
+  return names;
+}
+
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(fmt::format("kjit-warm: cannot read '{}'", path.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::move(text).str();
+}
+
+void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) {
+  backend::CompileRequest base;
+  base.program_name = path.string();
+  base.source = read_text(path);
+  base.source_path = fs::absolute(path).lexically_normal();
+  base.include_dirs = options.include_dirs;
+  base.defines = options.defines;
+  base.fast_math = options.fast_math;
+  const auto add = [&](std::vector<std::string> kernels) {
+    detail::ManifestBuild b;
+    b.request = base;
+    for (std::string& k : kernels) {
+      b.request.kernel_names.push_back(std::move(k));
+      b.request.kernel_signatures.emplace_back();
+    }
+    inputs.builds.push_back(std::move(b));
+  };
+  if (!options.kernels.empty()) {
+    add(options.kernels);  // as CompileOptions::kernels: one build with all of them
+    return;
+  }
+  const KernelNames names = find_kernels(base.source);
+  for (const std::string& k : names.plain) {
+    add({k});  // as Program::kernel asks for a name: one build each
+  }
+  for (const std::string& t : names.templates) {
+    inputs.notes.push_back(
+        fmt::format("{}: template kernel '{}' left out: name its instantiations with --kernel "
+                    "'{}<float>', or warm from a manifest (KJIT_RECORD_MANIFEST)",
+                    path.string(), t, t));
+  }
+  if (names.plain.empty() && names.templates.empty()) {
+    inputs.notes.push_back(fmt::format("{}: no __global__ function found", path.string()));
+  }
+}
+
+}  // namespace
+
+Inputs collect_inputs(const std::vector<std::string>& paths, const FileOptions& options) {
+  Inputs inputs;
+  for (const std::string& p : paths) {
+    const fs::path path(p);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> files;
+      for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file() && it->path().extension() == ".cu") {
+          files.push_back(it->path());
+        }
+      }
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) {
+        add_file(f, options, inputs);
+      }
+    } else if (path.extension() == ".json") {
+      for (detail::ManifestBuild& b : detail::read_manifest(path)) {
+        inputs.builds.push_back(std::move(b));
+      }
+    } else if (fs::exists(path, ec)) {
+      add_file(path, options, inputs);
+    } else {
+      throw Error(fmt::format("kjit-warm: '{}' does not exist", p));
+    }
+  }
+  return inputs;
+}
+
+}  // namespace kjit::warm

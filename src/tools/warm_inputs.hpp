@@ -1,0 +1,38 @@
+// What kjit-warm compiles: builds from kernel files, folders of them and manifests, each for the
+// targets asked for.
+#pragma once
+
+#include "jit/manifest.hpp"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kjit::warm {
+
+/// Options that apply to kernel files given on the command line (manifests carry their own).
+struct FileOptions {
+  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::string> kernels;  // compile these together; empty: each __global__ alone
+  bool fast_math = false;
+};
+
+struct Inputs {
+  std::vector<detail::ManifestBuild> builds;  // target empty: "for every target asked for"
+  std::vector<std::string> notes;             // what was left out, and why
+};
+
+/// Expands FILES|DIRS|MANIFESTs (a folder: its *.cu files, recursively; *.json: a manifest).
+/// Throws kjit::Error for an input that cannot be read.
+Inputs collect_inputs(const std::vector<std::string>& paths, const FileOptions& options);
+
+/// The names of the non-template __global__ functions of `source`, and of the templates.
+struct KernelNames {
+  std::vector<std::string> plain;
+  std::vector<std::string> templates;
+};
+KernelNames find_kernels(const std::string& source);
+
+}  // namespace kjit::warm

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""kjit-warm end to end: compiles offline into a cache that a later run uses without compiling,
+reports failures with the compiler's message, records and replays manifests, and maintains the
+cache (stat, verify, prune, clear, explain).
+
+usage: kjit_warm_test.py KJIT_WARM CACHE_WORKER KERNELS_DIR [--cuda]
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+WARM, WORKER, KERNELS = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+CUDA = "--cuda" in sys.argv  # NVRTC is there: also warm cuda:sm_90 (no GPU needed)
+
+
+def run(*args, env=None, check=None):
+    full = dict(os.environ, **(env or {}))
+    p = subprocess.run(list(args), capture_output=True, text=True, env=full, timeout=600)
+    if check is not None and p.returncode != check:
+        raise AssertionError(f"{args} exited {p.returncode}, not {check}:\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+class KjitWarm(unittest.TestCase):
+    def setUp(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix="kjit-warm-test-"))
+        self.cache = self.dir / "cache"
+        self.src = self.dir / "src"
+        self.src.mkdir()
+        (self.src / "scale.h").write_text("#define SCALE 3\n")
+        for salt in range(20, 23):
+            (self.src / f"scaled{salt}.cu").write_text(
+                '#include "scale.h"\n'
+                "__global__ void scaled(const int* in, int* out, int n) {\n"
+                "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                f"  if (i < n) out[i] = in[i] * SCALE + {salt};\n}}\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def warm(self, *args, check=0):
+        return run(WARM, "--cache-dir", str(self.cache), *args, check=check)
+
+    def worker(self, env):
+        p = run(WORKER, str(self.src), "20", "23", env=dict({"KJIT_DEVICE": "cpu"}, **env), check=0)
+        return dict(kv.split("=") for kv in p.stdout.split())
+
+    def test_a_warmed_cache_serves_a_later_run_without_compiling(self):
+        report = self.dir / "report.json"
+        targets = ["-t", "cpu"] + (["-t", "cuda:sm_90"] if CUDA else [])
+        self.warm(str(self.src), *targets, "--json", str(report))
+        builds = json.loads(report.read_text())["builds"]
+        self.assertEqual(len(builds), 3 * (2 if CUDA else 1))
+        self.assertTrue(all(b["status"] == "compiled" for b in builds), builds)
+        again = self.warm(str(self.src), *targets, "--json", "-")
+        self.assertTrue(all(b["status"] == "cached" for b in json.loads(
+            again.stdout[again.stdout.index("{"):])["builds"]))
+        self.assertEqual(self.worker({"KJIT_CACHE_DIR": str(self.cache)})["compiles"], "0")
+
+    def test_the_whole_kernels_folder_warms_for_every_target(self):
+        targets = ["-t", "cpu"] + (["-t", "cuda:sm_90", "-t", "cuda:compute_90"] if CUDA else [])
+        p = self.warm(str(KERNELS), *targets, "-j", "2")
+        self.assertIn("template kernel 'saxpy' left out", p.stderr)
+        self.assertRegex(p.stdout, r"cpu\s+\d+\s+0\s+0")
+
+    def test_a_compile_error_fails_the_run_with_the_compilers_message(self):
+        (self.src / "broken.cu").write_text("__global__ void broken(int* p) {\n  p[0] = oops;\n}\n")
+        p = self.warm(str(self.src / "broken.cu"), str(self.src / "scaled20.cu"), "-t", "cpu",
+                      check=1)
+        self.assertIn("broken.cu:2", p.stderr)
+        self.assertIn("oops", p.stderr)
+        self.assertRegex(p.stdout, r"cpu\s+1\s+0\s+1")  # the good one still compiled
+
+    def test_bad_targets_and_inputs_are_clear_errors(self):
+        p = self.warm(str(self.src), "-t", "cuda:sm_1", check=2)
+        self.assertIn("sm_1", p.stderr)
+        p = self.warm(str(self.src), "-t", "fpga", check=2)
+        self.assertIn("'fpga' is not a target", p.stderr)
+        p = self.warm(str(self.src), check=2)
+        self.assertIn("--target", p.stderr)
+        p = self.warm(str(self.dir / "missing.cu"), "-t", "cpu", check=2)
+        self.assertIn("does not exist", p.stderr)
+        (self.dir / "bad.json").write_text("{\"not\": \"a manifest\"}")
+        p = self.warm(str(self.dir / "bad.json"), check=2)
+        self.assertIn("not a kjit manifest", p.stderr)
+
+    def test_a_recorded_manifest_warms_exactly_what_the_run_used(self):
+        manifest = self.dir / "used.json"
+        first = self.worker({"KJIT_CACHE": "off", "KJIT_RECORD_MANIFEST": str(manifest)})
+        self.assertEqual(first["compiles"], "3")
+        builds = json.loads(manifest.read_text())["builds"]
+        self.assertEqual(sorted(b["kernels"][0]["name"] for b in builds), ["scaled"] * 3)
+        self.assertTrue(all(b["target"] == "cpu" for b in builds))
+        self.warm(str(manifest))  # the manifest's own targets
+        self.assertEqual(self.worker({"KJIT_CACHE_DIR": str(self.cache)})["compiles"], "0")
+
+    def test_verify_prune_clear_and_stat_maintain_the_cache(self):
+        self.warm(str(self.src), "-t", "cpu")
+        self.assertIn("3 entries", self.warm("stat").stdout)
+        entries = sorted(self.cache.rglob("*.kjit"))
+        data = bytearray(entries[0].read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        entries[0].write_bytes(bytes(data))
+        p = self.warm("verify", check=1)
+        self.assertIn("checksum", p.stdout)
+        self.warm("verify", "--fix", check=0)
+        self.assertFalse(entries[0].exists())
+        self.warm("verify", check=0)
+        p = self.warm("prune", "--max-bytes", "0")
+        self.assertIn("removed 2 entries", p.stdout)
+        self.warm(str(self.src), "-t", "cpu")
+        self.assertIn("removed 3 entries", self.warm("clear").stdout)
+        self.assertEqual(list(self.cache.rglob("*.kjit")), [])
+
+    def test_explain_names_what_differs(self):
+        self.warm(str(self.src / "scaled20.cu"), "-t", "cpu")
+        p = self.warm("explain", str(self.src / "scaled20.cu"), "-t", "cpu")
+        self.assertIn("cached:", p.stdout)
+        (self.src / "scale.h").write_text("#define SCALE 4\n")
+        p = self.warm("explain", str(self.src / "scaled20.cu"), "-t", "cpu", "-D", "EXTRA=1")
+        self.assertIn('include "scale.h" [beside]', p.stdout)
+        self.assertIn("define EXTRA", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
