@@ -25,13 +25,21 @@ benchmarks=OFF
 if [ "$mode" = "--bench" ] || [ "$mode" = "--first-launch" ]; then
   benchmarks=ON
 fi
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKJIT_WITH_CPU=OFF \
+# Header-only dependencies the GPU machine lacks (xxHash, nlohmann-json, CLI11) may be carried
+# there in .carry-deps/ (include/ and share/cmake/, copied from Debian's packages).
+prefix=""
+if [ -d "$root/.carry-deps" ]; then
+  prefix="-DCMAKE_PREFIX_PATH=$root/.carry-deps"
+fi
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKJIT_WITH_CPU=OFF $prefix \
   -DKJIT_WITH_CUDA=ON -DKJIT_BUILD_EXAMPLES=$examples -DKJIT_BUILD_BENCHMARKS=$benchmarks \
   > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|Error" -A5 "$out/build.log" | head -60; exit 1; }
 echo "built (examples=$examples, benchmarks=$benchmarks)"
 
 cd "$build"
+export KJIT_CACHE_DIR="$build/test-cache"  # the suite's own cache, emptied: it starts cold
+rm -rf "$KJIT_CACHE_DIR"
 ctest -L "cuda|core" -j 8 --output-on-failure --timeout 300 --output-junit "$out/ctest.xml" \
   > "$out/ctest.log" 2>&1
 status=$?
@@ -42,6 +50,10 @@ if [ "$mode" = "--bench" ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
     --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
   tail -5 "$out/bench.log"
   python3 "$root/benchmarks/report.py" "$out/bench-cuda.json"
+  KJIT_DEVICE=cuda "$build/benchmarks/kjit_bench_cache" --benchmark_repetitions=5 \
+    --benchmark_report_aggregates_only=true --benchmark_out="$out/bench-cache-cuda.json" \
+    --benchmark_out_format=json > "$out/bench-cache.log" 2>&1
+  grep -E "device|median" "$out/bench-cache.log"
 fi
 if [ "$benchmarks" = ON ]; then  # each run a fresh process, alternating the two ways
   for run in 1 2 3 4 5 6 7; do

@@ -1,0 +1,143 @@
+// Cold compile against warm load from the disk cache, on the device KJIT_DEVICE selects, in one
+// process: one program, and 32 distinct programs asked for at startup (one after another, and
+// from all cores at once). Every iteration makes fresh Program objects, so nothing is reused in
+// memory; "cold" runs with the cache off, "warm" from a cache filled before timing. The device
+// is opened before timing: context creation is not counted.
+#include "jit/cache/disk_cache.hpp"
+
+#include <kjit/kjit.hpp>
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace cache = kjit::detail::cache;
+
+/// Distinct programs of the size of a typical kernel file (salted saxpy-like kernels).
+std::string program_source(int salt) {
+  return fmt::format(
+      "__device__ float twist(float v) {{ return v * {0}.0f + 1.0f / ({0}.0f + v * v); }}\n"
+      "__global__ void k{0}(float a, const float* x, float* y, int n) {{\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) y[i] = a * twist(x[i]) + y[i];\n}}\n",
+      salt);
+}
+
+kjit::Device& device() {
+  static kjit::Device d = kjit::Device::select();
+  return d;
+}
+
+fs::path cache_dir() {
+  static const fs::path dir =
+      fs::temp_directory_path() / fmt::format("kjit-bench-cache-{}", getpid());
+  return dir;
+}
+
+void use_cache(bool on) {
+  cache::CacheSettings s;
+  s.mode = on ? kjit::detail::environment::CacheMode::read_write
+              : kjit::detail::environment::CacheMode::off;
+  s.user_dir = cache_dir();
+  cache::use_disk_cache(s);
+}
+
+void get_kernel(int salt) {
+  const auto p = kjit::Program::from_source(fmt::format("k{}.cu", salt), program_source(salt));
+  auto k = p.kernel<float, const float*, float*, int>(fmt::format("k{}", salt), device());
+  benchmark::DoNotOptimize(k);
+}
+
+/// Programs salted from `base`: each iteration of a cold run needs new ones (NVRTC and Clang keep
+/// no cache of their own, but new text also rules out any other reuse).
+void programs(int base, int count, bool parallel) {
+  if (!parallel) {
+    for (int i = 0; i < count; ++i) {
+      get_kernel(base + i);
+    }
+    return;
+  }
+  std::vector<std::thread> threads;
+  const int workers = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  for (int w = 0; w < std::min(workers, count); ++w) {
+    threads.emplace_back([=] {
+      for (int i = w; i < count; i += workers) {
+        get_kernel(base + i);
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+}
+
+void cold(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  const bool parallel = state.range(1) != 0;
+  use_cache(false);
+  int base = 100000;
+  for (auto _ : state) {
+    programs(base, count, parallel);
+    base += count;
+  }
+}
+
+void warm(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  const bool parallel = state.range(1) != 0;
+  use_cache(true);
+  programs(0, count, true);  // fill the cache (not timed)
+  const kjit::CacheStats before = kjit::cache_stats();
+  for (auto _ : state) {
+    programs(0, count, parallel);
+  }
+  // Proof that the timed loads were hits: no compile ran while timing.
+  state.counters["compiles"] = static_cast<double>(kjit::cache_stats().compiles - before.compiles);
+}
+
+BENCHMARK(cold)->Name("cache/cold/1")->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(warm)->Name("cache/warm/1")->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(cold)
+    ->Name("cache/cold/32_serial")
+    ->Args({32, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(warm)
+    ->Name("cache/warm/32_serial")
+    ->Args({32, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(cold)
+    ->Name("cache/cold/32_parallel")
+    ->Args({32, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(warm)
+    ->Name("cache/warm/32_parallel")
+    ->Args({32, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  try {
+    (void)device();
+  } catch (const kjit::Error& e) {
+    std::fprintf(stderr, "kjit_bench_cache: %s\n", e.what());
+    return 1;
+  }
+  std::printf("device: %s\n", device().info().id().c_str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  fs::remove_all(cache_dir());
+  return 0;
+}
