@@ -9,6 +9,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 #include <cuda.h>
 #include <nvrtc.h>
 #include <algorithm>
@@ -395,6 +397,9 @@ void compile_nvrtc(benchmark::State& state, const char* file, const char* name) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Cold compiles are measured here: the disk cache would turn them into loads
+  // (kjit_bench_cache measures those).
+  setenv("KJIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe): before any thread starts
   benchmark::Initialize(&argc, argv);
   try {
     const kjit::DeviceInfo& info = setup().device.info();
