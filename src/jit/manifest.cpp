@@ -47,8 +47,8 @@ Json to_json(const ManifestBuild& b) {
   j["kernels"] = Json::array();
   for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
     Json k{{"name", r.kernel_names[i]}};
-    if (r.kernel_signatures.at(i)) {
-      k["signature"] = *r.kernel_signatures[i];
+    if (const auto& signature = r.kernel_signatures.at(i)) {
+      k["signature"] = *signature;
     }
     j["kernels"].push_back(std::move(k));
   }

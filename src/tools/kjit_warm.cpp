@@ -95,10 +95,11 @@ struct Job {
 
 std::string describe(const backend::CompileRequest& r) {
   std::vector<std::string> kernels;
+  kernels.reserve(r.kernel_names.size());
   for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
-    kernels.push_back(r.kernel_signatures[i]
-                          ? fmt::format("{}({})", r.kernel_names[i], *r.kernel_signatures[i])
-                          : r.kernel_names[i]);
+    const auto& signature = r.kernel_signatures.at(i);
+    kernels.push_back(signature ? fmt::format("{}({})", r.kernel_names[i], *signature)
+                                : r.kernel_names[i]);
   }
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }

@@ -68,6 +68,10 @@ class CacheProgramTest : public DeviceTest {
 
 TEST_F(CacheProgramTest, ASecondProgramLoadsFromTheCacheWithoutCompiling) {
   const fs::path src = write_source(1);
+  const CacheConfig config = cache_config();
+  EXPECT_TRUE(config.enabled);
+  EXPECT_TRUE(config.writable);
+  EXPECT_EQ(config.directory, dir_ / "cache");
   const CacheStats before = cache_stats();
   EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 1, 11), 0);
   const CacheStats cold = cache_stats();
