@@ -19,6 +19,16 @@ void Stream::copy_to_host_now(void* dst, std::uint64_t src, std::size_t bytes) {
   synchronize();
 }
 Module::~Module() = default;
+const std::optional<std::string>& CompileRequest::signature(std::size_t i) const {
+  static const std::optional<std::string> none;
+  return i < kernel_signatures.size() ? kernel_signatures[i] : none;
+}
+
+std::string CompileRequest::kernel_label(std::size_t i) const {
+  const auto& types = signature(i);
+  return types ? kernel_names.at(i) + "(" + *types + ")" : kernel_names.at(i);
+}
+
 Device::~Device() = default;
 Compiler::~Compiler() = default;
 Backend::~Backend() = default;

@@ -34,6 +34,11 @@ struct CompileRequest {
   /// template or pick an overload that the name alone does not resolve.
   std::vector<std::optional<std::string>> kernel_signatures;
   bool fast_math = false;
+
+  /// Kernel i's parameter types, if it has them.
+  [[nodiscard]] const std::optional<std::string>& signature(std::size_t i) const;
+  /// "saxpy" or "saxpy(float, const float*)": kernel i as messages and cache keys name it.
+  [[nodiscard]] std::string kernel_label(std::size_t i) const;
 };
 
 /// A compiled program, as it would be stored in the disk cache.

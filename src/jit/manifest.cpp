@@ -1,6 +1,7 @@
 #include "jit/manifest.hpp"
 
 #include "jit/environment.hpp"
+#include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -12,9 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <mutex>
-#include <sstream>
 
 namespace kjit::detail {
 
@@ -57,24 +56,13 @@ Json to_json(const ManifestBuild& b) {
   return j;
 }
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(fmt::format("kjit: cannot read '{}': {}", path.string(),
-                            std::error_code(errno, std::generic_category()).message()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::move(text).str();
-}
-
 ManifestBuild from_json(const Json& j) {
   ManifestBuild b;
   backend::CompileRequest& r = b.request;
   r.program_name = j.at("name").get<std::string>();
   if (j.contains("file")) {
     r.source_path = std::filesystem::path(j.at("file").get<std::string>());
-    r.source = read_text(*r.source_path);
+    r.source = read_file_or_throw(*r.source_path, "kernel file");
   } else {
     r.source = j.at("source").get<std::string>();
   }
@@ -119,7 +107,7 @@ Json parse(const std::string& text, const std::filesystem::path& path) {
 }  // namespace
 
 std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path) {
-  const Json j = parse(read_text(path), path);
+  const Json j = parse(read_file_or_throw(path, "manifest"), path);
   std::vector<ManifestBuild> builds;
   std::size_t index = 0;
   for (const Json& b : j.at("builds")) {
@@ -137,13 +125,22 @@ std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path) {
   return builds;
 }
 
+namespace {
+
+/// KJIT_RECORD_MANIFEST, read once.
+const std::optional<std::filesystem::path>& manifest_path() {
+  static const std::optional<std::filesystem::path> path = environment::record_manifest();
+  return path;
+}
+
+}  // namespace
+
 bool recording_manifest() {
-  static const bool on = environment::record_manifest().has_value();
-  return on;
+  return manifest_path().has_value();
 }
 
 void record_build(const ManifestBuild& build) {
-  const auto path = environment::record_manifest();
+  const auto& path = manifest_path();
   if (!path) {
     return;
   }
@@ -162,7 +159,7 @@ void record_build(const ManifestBuild& build) {
     Json j{{"kjit_manifest", 1}, {"builds", Json::array()}};
     std::error_code ec;
     if (std::filesystem::exists(*path, ec)) {
-      j = parse(read_text(*path), *path);
+      j = parse(read_file_or_throw(*path, "manifest"), *path);
     }
     const Json entry = to_json(build);
     bool known = false;
@@ -171,9 +168,9 @@ void record_build(const ManifestBuild& build) {
     }
     if (!known) {
       j["builds"].push_back(entry);
-      const std::string temp = path->string() + fmt::format(".tmp-{}", getpid());
-      std::ofstream(temp, std::ios::trunc) << j.dump(2) << "\n";
-      std::filesystem::rename(temp, *path);
+      if (const auto problem = write_file_atomically(*path, j.dump(2) + "\n")) {
+        log().warn("kjit: cannot record the manifest '{}': {}", path->string(), *problem);
+      }
     }
   } catch (const std::exception& e) {
     log().warn("kjit: cannot record the manifest '{}': {}", path->string(), e.what());

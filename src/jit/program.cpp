@@ -1,6 +1,7 @@
 // Program: sources, per-device builds, kernel lookup.
 #include "jit/cache/cached_build.hpp"
 #include "jit/compile_options_check.hpp"
+#include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 #include "jit/name_expression.hpp"
 #include "jit/program_impl.hpp"
@@ -11,8 +12,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace kjit {
 
@@ -229,24 +228,14 @@ Program Program::from_source(std::string name, std::string source, CompileOption
 
 Program Program::from_file(const std::filesystem::path& path, CompileOptions options) {
   detail::check_compile_options(options);
+  std::string text = detail::read_file_or_throw(path, "kernel file");
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) {
-    throw Error(fmt::format("kjit: cannot read kernel file '{}': {}", path.string(),
-                            std::error_code(errno, std::generic_category()).message()));
+  if (ec) {
+    throw Error(fmt::format("kjit: cannot read kernel file '{}': {}", path.string(), ec.message()));
   }
-  if (std::filesystem::is_directory(path, ec)) {
-    throw Error(
-        fmt::format("kjit: cannot read kernel file '{}': it is a directory", path.string()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw Error(fmt::format("kjit: error while reading kernel file '{}'", path.string()));
-  }
-  return Program(std::make_shared<detail::ProgramImpl>(path.string(), std::move(text).str(),
-                                                       absolute, std::move(options)));
+  return Program(std::make_shared<detail::ProgramImpl>(path.string(), std::move(text), absolute,
+                                                       std::move(options)));
 }
 
 detail::ProgramImpl& Program::checked() const {

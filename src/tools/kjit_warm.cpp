@@ -97,9 +97,7 @@ std::string describe(const backend::CompileRequest& r) {
   std::vector<std::string> kernels;
   kernels.reserve(r.kernel_names.size());
   for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
-    const auto& signature = r.kernel_signatures.at(i);
-    kernels.push_back(signature ? fmt::format("{}({})", r.kernel_names[i], *signature)
-                                : r.kernel_names[i]);
+    kernels.push_back(r.kernel_label(i));
   }
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }
@@ -322,9 +320,7 @@ int verify_command(bool fix) {
     std::printf("bad: %s: %s%s\n", e.file.c_str(), d.problem.c_str(),
                 removable ? " (removed)" : "");
     if (removable) {
-      std::error_code ec;
-      fs::remove(e.file, ec);
-      fs::remove(fs::path(e.file).replace_extension(".json"), ec);
+      cache::DiskCache::remove_entry(e.file);
     }
   }
   std::printf("%zu entries checked, %d bad\n", checked, bad);
@@ -360,17 +356,13 @@ int explain_command(const CompileArgs& args) {
   const Inputs inputs = collect_inputs(args.inputs, file_options(args));
   const std::vector<Job> jobs = plan(args, inputs);
   Targets targets;
-  std::vector<Json> known;
-  for (const fs::path& dir : cache::disk_cache().tiers()) {
-    for (const auto& f : fs::recursive_directory_iterator(dir, fs::directory_options::none)) {
-      if (f.path().extension() == ".json") {
-        std::ifstream in(f.path());
-        Json j = Json::parse(in, nullptr, false);
-        if (j.is_object() && j.contains("components")) {
-          j["file"] = f.path().string();
-          known.push_back(std::move(j));
-        }
-      }
+  std::vector<Json> known;  // the key manifests of every tier's entries
+  for (const cache::EntryFile& e : cache::disk_cache().entries(true)) {
+    std::ifstream in(fs::path(e.file).replace_extension(".json"));
+    Json j = Json::parse(in, nullptr, false);
+    if (j.is_object() && j.contains("components")) {
+      j["file"] = e.file.string();
+      known.push_back(std::move(j));
     }
   }
   for (const Job& job : jobs) {
@@ -402,8 +394,7 @@ int explain_command(const CompileArgs& args) {
       }
     }
     if (best_score == SIZE_MAX) {
-      std::printf("  cached: %s\n",
-                  fs::path(best->value("file", "")).replace_extension(".kjit").c_str());
+      std::printf("  cached: %s\n", best->value("file", "").c_str());
       continue;
     }
     if (best == nullptr) {

@@ -1,15 +1,14 @@
 #include "tools/warm_inputs.hpp"
 
 #include "jit/cache/include_scan.hpp"
+#include "jit/file_text.hpp"
 
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 namespace kjit::warm {
 
@@ -34,20 +33,10 @@ KernelNames find_kernels(const std::string& source) {
 
 namespace {
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(fmt::format("kjit-warm: cannot read '{}'", path.string()));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::move(text).str();
-}
-
 void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) {
   backend::CompileRequest base;
   base.program_name = path.string();
-  base.source = read_text(path);
+  base.source = detail::read_file_or_throw(path, "kernel file");
   base.source_path = fs::absolute(path).lexically_normal();
   base.include_dirs = options.include_dirs;
   base.defines = options.defines;

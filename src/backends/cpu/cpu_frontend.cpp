@@ -256,8 +256,7 @@ std::string entries_source(const SourcePaths& paths, const backend::CompileReque
   std::string text = fmt::format("#include \"{}\"\n", paths.main());
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     const std::string& name = request.kernel_names[i];
-    const auto& signature =
-        i < request.kernel_signatures.size() ? request.kernel_signatures[i] : std::nullopt;
+    const auto& signature = request.signature(i);
     const std::string address =
         signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
                   : fmt::format("&{}", name);

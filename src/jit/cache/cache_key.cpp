@@ -38,10 +38,7 @@ KeyResult make_key(const backend::CompileRequest& request, const backend::Target
   }
   c.emplace_back("fast math", request.fast_math ? "on" : "off");
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
-    const auto& signature = request.kernel_signatures.at(i);
-    c.emplace_back(fmt::format("kernel {}", i),
-                   signature ? fmt::format("{}({})", request.kernel_names[i], *signature)
-                             : request.kernel_names[i]);
+    c.emplace_back(fmt::format("kernel {}", i), request.kernel_label(i));
   }
   std::string text;
   for (const auto& [name, value] : c) {

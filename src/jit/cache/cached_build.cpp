@@ -57,21 +57,19 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   CachedBuild out;
   std::optional<CacheKey> key;
   if (cache.enabled()) {
-    backend::TargetIdentity identity = compiler.identity();
-    out.target = identity.target;
-    KeyResult made = make_key(request, identity);
+    KeyResult made = make_key(request, compiler.identity());
     if (!made.key) {
       log().warn("kjit: '{}' is not cached: {}", request.program_name, made.uncacheable);
     }
     key = std::move(made.key);
   }
-  std::optional<std::optional<KeyLock>> lock;  // held until the entry is stored
+  std::optional<KeyLock> lock;  // held until the entry is stored
   if (key) {
     if (try_entry(cache, *key, device, out)) {
       return out;
     }
-    lock.emplace(cache.lock(*key));
-    if (*lock && try_entry(cache, *key, device, out)) {
+    lock = cache.lock(*key);
+    if (lock && try_entry(cache, *key, device, out)) {
       return out;  // another process compiled it while we waited
     }
     counters().misses.fetch_add(1, std::memory_order_relaxed);
@@ -126,12 +124,13 @@ CachedBuild build_through_cache(const backend::CompileRequest& request, backend:
   if (device == nullptr || !recording_manifest()) {
     return build(request, compiler, device);
   }
+  const std::string target = compiler.identity().target;
   try {
     CachedBuild out = build(request, compiler, device);
-    record_build({request, compiler.identity().target, false});
+    record_build({request, target, false});
     return out;
   } catch (const KernelNotFoundError&) {
-    record_build({request, compiler.identity().target, true});
+    record_build({request, target, true});
     throw;
   }
 }

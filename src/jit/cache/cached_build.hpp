@@ -14,8 +14,6 @@ struct CachedBuild {
   std::unique_ptr<backend::Module> module;
   std::vector<std::string> symbols;  // one per request.kernel_names
   bool from_cache = false;
-  std::string
-      target;  // the compiler's target ("cuda:sm_90"), when the cache or a manifest needed it
   double compile_ms = 0;  // 0 on a hit
   double load_ms = 0;     // reading the entry (on a hit) and loading the binary
   std::string log;        // the compiler's warnings (on a compile)

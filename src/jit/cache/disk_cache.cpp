@@ -2,6 +2,7 @@
 
 #include "jit/cache/cache_counters.hpp"
 #include "jit/cache/cache_entry.hpp"
+#include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 
 #include <fcntl.h>
@@ -15,9 +16,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <random>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 namespace kjit::detail::cache {
 
@@ -28,7 +29,6 @@ namespace {
 constexpr std::string_view kEntrySuffix = ".kjit";
 constexpr std::string_view kNotesSuffix = ".json";
 constexpr std::string_view kLockSuffix = ".lock";
-constexpr std::string_view kTempMark = ".tmp-";
 
 std::string errno_text(int error) {
   return std::error_code(error, std::generic_category()).message();
@@ -79,43 +79,6 @@ bool is_key(std::string_view name) {
          });
 }
 
-/// Writes `data` to a new temporary file beside `target` and renames it over `target`.
-/// Returns the error text, or nullopt on success.
-std::optional<std::string> publish_file(const fs::path& target, std::string_view data) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
-  const fs::path temp = target.string() + fmt::format("{}{}-{:x}", kTempMark, getpid(), random());
-  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return fmt::format("cannot create '{}': {}", temp.string(), errno_text(errno));
-  }
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      const int error = n < 0 ? errno : ENOSPC;
-      close(fd);
-      unlink(temp.c_str());
-      return fmt::format("cannot write '{}': {}", temp.string(), errno_text(error));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  // No fsync: a file torn by a crash fails verification on read and is rebuilt.
-  if (close(fd) != 0) {
-    const int error = errno;
-    unlink(temp.c_str());
-    return fmt::format("cannot write '{}': {}", temp.string(), errno_text(error));
-  }
-  if (rename(temp.c_str(), target.c_str()) != 0) {
-    const int error = errno;
-    unlink(temp.c_str());
-    return fmt::format("cannot rename '{}' into place: {}", temp.string(), errno_text(error));
-  }
-  return std::nullopt;
-}
-
 std::optional<std::string> make_private_dir(const fs::path& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) {
@@ -146,11 +109,21 @@ CacheSettings CacheSettings::from_environment() {
   return s;
 }
 
-KeyLock::~KeyLock() {
+void KeyLock::release() noexcept {
   if (fd_ >= 0) {
     unlink(path_.c_str());  // before unlocking: a waiter then sees the file gone and retries
     close(fd_);
+    fd_ = -1;
   }
+}
+
+KeyLock& KeyLock::operator=(KeyLock&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
 }
 
 DiskCache::DiskCache(CacheSettings settings) : settings_(std::move(settings)) {
@@ -179,9 +152,10 @@ DiskCache::DiskCache(CacheSettings settings) : settings_(std::move(settings)) {
     const fs::path tag = dir / "CACHEDIR.TAG";
     std::error_code ec;
     if (!fs::exists(tag, ec)) {
-      (void)publish_file(tag,
-                         "Signature: 8a477f597d28d172789f06886806bc55\n"
-                         "# kjit's kernel cache: safe to delete; see `kjit-warm clear`.\n");
+      (void)write_file_atomically(
+          tag,
+          "Signature: 8a477f597d28d172789f06886806bc55\n"
+          "# kjit's kernel cache: safe to delete; see `kjit-warm clear`.\n");
     }
   } else {
     std::error_code ec;
@@ -384,10 +358,11 @@ void DiskCache::store(const CacheKey& key, const backend::Binary& binary, const 
   }
   fs::path notes_file = file;
   notes_file.replace_extension(kNotesSuffix);
-  // The manifest first: an entry never exists without the notes that explain it.
-  auto problem = publish_file(notes_file, manifest.dump(2) + "\n");
+  // The manifest first: an entry never exists without the notes that explain it. (No fsync: a
+  // file torn by a crash fails verification on read and is rebuilt.)
+  auto problem = write_file_atomically(notes_file, manifest.dump(2) + "\n");
   if (!problem) {
-    problem = publish_file(file, encode_entry(key.hex, binary));
+    problem = write_file_atomically(file, encode_entry(key.hex, binary));
   }
   if (problem) {
     warn_once(fmt::format("kjit: cannot store '{}' in the cache: {}", notes.program, *problem));
@@ -478,7 +453,7 @@ std::size_t DiskCache::remove_stale_temporaries(std::chrono::seconds age) {
   for (fs::recursive_directory_iterator it(settings_.user_dir, ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.find(kTempMark) == std::string::npos) {
+    if (name.find(kTempFileMark) == std::string::npos) {
       continue;
     }
     std::error_code time_ec;

@@ -59,12 +59,13 @@ class KeyLock {
   KeyLock(KeyLock&& other) noexcept : path_(std::move(other.path_)), fd_(other.fd_) {
     other.fd_ = -1;
   }
-  KeyLock& operator=(KeyLock&&) = delete;
+  KeyLock& operator=(KeyLock&& other) noexcept;
   KeyLock(const KeyLock&) = delete;
   KeyLock& operator=(const KeyLock&) = delete;
-  ~KeyLock();
+  ~KeyLock() { release(); }
 
  private:
+  void release() noexcept;
   std::filesystem::path path_;
   int fd_;
 };
@@ -106,13 +107,15 @@ class DiskCache {
   /// Removes every entry of the user tier. Returns the count.
   std::size_t clear();
 
+  /// Removes an entry file and the key manifest beside it; missing files are no error.
+  static void remove_entry(const std::filesystem::path& file);
+
   /// The path of `key`'s entry in `dir`.
   static std::filesystem::path entry_path(const std::filesystem::path& dir, const std::string& key);
 
  private:
   std::optional<FoundEntry> read_entry(const std::filesystem::path& dir, const CacheKey& key,
                                        bool user_tier);
-  void remove_entry(const std::filesystem::path& file);
   void note_in_use(const std::string& key);
 
   CacheSettings settings_;

@@ -1,11 +1,11 @@
 #include "jit/cache/include_scan.hpp"
 
 #include "jit/cache/cache_hash.hpp"
+#include "jit/file_text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -121,20 +121,6 @@ std::vector<Directive> directives(const std::string& text) {
     found.push_back(std::move(d));
   }
   return found;
-}
-
-std::optional<std::string> read_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::move(text).str();
 }
 
 class Scanner {
