@@ -6,6 +6,9 @@
 #if KJIT_WITH_CUDA
 #include "backends/cuda/cuda_backend.hpp"
 #endif
+#if KJIT_WITH_HIP
+#include "backends/hip/hip_backend.hpp"
+#endif
 
 namespace kjit::detail {
 
@@ -16,7 +19,11 @@ std::vector<BackendSlot> create_backends() {
 #else
   slots.push_back({BackendKind::cuda, nullptr});
 #endif
-  slots.push_back({BackendKind::hip, nullptr});  // issue 5
+#if KJIT_WITH_HIP
+  slots.push_back({BackendKind::hip, hip::create_backend()});
+#else
+  slots.push_back({BackendKind::hip, nullptr});
+#endif
 #if KJIT_WITH_CPU
   slots.push_back({BackendKind::cpu, cpu::create_backend()});
 #else

@@ -430,7 +430,8 @@ int explain_command(const CompileArgs& args) {
 void add_build_options(CLI::App& app, CompileArgs& args) {
   app.add_option("inputs", args.inputs, "kernel files, folders of them, or manifests (.json)")
       ->required();
-  app.add_option("-t,--target", args.targets, "cpu, cuda:sm_90, cuda:compute_90 (repeatable)");
+  app.add_option("-t,--target", args.targets,
+                 "cpu, cuda:sm_90, cuda:compute_90, hip:gfx90a (repeatable)");
   app.add_flag("--detected", args.detected, "also the targets of the devices present");
   app.add_option("-I,--include-dir", args.include_dirs, "include folder for kernel files");
   app.add_option("-D,--define", args.defines, "NAME[=VALUE] for kernel files");

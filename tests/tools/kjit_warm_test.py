@@ -3,7 +3,7 @@
 reports failures with the compiler's message, records and replays manifests, and maintains the
 cache (stat, verify, prune, clear, explain).
 
-usage: kjit_warm_test.py KJIT_WARM CACHE_WORKER KERNELS_DIR [--cuda]
+usage: kjit_warm_test.py KJIT_WARM CACHE_WORKER KERNELS_DIR [--cuda] [--hip]
 """
 import json
 import os
@@ -16,6 +16,7 @@ import unittest
 
 WARM, WORKER, KERNELS = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 CUDA = "--cuda" in sys.argv  # NVRTC is there: also warm cuda:sm_90 (no GPU needed)
+HIP = "--hip" in sys.argv  # hipRTC is there: also warm hip:gfx90a (no GPU needed)
 
 
 def run(*args, env=None, check=None):
@@ -88,6 +89,24 @@ class KjitWarm(unittest.TestCase):
         (self.dir / "bad.json").write_text("{\"not\": \"a manifest\"}")
         p = self.warm(str(self.dir / "bad.json"), check=2)
         self.assertIn("not a kjit manifest", p.stderr)
+
+    def test_amd_targets_warm_without_a_gpu_and_unknown_ones_are_refused(self):
+        if not HIP:
+            self.skipTest("hipRTC is not installed")
+        report = self.dir / "hip.json"
+        self.warm(str(self.src), "-t", "hip:gfx90a", "-t", "hip:gfx908:xnack-", "--json",
+                  str(report))
+        builds = json.loads(report.read_text())["builds"]
+        self.assertEqual(len(builds), 6)
+        self.assertTrue(all(b["status"] == "compiled" for b in builds), builds)
+        again = self.warm(str(self.src), "-t", "hip:gfx90a", "--json", "-")
+        self.assertTrue(all(b["status"] == "cached" for b in json.loads(
+            again.stdout[again.stdout.index("{"):])["builds"]))
+        # Both would abort ROCm 5.2's hipRTC; kjit refuses them first.
+        p = self.warm(str(self.src), "-t", "hip:gfx942", check=2)
+        self.assertIn("cannot compile for gfx942", p.stderr)
+        p = self.warm(str(self.src), "-t", "hip:gfx1030:xnack+", check=2)
+        self.assertIn("gfx1030 has no 'xnack' setting", p.stderr)
 
     def test_a_recorded_manifest_warms_exactly_what_the_run_used(self):
         manifest = self.dir / "used.json"

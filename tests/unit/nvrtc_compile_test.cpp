@@ -3,6 +3,7 @@
 // located in the user's file. Runs wherever NVRTC is installed; says so when it is not.
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "kernel_files.hpp"
 
 #include <kjit/error.hpp>
 
@@ -17,38 +18,9 @@
 namespace kjit::cuda {
 namespace {
 
-struct KernelFile {
-  const char* file;
-  std::vector<std::string> names;
-};
-
-const std::vector<KernelFile>& kernel_files() {
-  static const std::vector<KernelFile> files{
-      {"kernels/vadd.cu", {"vadd"}},
-      {"kernels/saxpy.cu", {"saxpy<float>", "saxpy<double>"}},
-      {"kernels/mandelbrot.cu", {"mandelbrot"}},
-      {"kernels/reduction.cu", {"reduce_sum<int>", "reduce_sum<float>", "histogram256"}},
-      {"kernels/matmul.cu", {"matmul_tiled"}},
-      {"kernels/transpose.cu", {"transpose"}},
-      {"kernels/stencil2d.cu", {"jacobi2d"}},
-      {"kernels/bitonic_sort.cu", {"bitonic_step"}},
-      {"tests/kernels/atomics.cu", {"all_atomics"}},
-  };
-  return files;
-}
-
-backend::CompileRequest request_for(const KernelFile& k) {
-  const std::filesystem::path path = std::filesystem::path(KJIT_SOURCE_DIR) / k.file;
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  backend::CompileRequest r;
-  r.program_name = k.file;
-  r.source = text.str();
-  r.source_path = path;
-  r.kernel_names = k.names;
-  return r;
-}
+using test::kernel_files;
+using test::KernelFile;
+using test::request_for;
 
 class Nvrtc : public ::testing::Test {
  public:

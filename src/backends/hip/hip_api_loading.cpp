@@ -1,0 +1,155 @@
+// Opens the HIP runtime, hipRTC and comgr once per process and fills their symbol tables.
+#include "backends/dynamic_library.hpp"
+#include "backends/hip/hip_runtime_api.hpp"
+#include "backends/hip/hiprtc_api.hpp"
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+
+namespace kjit::hip {
+
+namespace {
+
+template <class Api>
+struct Loaded {
+  std::unique_ptr<backend::DynamicLibrary> library;
+  std::unique_ptr<backend::DynamicLibrary> helper;  // comgr, for hipRTC
+  std::unique_ptr<Api> api;
+  std::string why;
+};
+
+using ComgrIsaCount = amd_comgr_status_t (*)(size_t*);
+using ComgrIsaName = amd_comgr_status_t (*)(size_t, const char**);
+using ComgrVersion = void (*)(size_t*, size_t*);
+
+/// The ISAs comgr knows, as "gfx90a" (without "amdgcn-amd-amdhsa--" and without features).
+bool read_isas(const backend::DynamicLibrary& comgr, HiprtcApi& api, std::string& why) {
+  auto* count = reinterpret_cast<ComgrIsaCount>(comgr.symbol("amd_comgr_get_isa_count"));
+  auto* name = reinterpret_cast<ComgrIsaName>(comgr.symbol("amd_comgr_get_isa_name"));
+  auto* version = reinterpret_cast<ComgrVersion>(comgr.symbol("amd_comgr_get_version"));
+  if (count == nullptr || name == nullptr) {
+    why = comgr.name() + " lacks amd_comgr_get_isa_count or amd_comgr_get_isa_name";
+    return false;
+  }
+  size_t n = 0;
+  if (count(&n) != AMD_COMGR_STATUS_SUCCESS) {
+    why = "amd_comgr_get_isa_count failed";
+    return false;
+  }
+  constexpr std::string_view prefix = "amdgcn-amd-amdhsa--";
+  for (size_t i = 0; i < n; ++i) {
+    const char* text = nullptr;
+    if (name(i, &text) != AMD_COMGR_STATUS_SUCCESS || text == nullptr) {
+      continue;
+    }
+    std::string_view isa = text;
+    if (!isa.starts_with(prefix)) {
+      continue;
+    }
+    isa.remove_prefix(prefix.size());
+    isa = isa.substr(0, isa.find(':'));
+    if (std::find(api.isas.begin(), api.isas.end(), isa) == api.isas.end()) {
+      api.isas.emplace_back(isa);
+    }
+  }
+  size_t major = 0;
+  size_t minor = 0;
+  if (version != nullptr) {
+    version(&major, &minor);
+  }
+  api.comgr = fmt::format("{} {}.{}", comgr.name(), major, minor);
+  return true;
+}
+
+/// The comgr hipRTC already loaded (same soname, so the same copy), else the newest installed.
+std::unique_ptr<backend::DynamicLibrary> open_comgr(std::string& why) {
+  const std::vector<std::string> names = {"libamd_comgr.so.3", "libamd_comgr.so.2"};
+  for (const std::string& name : names) {
+    void* loaded = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (loaded != nullptr) {
+      dlclose(loaded);
+      std::string ignored;
+      return backend::DynamicLibrary::open({name}, ignored);
+    }
+  }
+  return backend::DynamicLibrary::open(names, why);
+}
+
+}  // namespace
+
+const HipApi* hip_api(std::string& why) {
+  static const Loaded<HipApi>* const loaded = [] {
+    auto* l = new Loaded<HipApi>();  // kept for the process's lifetime
+    l->library = backend::DynamicLibrary::open(
+        std::vector<std::string>(std::begin(kHipLibraries), std::end(kHipLibraries)), l->why);
+    if (!l->library) {
+      l->why = "the HIP runtime is not installed (" + l->why + ")";
+      return l;
+    }
+    auto api = std::make_unique<HipApi>();
+    std::vector<backend::SymbolEntry> entries;
+#define KJIT_HIP_ENTRY(member, symbol, required, result, params) \
+  entries.push_back({symbol, nullptr, reinterpret_cast<void**>(&api->member), required});
+    KJIT_HIP_FUNCTIONS(KJIT_HIP_ENTRY)
+#undef KJIT_HIP_ENTRY
+    if (!backend::load_symbols(*l->library, entries, l->why)) {
+      return l;
+    }
+    if (api->hipGetDeviceProperties == nullptr && api->hipGetDevicePropertiesR0600 == nullptr) {
+      l->why = l->library->name() +
+               " has neither hipGetDeviceProperties nor hipGetDevicePropertiesR0600";
+      return l;
+    }
+    api->library = l->library->name();
+    l->api = std::move(api);
+    return l;
+  }();
+  why = loaded->why;
+  return loaded->api.get();
+}
+
+const HiprtcApi* hiprtc_api(std::string& why) {
+  static const Loaded<HiprtcApi>* const loaded = [] {
+    auto* l = new Loaded<HiprtcApi>();
+    // ROCm 6 and later ship hipRTC on its own; ROCm 5 has it inside the runtime.
+    l->library = backend::DynamicLibrary::open(
+        {"libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5"}, l->why);
+    if (!l->library) {
+      l->why = "hipRTC is not installed (" + l->why + ")";
+      return l;
+    }
+    auto api = std::make_unique<HiprtcApi>();
+    std::vector<backend::SymbolEntry> entries;
+#define KJIT_HIPRTC_ENTRY(member, required, result, params) \
+  entries.push_back({#member, nullptr, reinterpret_cast<void**>(&api->member), required});
+    KJIT_HIPRTC_FUNCTIONS(KJIT_HIPRTC_ENTRY)
+#undef KJIT_HIPRTC_ENTRY
+    if (!backend::load_symbols(*l->library, entries, l->why)) {
+      return l;
+    }
+    std::string comgr_why;
+    l->helper = open_comgr(comgr_why);
+    if (!l->helper) {
+      l->why = "hipRTC's compiler library comgr cannot be opened (" + comgr_why +
+               "), so kjit cannot tell which GPUs hipRTC supports";
+      return l;
+    }
+    if (!read_isas(*l->helper, *api, l->why)) {
+      return l;
+    }
+    api->library = l->library->name();
+    api->build = l->library->file_identity();
+    api->hiprtcVersion(&api->major, &api->minor);
+    l->api = std::move(api);
+    return l;
+  }();
+  why = loaded->why;
+  return loaded->api.get();
+}
+
+}  // namespace kjit::hip

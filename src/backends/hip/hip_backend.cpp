@@ -1,0 +1,153 @@
+#include "backends/hip/hip_backend.hpp"
+
+#include "backends/hip/amdgpu_target.hpp"
+#include "backends/hip/hip_device.hpp"
+#include "backends/hip/hip_errors.hpp"
+#include "backends/hip/hip_runtime_api.hpp"
+#include "backends/hip/hiprtc_api.hpp"
+#include "backends/hip/hiprtc_compiler.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace kjit::hip {
+
+namespace {
+
+struct Found {
+  DeviceInfo info;
+  AmdgpuTarget target;
+};
+
+/// gcnArchName, read from hipDeviceProp_t in the layout of whichever call the runtime has.
+std::string gcn_arch_name(const HipApi& api, int ordinal) {
+  std::vector<char> props(kPropsBufferSize, 0);
+  const bool r0600 = api.hipGetDevicePropertiesR0600 != nullptr;
+  const hipError_t r = r0600 ? api.hipGetDevicePropertiesR0600(props.data(), ordinal)
+                             : api.hipGetDeviceProperties(props.data(), ordinal);
+  check(api, r, r0600 ? "hipGetDevicePropertiesR0600" : "hipGetDeviceProperties",
+        fmt::format("hip:{}", ordinal));
+  const char* field =
+      props.data() + (r0600 ? kPropsGcnArchNameOffsetR0600 : kPropsGcnArchNameOffsetR0000);
+  return {field, strnlen(field, kPropsGcnArchNameSize)};
+}
+
+Found describe(const HipApi& api, int ordinal) {
+  const std::string where = fmt::format("hip:{}", ordinal);
+  hipDevice_t device = 0;
+  check(api, api.hipDeviceGet(&device, ordinal), "hipDeviceGet", where);
+  std::array<char, 256> name{};
+  check(api, api.hipDeviceGetName(name.data(), static_cast<int>(name.size()) - 1, device),
+        "hipDeviceGetName", where);
+  std::size_t memory = 0;
+  check(api, api.hipDeviceTotalMem(&memory, device), "hipDeviceTotalMem", where);
+  const auto u = [&](hipDeviceAttribute_t a) {
+    int value = 0;
+    check(api, api.hipDeviceGetAttribute(&value, a, ordinal), "hipDeviceGetAttribute", where);
+    return static_cast<std::uint32_t>(value);
+  };
+  const std::string arch = gcn_arch_name(api, ordinal);
+  Found f;
+  f.target = device_amdgpu_target(arch);
+  DeviceInfo& info = f.info;
+  info.backend = BackendKind::hip;
+  info.ordinal = ordinal;
+  info.name = name.data();
+  info.arch = arch;
+  info.total_memory = memory;
+  info.compute_units = u(hipDeviceAttributeMultiprocessorCount);
+  info.max_threads_per_block = u(hipDeviceAttributeMaxThreadsPerBlock);
+  info.max_block = {u(hipDeviceAttributeMaxBlockDimX), u(hipDeviceAttributeMaxBlockDimY),
+                    u(hipDeviceAttributeMaxBlockDimZ)};
+  info.max_grid = {u(hipDeviceAttributeMaxGridDimX), u(hipDeviceAttributeMaxGridDimY),
+                   u(hipDeviceAttributeMaxGridDimZ)};
+  info.max_shared_bytes = u(hipDeviceAttributeMaxSharedMemoryPerBlock);
+  return f;
+}
+
+class HipBackend : public backend::Backend {
+ public:
+  using ApiSource = const HipApi* (*)(std::string& why);
+  explicit HipBackend(ApiSource source) : source_(source) {}
+
+  [[nodiscard]] BackendKind kind() const override { return BackendKind::hip; }
+
+  std::vector<DeviceInfo> enumerate() override {
+    found_.clear();
+    api_ = source_(reason_);  // the runtime is opened here, not when kjit starts
+    if (api_ == nullptr) {
+      return {};
+    }
+    const hipError_t r = api_->hipInit(0);
+    if (r != hipSuccess) {
+      reason_ =
+          fmt::format("the HIP runtime finds no AMD GPU (hipInit: {})", describe_result(*api_, r));
+      return {};
+    }
+    int count = 0;
+    const hipError_t c = api_->hipGetDeviceCount(&count);
+    if (c != hipSuccess && c != hipErrorNoDevice) {
+      reason_ = "hipGetDeviceCount failed: " + describe_result(*api_, c);
+      return {};
+    }
+    std::vector<DeviceInfo> infos;
+    try {
+      for (int i = 0; i < count; ++i) {
+        found_.push_back(describe(*api_, i));
+        infos.push_back(found_.back().info);
+      }
+    } catch (const Error& e) {
+      reason_ = e.what();
+      found_.clear();
+      return {};
+    }
+    if (infos.empty()) {
+      reason_ = "the HIP runtime finds no AMD GPU";
+    }
+    return infos;
+  }
+
+  [[nodiscard]] std::string unavailable_reason() const override { return reason_; }
+
+  std::unique_ptr<backend::Device> open(int ordinal) override {
+    if (api_ == nullptr || ordinal < 0 || static_cast<std::size_t>(ordinal) >= found_.size()) {
+      throw DeviceError(fmt::format("kjit: there is no hip:{} ({})", ordinal,
+                                    reason_.empty() ? "no such ordinal" : reason_));
+    }
+    const Found& f = found_[static_cast<std::size_t>(ordinal)];
+    return std::make_unique<HipDevice>(*api_, ordinal, f.info, f.target);
+  }
+
+  std::unique_ptr<backend::Compiler> offline_compiler(const std::string& arch) override {
+    const AmdgpuTarget target = parse_amdgpu_target(arch);  // ConfigError
+    std::string why;
+    const HiprtcApi* hiprtc = hiprtc_api(why);
+    if (hiprtc == nullptr) {
+      throw BackendError(fmt::format("kjit: cannot compile for hip:{}: {}", arch, why));
+    }
+    return std::make_unique<HiprtcCompiler>(*hiprtc, target, "hip:" + target.id());
+  }
+
+ private:
+  ApiSource source_;
+  const HipApi* api_ = nullptr;
+  std::string reason_;
+  std::vector<Found> found_;
+};
+
+}  // namespace
+
+std::unique_ptr<backend::Backend> create_backend(const HipApi* (*api)(std::string& why)) {
+  return std::make_unique<HipBackend>(api);
+}
+
+std::unique_ptr<backend::Backend> create_backend() {
+  return create_backend(&hip_api);
+}
+
+}  // namespace kjit::hip

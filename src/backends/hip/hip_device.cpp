@@ -1,0 +1,144 @@
+#include "backends/hip/hip_device.hpp"
+
+#include "backends/hip/code_object.hpp"
+#include "backends/hip/hip_errors.hpp"
+#include "backends/hip/hip_module.hpp"
+#include "backends/hip/hip_stream.hpp"
+#include "backends/hip/hiprtc_api.hpp"
+#include "backends/hip/hiprtc_compiler.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+namespace kjit::hip {
+
+backend::Compiler& DeviceCompiler::get() {
+  std::call_once(once_, [this] {
+    try {
+      std::string why;
+      const HiprtcApi* api = hiprtc_api(why);
+      if (api == nullptr) {
+        throw BackendError(fmt::format("kjit: cannot compile for {}: {}", label_, why));
+      }
+      try {
+        compiler_ = std::make_unique<HiprtcCompiler>(*api, target_, label_);
+      } catch (const ConfigError& e) {  // the device's arch, not a setting: say so
+        throw BackendError(
+            fmt::format("{}. Kernels for it can come from bitcode "
+                        "(Program::from_bitcode) or from a cache filled elsewhere",
+                        e.what()));
+      }
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  });
+  if (failure_) {
+    std::rethrow_exception(failure_);
+  }
+  return *compiler_;
+}
+
+HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target)
+    : api_(api),
+      ordinal_(ordinal),
+      info_(std::move(info)),
+      target_(std::move(target)),
+      id_(info_.id()),
+      compiler_(target_, id_) {}
+
+HipDevice::~HipDevice() = default;
+
+void HipDevice::make_current() {
+  int current = -1;
+  if (api_.hipGetDevice(&current) != hipSuccess || current != ordinal_) {
+    check(api_, api_.hipSetDevice(ordinal_), "hipSetDevice", id_);
+  }
+}
+
+std::unique_ptr<backend::Module> HipDevice::load(const backend::Binary& binary) {
+  if (binary.format != "hsaco") {
+    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id_, binary.format,
+                                   binary.program));
+  }
+  CodeObject code =
+      read_code_object(binary.bytes, fmt::format("the code object of '{}'", binary.program));
+  const std::string want = "amdgcn-amd-amdhsa--" + target_.processor;
+  if (code.target != want && !code.target.starts_with(want + ":")) {
+    throw BackendError(fmt::format("kjit: the code object of '{}' is for {}, but {} is {}",
+                                   binary.program, code.target, id_, target_.id()));
+  }
+  make_current();
+  hipModule_t module = nullptr;
+  check(api_, api_.hipModuleLoadData(&module, binary.bytes.data()), "hipModuleLoadData",
+        fmt::format("'{}' on {}", binary.program, id_));
+  return std::make_unique<HipModule>(*this, module, binary.program, std::move(code));
+}
+
+std::unique_ptr<backend::Stream> HipDevice::create_stream() {
+  return std::make_unique<HipStream>(*this);
+}
+
+void HipDevice::synchronize() {
+  make_current();
+  const hipError_t r = api_.hipDeviceSynchronize();
+  if (r != hipSuccess) {
+    throw BackendError(
+        fmt::format("kjit: work on {} failed: {} (the last kernel launched there was {})", id_,
+                    describe_result(api_, r), last_launch()));
+  }
+}
+
+void* HipDevice::native_handle() {  // the hipDevice_t ordinal, carried in a pointer
+  return reinterpret_cast<void*>(static_cast<std::intptr_t>(ordinal_));  // NOLINT
+}
+
+const std::string* HipDevice::intern(const std::string& label) {
+  const std::lock_guard lock(labels_mutex_);
+  return &*labels_.insert(label).first;
+}
+
+std::string HipDevice::last_launch() const {
+  const std::string* last = last_launch_.load(std::memory_order_relaxed);
+  return last != nullptr ? "'" + *last + "'" : "none";
+}
+
+std::uint64_t HipDevice::allocate_impl(std::size_t bytes) {
+  make_current();
+  void* address = nullptr;
+  check(api_, api_.hipMalloc(&address, bytes), "hipMalloc",
+        fmt::format("{}, {} bytes", id_, bytes));
+  return reinterpret_cast<std::uint64_t>(address);
+}
+
+void HipDevice::free_impl(std::uint64_t address) noexcept {
+  try {
+    make_current();
+    const hipError_t r = api_.hipFree(reinterpret_cast<void*>(address));  // NOLINT
+    if (r != hipSuccess) {
+      detail::log().warn("hipFree on {}: {}", id_, describe_result(api_, r));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("freeing memory on {}: {}", id_, e.what());
+  }
+}
+
+void* HipDevice::allocate_host_impl(std::size_t bytes) {
+  make_current();
+  void* pointer = nullptr;
+  check(api_, api_.hipHostMalloc(&pointer, bytes, hipHostMallocPortable), "hipHostMalloc",
+        fmt::format("{}, {} bytes of pinned host memory", id_, bytes));
+  return pointer;
+}
+
+void HipDevice::free_host_impl(void* pointer) noexcept {
+  const hipError_t r = api_.hipHostFree(pointer);
+  if (r != hipSuccess) {
+    detail::log().warn("hipHostFree on {}: {}", id_, describe_result(api_, r));
+  }
+}
+
+}  // namespace kjit::hip

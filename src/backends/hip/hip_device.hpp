@@ -1,0 +1,81 @@
+// One AMD GPU through the HIP runtime: memory, streams, code objects, and hipRTC for its target.
+// HIP keeps a current device per thread: every call that needs it sets it first.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/hip/amdgpu_target.hpp"
+#include "backends/hip/hip_runtime_api.hpp"
+
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace kjit::hip {
+
+/// The device's compiler, made on first use (hipRTC loads a large library, and a device whose
+/// arch hipRTC does not know can still run code objects from the cache or from bitcode).
+class DeviceCompiler : public backend::Compiler {
+ public:
+  DeviceCompiler(AmdgpuTarget target, std::string label)
+      : target_(std::move(target)), label_(std::move(label)) {}
+  backend::TargetIdentity identity() override { return get().identity(); }
+  backend::Binary compile(const backend::CompileRequest& request) override {
+    return get().compile(request);
+  }
+
+ private:
+  backend::Compiler& get();
+  AmdgpuTarget target_;
+  std::string label_;
+  std::once_flag once_;
+  std::unique_ptr<backend::Compiler> compiler_;
+  std::exception_ptr failure_;
+};
+
+class HipDevice : public backend::Device {
+ public:
+  HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target);
+  ~HipDevice() override;
+
+  [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+  backend::Compiler& compiler() override { return compiler_; }
+  std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
+  std::unique_ptr<backend::Stream> create_stream() override;
+  void synchronize() override;
+  void* native_handle() override;
+
+  /// Makes this device current on the calling thread.
+  void make_current();
+  [[nodiscard]] const HipApi& api() const noexcept { return api_; }
+  [[nodiscard]] const std::string& id() const noexcept { return id_; }
+  [[nodiscard]] const AmdgpuTarget& target() const noexcept { return target_; }
+
+  /// A stable copy of a kernel's name for messages about asynchronous failures.
+  const std::string* intern(const std::string& label);
+  void note_launch(const std::string* kernel) noexcept {
+    last_launch_.store(kernel, std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::string last_launch() const;
+
+ protected:
+  std::uint64_t allocate_impl(std::size_t bytes) override;
+  void free_impl(std::uint64_t address) noexcept override;
+  void* allocate_host_impl(std::size_t bytes) override;
+  void free_host_impl(void* pointer) noexcept override;
+
+ private:
+  const HipApi& api_;
+  int ordinal_;
+  DeviceInfo info_;
+  AmdgpuTarget target_;
+  std::string id_;
+  DeviceCompiler compiler_;
+  std::mutex labels_mutex_;
+  std::set<std::string> labels_;
+  std::atomic<const std::string*> last_launch_{nullptr};
+};
+
+}  // namespace kjit::hip

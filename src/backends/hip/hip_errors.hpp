@@ -1,0 +1,31 @@
+// Every hipError_t becomes a readable kjit::Error here, and only here: the call, the error's
+// name and text, and what was being done (device, kernel, sizes).
+#pragma once
+
+#include "backends/hip/hip_types.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace kjit::hip {
+
+struct HipApi;
+
+/// "hipErrorOutOfMemory (2): out of memory".
+std::string describe_result(const HipApi& api, hipError_t result);
+
+/// What kind of exception a failed call becomes.
+enum class Failure { backend, launch };
+
+/// Throws for a failed call: "kjit: hipMalloc failed (hip:0, 4096 bytes): hipErrorOutOfMemory ...".
+[[noreturn]] void throw_hip_error(const HipApi& api, const char* call, hipError_t result,
+                                  std::string_view context, Failure kind = Failure::backend);
+
+inline void check(const HipApi& api, hipError_t result, const char* call, std::string_view context,
+                  Failure kind = Failure::backend) {
+  if (result != hipSuccess) {
+    throw_hip_error(api, call, result, context, kind);
+  }
+}
+
+}  // namespace kjit::hip

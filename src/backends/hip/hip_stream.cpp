@@ -1,0 +1,142 @@
+#include "backends/hip/hip_stream.hpp"
+
+#include "backends/hip/hip_device.hpp"
+#include "backends/hip/hip_errors.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+namespace kjit::hip {
+
+namespace {
+
+void* address(std::uint64_t a) {
+  return reinterpret_cast<void*>(a);  // NOLINT(performance-no-int-to-ptr): device addresses
+}
+
+}  // namespace
+
+HipEvent::~HipEvent() {
+  const hipError_t r = device_.api().hipEventDestroy(event_);
+  if (r != hipSuccess) {
+    detail::log().warn("hipEventDestroy on {}: {}", device_.id(),
+                       describe_result(device_.api(), r));
+  }
+}
+
+void HipEvent::synchronize() {
+  check(device_.api(), device_.api().hipEventSynchronize(event_), "hipEventSynchronize",
+        device_.id());
+}
+
+bool HipEvent::ready() {
+  const hipError_t r = device_.api().hipEventQuery(event_);
+  if (r == hipErrorNotReady) {
+    return false;
+  }
+  check(device_.api(), r, "hipEventQuery", device_.id());
+  return true;
+}
+
+double HipEvent::elapsed_ms_since(backend::Event& start) {
+  float ms = 0;
+  check(device_.api(),
+        device_.api().hipEventElapsedTime(&ms, static_cast<HipEvent&>(start).event_, event_),
+        "hipEventElapsedTime", device_.id());
+  return ms;
+}
+
+HipStream::~HipStream() {
+  const hipStream_t stream = stream_.load();
+  if (stream == nullptr) {
+    return;
+  }
+  const HipApi& api = device_.api();
+  try {
+    device_.make_current();
+    hipError_t r = api.hipStreamSynchronize(stream);
+    if (r != hipSuccess) {
+      detail::log().warn("a stream of {} was destroyed with an unreported error: {}", device_.id(),
+                         describe_result(api, r));
+    }
+    r = api.hipStreamDestroy(stream);
+    if (r != hipSuccess) {
+      detail::log().warn("hipStreamDestroy on {}: {}", device_.id(), describe_result(api, r));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("destroying a stream of {}: {}", device_.id(), e.what());
+  }
+}
+
+hipStream_t HipStream::handle() {
+  device_.make_current();
+  hipStream_t stream = stream_.load(std::memory_order_acquire);
+  if (stream != nullptr) {
+    return stream;
+  }
+  const std::lock_guard lock(create_mutex_);
+  stream = stream_.load(std::memory_order_acquire);
+  if (stream == nullptr) {
+    check(device_.api(), device_.api().hipStreamCreateWithFlags(&stream, hipStreamNonBlocking),
+          "hipStreamCreateWithFlags", device_.id());
+    stream_.store(stream, std::memory_order_release);
+  }
+  return stream;
+}
+
+void HipStream::copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) {
+  const hipStream_t s = handle();
+  check(device_.api(),
+        device_.api().hipMemcpyHtoDAsync(address(dst), const_cast<void*>(src), bytes, s),
+        "hipMemcpyHtoDAsync", fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+void HipStream::copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) {
+  const hipStream_t s = handle();
+  check(device_.api(), device_.api().hipMemcpyDtoHAsync(dst, address(src), bytes, s),
+        "hipMemcpyDtoHAsync", fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+void HipStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) {
+  const hipStream_t s = handle();
+  check(device_.api(), device_.api().hipMemcpyDtoDAsync(address(dst), address(src), bytes, s),
+        "hipMemcpyDtoDAsync", fmt::format("{}, {} bytes", device_.id(), bytes));
+}
+
+std::unique_ptr<backend::Event> HipStream::record() {
+  const hipStream_t s = handle();
+  const HipApi& api = device_.api();
+  hipEvent_t event = nullptr;
+  check(api, api.hipEventCreateWithFlags(&event, hipEventDefault), "hipEventCreateWithFlags",
+        device_.id());
+  auto owned = std::make_unique<HipEvent>(device_, event);
+  check(api, api.hipEventRecord(event, s), "hipEventRecord", device_.id());
+  return owned;
+}
+
+void HipStream::wait(backend::Event& event) {
+  const hipStream_t s = handle();
+  check(device_.api(),
+        device_.api().hipStreamWaitEvent(s, static_cast<HipEvent&>(event).handle(), 0),
+        "hipStreamWaitEvent", device_.id());
+}
+
+void HipStream::synchronize() {
+  const hipError_t r = device_.api().hipStreamSynchronize(handle());
+  if (r != hipSuccess) {
+    const std::string* last = last_launch_.load(std::memory_order_relaxed);
+    throw BackendError(fmt::format(
+        "kjit: work on a stream of {} failed: {} (the last kernel launched on it was {})",
+        device_.id(), describe_result(device_.api(), r),
+        last != nullptr ? "'" + *last + "'" : std::string("none")));
+  }
+}
+
+void HipStream::note_launch(const std::string* kernel) noexcept {
+  last_launch_.store(kernel, std::memory_order_relaxed);
+  device_.note_launch(kernel);
+}
+
+}  // namespace kjit::hip

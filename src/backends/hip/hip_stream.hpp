@@ -1,0 +1,54 @@
+// HIP streams and events. A stream's hipStream_t is created on first use.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/hip/hip_types.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace kjit::hip {
+
+class HipDevice;
+
+class HipEvent : public backend::Event {
+ public:
+  HipEvent(HipDevice& device, hipEvent_t event) : device_(device), event_(event) {}
+  ~HipEvent() override;
+  void synchronize() override;
+  bool ready() override;
+  double elapsed_ms_since(backend::Event& start) override;
+  [[nodiscard]] hipEvent_t handle() const noexcept { return event_; }
+
+ private:
+  HipDevice& device_;
+  hipEvent_t event_;
+};
+
+class HipStream : public backend::Stream {
+ public:
+  explicit HipStream(HipDevice& device) : device_(device) {}
+  ~HipStream() override;
+
+  void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
+  void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
+  void copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t bytes) override;
+  std::unique_ptr<backend::Event> record() override;
+  void wait(backend::Event& event) override;
+  void synchronize() override;
+  void* native_handle() override { return handle(); }
+
+  /// The hipStream_t, created on first use; the device is current afterwards.
+  hipStream_t handle();
+  void note_launch(const std::string* kernel) noexcept;
+
+ private:
+  HipDevice& device_;
+  std::mutex create_mutex_;
+  std::atomic<hipStream_t> stream_{nullptr};
+  std::atomic<const std::string*> last_launch_{nullptr};
+};
+
+}  // namespace kjit::hip

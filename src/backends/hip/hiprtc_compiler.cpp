@@ -1,0 +1,245 @@
+#include "backends/hip/hiprtc_compiler.hpp"
+
+#include "backends/compile_failure.hpp"
+#include "backends/hip/clang_log.hpp"
+#include "backends/hip/code_object.hpp"
+#include "backends/hip/hiprtc_api.hpp"
+#include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+extern const char kjit_hip_prelude_text[];  // prelude/hip_prelude.h, embedded at build time
+
+namespace kjit::hip {
+
+namespace {
+
+// Each kernel name becomes a device variable after the source, holding the kernel's address:
+//   extern "C" __device__ const void* __kjit_kernel_<i> = (const void*)(<expression>);
+// The code object's relocations then say which function each one holds (hipRTC's own name
+// expressions cannot lower a cast that picks an overload or instantiation). A #line directive
+// puts them in a file of their own, one per line, so that an error there names its kernel.
+constexpr const char* kNamesFile = "kjit-kernel-names";
+constexpr const char* kNameVariable = "__kjit_kernel_";
+
+/// ROCm 5's hipRTC and comgr are not known to be safe to call from several threads at once.
+std::mutex& hiprtc_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::string expression(const backend::CompileRequest& request, std::size_t i) {
+  const std::string& name = request.kernel_names[i];
+  const auto& signature = request.signature(i);
+  return signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
+                   : fmt::format("&{}", name);
+}
+
+std::string quoted_for_line(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+    }
+    out += c;
+  }
+  return out;
+}
+
+/// The program as hipRTC sees it: the prelude, the user's text under its own name, then the
+/// kernel-name variables.
+std::string program_text(const backend::CompileRequest& request) {
+  std::string text = fmt::format("{}\n#line 1 \"{}\"\n{}\n#line 1 \"{}\"\n", kjit_hip_prelude_text,
+                                 quoted_for_line(request.program_name), request.source, kNamesFile);
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    text += fmt::format("extern \"C\" __device__ const void* {}{} = (const void*)({});\n",
+                        kNameVariable, i, expression(request, i));
+  }
+  return text;
+}
+
+class Program {
+ public:
+  Program(const HiprtcApi& api, hiprtcProgram program) : api_(api), program_(program) {}
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  ~Program() { api_.hiprtcDestroyProgram(&program_); }
+  [[nodiscard]] hiprtcProgram get() const noexcept { return program_; }
+
+  [[nodiscard]] std::string log() const {
+    std::size_t size = 0;
+    if (api_.hiprtcGetProgramLogSize(program_, &size) != HIPRTC_SUCCESS || size <= 1) {
+      return {};
+    }
+    std::string text(size, '\0');
+    api_.hiprtcGetProgramLog(program_, text.data());
+    text.resize(size - 1);
+    return text;
+  }
+
+ private:
+  const HiprtcApi& api_;
+  hiprtcProgram program_;
+};
+
+[[noreturn]] void fail(const HiprtcApi& api, const char* call, hiprtcResult r,
+                       const std::string& context) {
+  throw BackendError(
+      fmt::format("kjit: {} failed ({}): {} ({})", call, context, api.hiprtcGetErrorString(r), r));
+}
+
+std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic>& parsed,
+                                               const backend::CompileRequest& request) {
+  std::vector<backend::LocatedDiagnostic> out;
+  for (const ClangDiagnostic& p : parsed) {
+    backend::LocatedDiagnostic d;
+    d.diagnostic = {p.file, p.line, p.column, p.severity, p.message};
+    if (p.file == kNamesFile) {
+      if (p.line >= 1 && p.line <= request.kernel_names.size()) {
+        d.kernel = p.line - 1;  // one line per kernel name
+      }
+    } else {
+      d.in_user_file = !p.file.empty();
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<std::string> options_for(const backend::CompileRequest& request,
+                                     const AmdgpuTarget& target) {
+  std::vector<std::string> options = {"--offload-arch=" + target.id(), "-std=c++20", "-O3"};
+  if (request.fast_math) {
+    options.emplace_back("-ffast-math");
+  }
+  // hipRTC compiles a copy of the text in a temporary folder: a relative #include in the main
+  // file is found through its own folder, searched first.
+  if (request.source_path) {
+    options.push_back("-I" + request.source_path->parent_path().string());
+  }
+  for (const auto& dir : request.include_dirs) {
+    options.push_back("-I" + dir.string());
+  }
+  for (const auto& [name, value] : request.defines) {
+    options.push_back(value.empty() ? fmt::format("-D{}", name)
+                                    : fmt::format("-D{}={}", name, value));
+  }
+  return options;
+}
+
+}  // namespace
+
+std::string hiprtc_identity(const HiprtcApi& api) {
+  return fmt::format("hipRTC {}.{} ({})", api.major, api.minor, api.library);
+}
+
+void check_hiprtc_supports(const HiprtcApi& api, const AmdgpuTarget& target,
+                           const std::string& label) {
+  if (!is_known(api.isas, target.processor)) {
+    throw ConfigError(fmt::format("kjit: {} cannot compile for {} ({}): its compiler ({}) knows {}",
+                                  hiprtc_identity(api), target.processor, label, api.comgr,
+                                  fmt::join(api.isas, ", ")));
+  }
+}
+
+HiprtcCompiler::HiprtcCompiler(const HiprtcApi& api, AmdgpuTarget target, std::string label)
+    : api_(api), target_(std::move(target)), label_(std::move(label)) {
+  check_hiprtc_supports(api_, target_, label_);
+}
+
+backend::TargetIdentity HiprtcCompiler::identity() {
+  return {"hip:" + target_.id(),
+          {{"hiprtc", fmt::format("{}.{} ({})", api_.major, api_.minor, api_.build)},
+           {"comgr", api_.comgr},
+           {"target", target_.id()},
+           {"format", "hsaco"}}};
+}
+
+backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string main_name =
+      request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
+  const std::string context = fmt::format("'{}' for {}", request.program_name, label_);
+  const std::string text = program_text(request);
+  std::vector<const char*> headers;
+  std::vector<const char*> names;
+  for (const auto& [name, body] : request.headers) {
+    headers.push_back(body.c_str());
+    names.push_back(name.c_str());
+  }
+  const std::lock_guard lock(hiprtc_mutex());
+  hiprtcProgram raw = nullptr;
+  hiprtcResult r = api_.hiprtcCreateProgram(
+      &raw, text.c_str(), main_name.c_str(), static_cast<int>(headers.size()),
+      headers.empty() ? nullptr : headers.data(), names.empty() ? nullptr : names.data());
+  if (r != HIPRTC_SUCCESS) {
+    fail(api_, "hiprtcCreateProgram", r, context);
+  }
+  const Program program(api_, raw);
+  const std::vector<std::string> options = options_for(request, target_);
+  std::vector<const char*> argv;
+  argv.reserve(options.size());
+  for (const std::string& o : options) {
+    argv.push_back(o.c_str());
+  }
+  r = api_.hiprtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  const std::string log = program.log();
+  const std::vector<ClangDiagnostic> parsed = parse_clang_log(log);
+  if (r == HIPRTC_ERROR_COMPILATION) {
+    backend::throw_compile_failure(request, label_, locate(parsed, request), log);
+  }
+  if (r != HIPRTC_SUCCESS) {
+    throw BackendError(fmt::format("kjit: hipRTC failed on {}: {}\n{}", context,
+                                   api_.hiprtcGetErrorString(r), log));
+  }
+
+  backend::Binary binary;
+  binary.program = request.program_name;
+  binary.format = "hsaco";
+  std::size_t size = 0;
+  r = api_.hiprtcGetCodeSize(program.get(), &size);
+  if (r != HIPRTC_SUCCESS || size == 0) {
+    fail(api_, "hiprtcGetCodeSize", r, context);
+  }
+  binary.bytes.resize(size);
+  r = api_.hiprtcGetCode(program.get(), reinterpret_cast<char*>(binary.bytes.data()));
+  if (r != HIPRTC_SUCCESS) {
+    fail(api_, "hiprtcGetCode", r, context);
+  }
+  const CodeObject code = read_code_object(binary.bytes, "hipRTC's output for " + context);
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    // A __device__ function compiles too, but is not among the code object's kernels.
+    const std::string symbol = code.pointee(kNameVariable + std::to_string(i));
+    if (symbol.empty() || code.kernel(symbol) == nullptr) {
+      missing.push_back(fmt::format("'{}'", request.kernel_label(i)));
+      continue;
+    }
+    binary.kernel_symbols.push_back(symbol);
+  }
+  if (!missing.empty()) {
+    throw KernelNotFoundError(fmt::format(
+        "kjit: {} in program '{}' {} not a __global__ function (no kernel of that name in its "
+        "code object for {}); only kernels can be launched",
+        fmt::join(missing, ", "), request.program_name, missing.size() == 1 ? "is" : "are",
+        label_));
+  }
+  for (const ClangDiagnostic& d : parsed) {
+    if (d.severity == Diagnostic::Severity::warning && d.file != kNamesFile) {
+      binary.log += Diagnostic{d.file, d.line, d.column, d.severity, d.message}.to_string() + "\n";
+    }
+  }
+  detail::log().debug(
+      "hiprtc compile of {}: {:.1f} ms, {} bytes of code object", context,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+      binary.bytes.size());
+  return binary;
+}
+
+}  // namespace kjit::hip

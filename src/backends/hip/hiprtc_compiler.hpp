@@ -1,0 +1,36 @@
+// hipRTC: kernel source -> AMD GPU code object for one target ID. Needs no GPU. The processor is
+// checked against comgr's list before anything reaches hipRTC, which aborts the process on one
+// it does not know.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "backends/hip/amdgpu_target.hpp"
+
+#include <string>
+
+namespace kjit::hip {
+
+struct HiprtcApi;
+
+class HiprtcCompiler : public backend::Compiler {
+ public:
+  /// `label` names the device ("hip:0") or the target offline in messages.
+  HiprtcCompiler(const HiprtcApi& api, AmdgpuTarget target, std::string label);
+  backend::TargetIdentity identity() override;
+  backend::Binary compile(const backend::CompileRequest& request) override;
+
+ private:
+  const HiprtcApi& api_;
+  AmdgpuTarget target_;
+  std::string label_;
+};
+
+/// Throws ConfigError when hipRTC cannot compile for `target`, naming what it can. `label` says
+/// where the target came from ("hip:0", "hip:gfx942").
+void check_hiprtc_supports(const HiprtcApi& api, const AmdgpuTarget& target,
+                           const std::string& label);
+
+/// "hipRTC 9.0 (libamdhip64.so.5)": for messages.
+std::string hiprtc_identity(const HiprtcApi& api);
+
+}  // namespace kjit::hip

@@ -1,0 +1,47 @@
+// kjit's prelude for hipRTC, placed before every program. hipRTC's own headers give the CUDA
+// names (threadIdx, atomicAdd, __syncthreads, the math functions); this adds what kernels may
+// use on the other backends and ROCm 5's hipRTC lacks.
+#define __KJIT__ 1
+#define __KJIT_HIP__ 1
+
+// The fixed-width types hipRTC 5.2 leaves out, spelled as Clang's own <stdint.h> spells them, so
+// that a hipRTC that has them declares the same types. (Its int64_t is long long.)
+typedef __INT8_TYPE__ int8_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+
+// atomicMin and atomicMax on long long (CUDA has them; ROCm 5's HIP does not). Templates, so
+// that a HIP that declares them wins overload resolution over these.
+template <class T> struct __kjit_long_long { };
+template <> struct __kjit_long_long<long long> { typedef long long type; };
+
+/// Stores `value` where it wins (the smaller for a minimum, the larger for a maximum); returns
+/// the old value.
+__device__ inline long long __kjit_atomic_ll_extreme(long long* address, long long value,
+                                                     bool largest) {
+  unsigned long long* bits = reinterpret_cast<unsigned long long*>(address);
+  long long old = *address;
+  while (largest ? value > old : value < old) {
+    const long long seen = static_cast<long long>(atomicCAS(
+        bits, static_cast<unsigned long long>(old), static_cast<unsigned long long>(value)));
+    if (seen == old) {
+      break;
+    }
+    old = seen;
+  }
+  return old;
+}
+
+template <class T>
+__device__ inline typename __kjit_long_long<T>::type atomicMin(T* address, T value) {
+  return __kjit_atomic_ll_extreme(address, value, false);
+}
+
+template <class T>
+__device__ inline typename __kjit_long_long<T>::type atomicMax(T* address, T value) {
+  return __kjit_atomic_ll_extreme(address, value, true);
+}

@@ -1,0 +1,48 @@
+// The repository's kernel files with the kernels each holds, as compile requests: what the
+// compile-only tests of each GPU compiler (NVRTC, hipRTC) build without a GPU.
+#pragma once
+
+#include "backends/backend.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kjit::test {
+
+struct KernelFile {
+  const char* file;  // relative to the repository
+  std::vector<std::string> names;
+};
+
+inline const std::vector<KernelFile>& kernel_files() {
+  static const std::vector<KernelFile> files{
+      {"kernels/vadd.cu", {"vadd"}},
+      {"kernels/saxpy.cu", {"saxpy<float>", "saxpy<double>"}},
+      {"kernels/mandelbrot.cu", {"mandelbrot"}},
+      {"kernels/reduction.cu", {"reduce_sum<int>", "reduce_sum<float>", "histogram256"}},
+      {"kernels/matmul.cu", {"matmul_tiled"}},
+      {"kernels/transpose.cu", {"transpose"}},
+      {"kernels/stencil2d.cu", {"jacobi2d"}},
+      {"kernels/bitonic_sort.cu", {"bitonic_step"}},
+      {"tests/kernels/atomics.cu", {"all_atomics"}},
+  };
+  return files;
+}
+
+inline backend::CompileRequest request_for(const KernelFile& k) {
+  const std::filesystem::path path = std::filesystem::path(KJIT_SOURCE_DIR) / k.file;
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  backend::CompileRequest r;
+  r.program_name = k.file;
+  r.source = text.str();
+  r.source_path = path;
+  r.kernel_names = k.names;
+  return r;
+}
+
+}  // namespace kjit::test

@@ -1,0 +1,404 @@
+// The HIP backend driven through its one seam, the runtime's function table, by a fake runtime:
+// no AMD GPU is available to this project, so this is as far as its runtime paths can be tested
+// (docs/hip-backend.md). The fake keeps "device memory" in host memory and runs vadd itself when
+// it is launched, so arguments, copies and parameter layouts are checked end to end. Code objects
+// come from the real hipRTC.
+#include "backends/hip/hip_backend.hpp"
+#include "backends/hip/amdgpu_target.hpp"
+#include "backends/hip/code_object.hpp"
+#include "backends/hip/hip_runtime_api.hpp"
+#include "backends/hip/hiprtc_api.hpp"
+#include "kernel_files.hpp"
+
+#include <kjit/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+namespace kjit::hip {
+namespace {
+
+struct FakeRuntime {
+  hipError_t init = hipSuccess;
+  hipError_t malloc_result = hipSuccess;
+  std::string arch = "gfx90a:sramecc+:xnack-";
+  bool r0600 = false;
+  int current = -1;
+  int set_device_calls = 0;
+  int modules_loaded = 0;
+  int modules_unloaded = 0;
+  int launches = 0;
+  std::size_t live_allocations = 0;
+};
+FakeRuntime fake;
+constexpr int kModule = 1;
+constexpr int kFunction = 2;
+constexpr int kStream = 3;
+
+hipError_t fake_init(unsigned) {
+  return fake.init;
+}
+hipError_t fake_runtime_version(int* v) {
+  return *v = 50200000, hipSuccess;
+}
+const char* fake_error_name(hipError_t e) {
+  return e == 2 ? "hipErrorOutOfMemory" : e == 101 ? "hipErrorInvalidDevice" : "hipErrorUnknown";
+}
+const char* fake_error_string(hipError_t e) {
+  return e == 2 ? "out of memory" : "fake error";
+}
+hipError_t fake_device_count(int* n) {
+  return *n = 1, hipSuccess;
+}
+hipError_t fake_device_get(hipDevice_t* d, int ordinal) {
+  return *d = ordinal, hipSuccess;
+}
+hipError_t fake_device_name(char* name, int len, hipDevice_t) {
+  std::strncpy(name, "Fake Instinct", static_cast<std::size_t>(len));
+  return hipSuccess;
+}
+hipError_t fake_attribute(int* value, hipDeviceAttribute_t a, int) {
+  switch (a) {
+    case hipDeviceAttributeMaxThreadsPerBlock:
+    case hipDeviceAttributeMaxBlockDimX:
+    case hipDeviceAttributeMaxBlockDimY:
+    case hipDeviceAttributeMaxBlockDimZ:
+      *value = 1024;
+      break;
+    case hipDeviceAttributeMultiprocessorCount:
+      *value = 104;
+      break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+      *value = 65536;
+      break;
+    default:
+      *value = 65535;
+  }
+  return hipSuccess;
+}
+hipError_t fake_total_mem(size_t* bytes, hipDevice_t) {
+  return *bytes = size_t{64} << 30, hipSuccess;
+}
+hipError_t fake_props(void* p, int, std::size_t offset) {
+  std::memcpy(static_cast<char*>(p) + offset, fake.arch.c_str(), fake.arch.size() + 1);
+  return hipSuccess;
+}
+hipError_t fake_props_r0000(void* p, int o) {
+  return fake_props(p, o, kPropsGcnArchNameOffsetR0000);
+}
+hipError_t fake_props_r0600(void* p, int o) {
+  return fake_props(p, o, kPropsGcnArchNameOffsetR0600);
+}
+hipError_t fake_set_device(int d) {
+  return ++fake.set_device_calls, fake.current = d, hipSuccess;
+}
+hipError_t fake_get_device(int* d) {
+  return *d = fake.current, hipSuccess;
+}
+hipError_t fake_ok() {
+  return hipSuccess;
+}
+hipError_t fake_load(hipModule_t* m, const void*) {
+  ++fake.modules_loaded;
+  *m = reinterpret_cast<hipModule_t>(kModule);  // NOLINT(performance-no-int-to-ptr)
+  return hipSuccess;
+}
+hipError_t fake_unload(hipModule_t) {
+  return ++fake.modules_unloaded, hipSuccess;
+}
+hipError_t fake_get_function(hipFunction_t* f, hipModule_t, const char*) {
+  *f = reinterpret_cast<hipFunction_t>(kFunction);  // NOLINT(performance-no-int-to-ptr)
+  return hipSuccess;
+}
+/// Runs vadd(const float* a, const float* b, float* c, int n) over the grid, as the GPU would.
+hipError_t fake_launch(hipFunction_t, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned, hipStream_t, void** params, void**) {
+  ++fake.launches;
+  float* a = nullptr;
+  float* b = nullptr;
+  float* c = nullptr;
+  int n = 0;
+  std::memcpy(&a, params[0], sizeof a);
+  std::memcpy(&b, params[1], sizeof b);
+  std::memcpy(&c, params[2], sizeof c);
+  std::memcpy(&n, params[3], sizeof n);
+  const std::size_t threads = std::size_t{gx} * gy * gz * bx * by * bz;
+  for (std::size_t i = 0; i < threads && i < static_cast<std::size_t>(n); ++i) {
+    c[i] = a[i] + b[i];
+  }
+  return hipSuccess;
+}
+hipError_t fake_malloc(void** p, size_t bytes) {
+  if (fake.malloc_result != hipSuccess) {
+    return fake.malloc_result;
+  }
+  ++fake.live_allocations;
+  *p = std::malloc(bytes);
+  return hipSuccess;
+}
+hipError_t fake_free(void* p) {
+  return --fake.live_allocations, std::free(p), hipSuccess;
+}
+hipError_t fake_host_malloc(void** p, size_t bytes, unsigned) {
+  return *p = std::malloc(bytes), hipSuccess;
+}
+hipError_t fake_host_free(void* p) {
+  return std::free(p), hipSuccess;
+}
+hipError_t fake_copy_in(hipDeviceptr_t d, void* s, size_t n, hipStream_t) {
+  return std::memcpy(d, s, n), hipSuccess;
+}
+hipError_t fake_copy_out(void* d, hipDeviceptr_t s, size_t n, hipStream_t) {
+  return std::memcpy(d, s, n), hipSuccess;
+}
+hipError_t fake_copy_on(hipDeviceptr_t d, hipDeviceptr_t s, size_t n, hipStream_t) {
+  return std::memcpy(d, s, n), hipSuccess;
+}
+hipError_t fake_stream_create(hipStream_t* s, unsigned) {
+  *s = reinterpret_cast<hipStream_t>(kStream);  // NOLINT(performance-no-int-to-ptr)
+  return hipSuccess;
+}
+hipError_t fake_stream(hipStream_t) {
+  return hipSuccess;
+}
+hipError_t fake_stream_wait(hipStream_t, hipEvent_t, unsigned) {
+  return hipSuccess;
+}
+hipError_t fake_event_create(hipEvent_t* e, unsigned) {
+  *e = reinterpret_cast<hipEvent_t>(new int(0));  // NOLINT
+  return hipSuccess;
+}
+hipError_t fake_event_destroy(hipEvent_t e) {
+  return delete reinterpret_cast<int*>(e), hipSuccess;
+}
+hipError_t fake_event_record(hipEvent_t, hipStream_t) {
+  return hipSuccess;
+}
+hipError_t fake_event(hipEvent_t) {
+  return hipSuccess;
+}
+hipError_t fake_elapsed(float* ms, hipEvent_t, hipEvent_t) {
+  return *ms = 1.5F, hipSuccess;
+}
+
+HipApi make_fake_api() {
+  HipApi api;
+  api.hipInit = fake_init;
+  api.hipRuntimeGetVersion = fake_runtime_version;
+  api.hipGetErrorName = fake_error_name;
+  api.hipGetErrorString = fake_error_string;
+  api.hipGetDeviceCount = fake_device_count;
+  api.hipDeviceGet = fake_device_get;
+  api.hipDeviceGetName = fake_device_name;
+  api.hipDeviceGetAttribute = fake_attribute;
+  api.hipDeviceTotalMem = fake_total_mem;
+  api.hipGetDeviceProperties = fake_props_r0000;
+  api.hipSetDevice = fake_set_device;
+  api.hipGetDevice = fake_get_device;
+  api.hipDeviceSynchronize = fake_ok;
+  api.hipModuleLoadData = fake_load;
+  api.hipModuleUnload = fake_unload;
+  api.hipModuleGetFunction = fake_get_function;
+  api.hipModuleLaunchKernel = fake_launch;
+  api.hipMalloc = fake_malloc;
+  api.hipFree = fake_free;
+  api.hipHostMalloc = fake_host_malloc;
+  api.hipHostFree = fake_host_free;
+  api.hipMemcpyHtoDAsync = fake_copy_in;
+  api.hipMemcpyDtoHAsync = fake_copy_out;
+  api.hipMemcpyDtoDAsync = fake_copy_on;
+  api.hipStreamCreateWithFlags = fake_stream_create;
+  api.hipStreamDestroy = fake_stream;
+  api.hipStreamSynchronize = fake_stream;
+  api.hipStreamWaitEvent = fake_stream_wait;
+  api.hipEventCreateWithFlags = fake_event_create;
+  api.hipEventDestroy = fake_event_destroy;
+  api.hipEventRecord = fake_event_record;
+  api.hipEventSynchronize = fake_event;
+  api.hipEventQuery = fake_event;
+  api.hipEventElapsedTime = fake_elapsed;
+  api.library = "fake";
+  return api;
+}
+
+HipApi fake_api = make_fake_api();
+const HipApi* fake_source(std::string& why) {
+  why.clear();
+  return &fake_api;
+}
+const HipApi* no_runtime(std::string& why) {
+  why = "the HIP runtime is not installed (libamdhip64.so.7: cannot open shared object file)";
+  return nullptr;
+}
+
+class FakeHip : public ::testing::Test {
+ public:
+  void SetUp() override {
+    fake = FakeRuntime();
+    fake_api = make_fake_api();
+  }
+};
+
+TEST_F(FakeHip, NoRuntimeMeansNoDevicesAndSaysWhy) {
+  auto backend = create_backend(no_runtime);
+  EXPECT_TRUE(backend->enumerate().empty());
+  EXPECT_NE(backend->unavailable_reason().find("libamdhip64.so.7"), std::string::npos);
+  EXPECT_THROW((void)backend->open(0), DeviceError);
+}
+
+TEST_F(FakeHip, ARuntimeWithoutAGpuMeansNoDevicesAndSaysWhy) {
+  fake.init = 101;  // what ROCm 5.2's hipInit returns on a machine without an AMD GPU
+  auto backend = create_backend(fake_source);
+  EXPECT_TRUE(backend->enumerate().empty());
+  EXPECT_NE(backend->unavailable_reason().find("hipErrorInvalidDevice"), std::string::npos)
+      << backend->unavailable_reason();
+}
+
+TEST_F(FakeHip, DevicesAreDescribedFromEitherPropertiesLayout) {
+  for (const bool r0600 : {false, true}) {
+    fake_api.hipGetDevicePropertiesR0600 = r0600 ? fake_props_r0600 : nullptr;
+    fake.arch = r0600 ? "gfx942:sramecc+:xnack-" : "gfx90a:sramecc+:xnack-";
+    auto backend = create_backend(fake_source);
+    const std::vector<DeviceInfo> devices = backend->enumerate();
+    ASSERT_EQ(devices.size(), 1U) << backend->unavailable_reason();
+    const DeviceInfo& d = devices[0];
+    EXPECT_EQ(d.backend, BackendKind::hip);
+    EXPECT_EQ(d.id(), "hip:0");
+    EXPECT_EQ(d.name, "Fake Instinct");
+    EXPECT_EQ(d.arch, fake.arch);
+    EXPECT_EQ(d.total_memory, std::size_t{64} << 30);
+    EXPECT_EQ(d.compute_units, 104U);
+    EXPECT_EQ(d.max_threads_per_block, 1024U);
+    EXPECT_EQ(d.max_shared_bytes, 65536U);
+  }
+}
+
+class FakeHipWithHiprtc : public FakeHip {
+ public:
+  void SetUp() override {
+    FakeHip::SetUp();
+    std::string why;
+    if (hiprtc_api(why) == nullptr) {
+      GTEST_SKIP() << "hipRTC is not available to make code objects: " << why;
+    }
+  }
+};
+
+TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  EXPECT_EQ(device->compiler().identity().target, "hip:gfx90a:sramecc+:xnack-");
+  const backend::Binary binary = device->compiler().compile(
+      test::request_for(test::kernel_files().front()));  // kernels/vadd.cu
+  auto module = device->load(binary);
+  EXPECT_EQ(fake.modules_loaded, 1);
+  auto function = module->function(binary.kernel_symbols.at(0), "vadd");
+  ASSERT_EQ(function->params().size(), 4U);
+  EXPECT_EQ(function->params()[3].offset, 24U);
+  EXPECT_EQ(function->params()[3].size, sizeof(int));
+
+  const int n = 1000;
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> value(-10, 10);
+  std::vector<float> a(n);
+  std::vector<float> b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = value(random);
+    b[i] = value(random);
+  }
+  const std::uint64_t da = device->allocate(n * sizeof(float));
+  const std::uint64_t db = device->allocate(n * sizeof(float));
+  const std::uint64_t dc = device->allocate(n * sizeof(float));
+  auto stream = device->create_stream();
+  std::vector<float> c(n, -12345.0F);  // poison
+  stream->copy_to_device(dc, c.data(), n * sizeof(float));
+  stream->copy_to_device(da, a.data(), n * sizeof(float));
+  stream->copy_to_device(db, b.data(), n * sizeof(float));
+  const void* args[] = {&da, &db, &dc, &n};
+  function->launch(*stream, LaunchConfig::for_elements(n), args);
+  std::vector<float> out(n);
+  stream->copy_to_host_now(out.data(), dc, n * sizeof(float));
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(out[i], a[i] + b[i]) << i;
+  }
+  EXPECT_EQ(fake.launches, 1);
+  EXPECT_GE(fake.set_device_calls, 1);
+  EXPECT_EQ(fake.current, 0);
+  EXPECT_THROW(function->launch(*stream, LaunchConfig{{1, 1, 1}, {2048, 1, 1}, 0}, args),
+               LaunchError);  // more threads than the device has: refused before the runtime
+  EXPECT_EQ(fake.launches, 1);
+  auto start = stream->record();
+  auto end = stream->record();
+  EXPECT_TRUE(end->ready());
+  EXPECT_EQ(end->elapsed_ms_since(*start), 1.5);
+  for (const std::uint64_t p : {da, db, dc}) {
+    device->free(p);
+  }
+  EXPECT_EQ(fake.live_allocations, 0U);
+  module.reset();
+  EXPECT_EQ(fake.modules_unloaded, 1);
+}
+
+TEST_F(FakeHipWithHiprtc, CodeObjectsForAnotherTargetOrFormatAreNotLoaded) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  const backend::Binary gfx908 =
+      backend->offline_compiler("gfx908")->compile(test::request_for(test::kernel_files().front()));
+  try {
+    (void)device->load(gfx908);
+    ADD_FAILURE() << "a gfx908 code object loaded on a gfx90a device";
+  } catch (const BackendError& e) {
+    EXPECT_NE(std::string(e.what()).find("gfx908"), std::string::npos) << e.what();
+  }
+  backend::Binary ptx = gfx908;
+  ptx.format = "ptx";
+  EXPECT_THROW((void)device->load(ptx), BackendError);
+  backend::Binary garbage = gfx908;
+  garbage.bytes.resize(40);
+  EXPECT_THROW((void)device->load(garbage), BackendError);
+  EXPECT_EQ(fake.modules_loaded, 0) << "nothing bad reached the runtime";
+}
+
+TEST_F(FakeHip, RuntimeErrorsNameTheCallTheErrorAndTheDevice) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  fake.malloc_result = 2;
+  try {
+    (void)device->allocate(4096);
+    ADD_FAILURE() << "allocated";
+  } catch (const BackendError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("hipMalloc"), std::string::npos) << what;
+    EXPECT_NE(what.find("hipErrorOutOfMemory"), std::string::npos) << what;
+    EXPECT_NE(what.find("hip:0"), std::string::npos) << what;
+    EXPECT_NE(what.find("4096 bytes"), std::string::npos) << what;
+  }
+}
+
+TEST_F(FakeHipWithHiprtc, ADeviceHipRtcDoesNotKnowGetsAClearErrorNotAnAbort) {
+  std::string why;
+  if (is_known(hiprtc_api(why)->isas, "gfx942")) {
+    GTEST_SKIP() << "this hipRTC knows gfx942";
+  }
+  fake.arch = "gfx942:sramecc+:xnack-";
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  try {
+    (void)device->compiler().compile(test::request_for(test::kernel_files().front()));
+    ADD_FAILURE() << "compiled for gfx942";
+  } catch (const BackendError& e) {
+    EXPECT_NE(std::string(e.what()).find("gfx942"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bitcode"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)device->compiler().identity(), BackendError);  // the same answer again
+}
+
+}  // namespace
+}  // namespace kjit::hip
