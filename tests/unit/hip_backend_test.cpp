@@ -121,9 +121,9 @@ hipError_t fake_launch(hipFunction_t, unsigned gx, unsigned gy, unsigned gz, uns
   float* b = nullptr;
   float* c = nullptr;
   int n = 0;
-  std::memcpy(&a, params[0], sizeof a);
-  std::memcpy(&b, params[1], sizeof b);
-  std::memcpy(&c, params[2], sizeof c);
+  std::memcpy(static_cast<void*>(&a), params[0], sizeof a);
+  std::memcpy(static_cast<void*>(&b), params[1], sizeof b);
+  std::memcpy(static_cast<void*>(&c), params[2], sizeof c);
   std::memcpy(&n, params[3], sizeof n);
   const std::size_t threads = std::size_t{gx} * gy * gz * bx * by * bz;
   for (std::size_t i = 0; i < threads && i < static_cast<std::size_t>(n); ++i) {
