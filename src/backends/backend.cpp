@@ -29,6 +29,12 @@ std::string CompileRequest::kernel_label(std::size_t i) const {
   return types ? kernel_names.at(i) + "(" + *types + ")" : kernel_names.at(i);
 }
 
+std::string CompileRequest::kernel_address(std::size_t i) const {
+  const auto& types = signature(i);
+  return types ? "static_cast<void (*)(" + *types + ")>(&" + kernel_names.at(i) + ")"
+               : "&" + kernel_names.at(i);
+}
+
 Device::~Device() = default;
 Compiler::~Compiler() = default;
 Backend::~Backend() = default;

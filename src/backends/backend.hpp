@@ -39,6 +39,10 @@ struct CompileRequest {
   [[nodiscard]] const std::optional<std::string>& signature(std::size_t i) const;
   /// "saxpy" or "saxpy(float, const float*)": kernel i as messages and cache keys name it.
   [[nodiscard]] std::string kernel_label(std::size_t i) const;
+  /// A C++ expression for kernel i's address: "&saxpy<float>", or a cast to its function type
+  /// ("static_cast<void (*)(float, const float*)>(&saxpy)") that picks an instantiation or
+  /// overload, as a call would.
+  [[nodiscard]] std::string kernel_address(std::size_t i) const;
 };
 
 /// A compiled program, as it would be stored in the disk cache.

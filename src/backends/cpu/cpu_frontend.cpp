@@ -255,12 +255,7 @@ class KernelIRAction : public clang::EmitLLVMOnlyAction {
 std::string entries_source(const SourcePaths& paths, const backend::CompileRequest& request) {
   std::string text = fmt::format("#include \"{}\"\n", paths.main());
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
-    const std::string& name = request.kernel_names[i];
-    const auto& signature = request.signature(i);
-    const std::string address =
-        signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
-                  : fmt::format("&{}", name);
-    text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, address);
+    text += fmt::format("__KJIT_KERNEL_ENTRY({}, {})\n", i, request.kernel_address(i));
   }
   return text;
 }

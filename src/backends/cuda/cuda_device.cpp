@@ -133,16 +133,6 @@ PinnedStaging& CudaDevice::staging() {
   return *staging_;
 }
 
-const std::string* CudaDevice::intern(const std::string& label) {
-  const std::lock_guard lock(labels_mutex_);
-  return &*labels_.insert(label).first;
-}
-
-std::string CudaDevice::last_launch() const {
-  const std::string* last = last_launch_.load(std::memory_order_relaxed);
-  return last != nullptr ? "'" + *last + "'" : "none";
-}
-
 std::uint64_t CudaDevice::allocate_impl(std::size_t bytes) {
   make_current();
   CUdeviceptr address = 0;

@@ -5,12 +5,12 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/launch_labels.hpp"
 
 #include <atomic>
 #include <future>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 
 namespace kjit::cuda {
@@ -43,12 +43,10 @@ class CudaDevice : public backend::Device {
 
   /// A stable copy of `label` (a kernel's name) that lives as long as the device, so that the
   /// launch path can record the last kernel launched with one atomic store.
-  const std::string* intern(const std::string& label);
+  const std::string* intern(const std::string& label) { return labels_.intern(label); }
   /// The last kernel launched on this device, for messages about asynchronous failures.
-  void note_launch(const std::string* kernel) noexcept {
-    last_launch_.store(kernel, std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::string last_launch() const;
+  void note_launch(const std::string* kernel) noexcept { last_launch_.note(kernel); }
+  [[nodiscard]] std::string last_launch() const { return last_launch_.describe(); }
 
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
@@ -69,9 +67,8 @@ class CudaDevice : public backend::Device {
   std::shared_future<const NvrtcApi*> nvrtc_;
   std::shared_ptr<std::string> nvrtc_why_;
   NvrtcCompiler compiler_;
-  std::mutex labels_mutex_;
-  std::set<std::string> labels_;
-  std::atomic<const std::string*> last_launch_{nullptr};
+  backend::KernelLabels labels_;
+  backend::LastLaunch last_launch_;
   std::once_flag staging_once_;
   std::unique_ptr<PinnedStaging> staging_;
 };

@@ -133,17 +133,15 @@ void CudaStream::wait(backend::Event& event) {
 void CudaStream::synchronize() {
   const CUresult r = device_.api().cuStreamSynchronize(handle());
   if (r != CUDA_SUCCESS) {
-    const std::string* last = last_launch_.load(std::memory_order_relaxed);
     throw BackendError(
         fmt::format("kjit: work on a stream of {} failed: {} (the last kernel "
                     "launched on it was {})",
-                    device_.id(), describe_result(&device_.api(), r),
-                    last != nullptr ? "'" + *last + "'" : std::string("none")));
+                    device_.id(), describe_result(&device_.api(), r), last_launch_.describe()));
   }
 }
 
 void CudaStream::note_launch(const std::string* kernel) noexcept {
-  last_launch_.store(kernel, std::memory_order_relaxed);
+  last_launch_.note(kernel);
   device_.note_launch(kernel);
 }
 

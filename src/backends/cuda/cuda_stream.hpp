@@ -4,6 +4,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_types.hpp"
+#include "backends/launch_labels.hpp"
 
 #include <atomic>
 #include <memory>
@@ -52,7 +53,7 @@ class CudaStream : public backend::Stream {
   CudaDevice& device_;
   std::mutex create_mutex_;
   std::atomic<CUstream> stream_{nullptr};
-  std::atomic<const std::string*> last_launch_{nullptr};
+  backend::LastLaunch last_launch_;
 };
 
 }  // namespace kjit::cuda

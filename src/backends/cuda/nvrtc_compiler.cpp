@@ -26,9 +26,7 @@ constexpr const char* kNameMapFile = "__nv_name_map";  // where NVRTC puts name 
 
 /// The name expression for kernel i: the name, or a cast that picks an instantiation or overload.
 std::string expression(const backend::CompileRequest& request, std::size_t i) {
-  const std::string& name = request.kernel_names[i];
-  const auto& signature = request.signature(i);
-  return signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name) : name;
+  return request.signature(i) ? request.kernel_address(i) : request.kernel_names[i];
 }
 
 std::vector<std::string> options_for(const backend::CompileRequest& request,

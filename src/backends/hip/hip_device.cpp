@@ -96,16 +96,6 @@ void* HipDevice::native_handle() {  // the hipDevice_t ordinal, carried in a poi
   return reinterpret_cast<void*>(static_cast<std::intptr_t>(ordinal_));  // NOLINT
 }
 
-const std::string* HipDevice::intern(const std::string& label) {
-  const std::lock_guard lock(labels_mutex_);
-  return &*labels_.insert(label).first;
-}
-
-std::string HipDevice::last_launch() const {
-  const std::string* last = last_launch_.load(std::memory_order_relaxed);
-  return last != nullptr ? "'" + *last + "'" : "none";
-}
-
 std::uint64_t HipDevice::allocate_impl(std::size_t bytes) {
   make_current();
   void* address = nullptr;

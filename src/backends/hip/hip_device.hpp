@@ -5,12 +5,11 @@
 #include "backends/backend.hpp"
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
+#include "backends/launch_labels.hpp"
 
-#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 
 namespace kjit::hip {
@@ -54,11 +53,9 @@ class HipDevice : public backend::Device {
   [[nodiscard]] const AmdgpuTarget& target() const noexcept { return target_; }
 
   /// A stable copy of a kernel's name for messages about asynchronous failures.
-  const std::string* intern(const std::string& label);
-  void note_launch(const std::string* kernel) noexcept {
-    last_launch_.store(kernel, std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::string last_launch() const;
+  const std::string* intern(const std::string& label) { return labels_.intern(label); }
+  void note_launch(const std::string* kernel) noexcept { last_launch_.note(kernel); }
+  [[nodiscard]] std::string last_launch() const { return last_launch_.describe(); }
 
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
@@ -73,9 +70,8 @@ class HipDevice : public backend::Device {
   AmdgpuTarget target_;
   std::string id_;
   DeviceCompiler compiler_;
-  std::mutex labels_mutex_;
-  std::set<std::string> labels_;
-  std::atomic<const std::string*> last_launch_{nullptr};
+  backend::KernelLabels labels_;
+  backend::LastLaunch last_launch_;
 };
 
 }  // namespace kjit::hip

@@ -126,16 +126,14 @@ void HipStream::wait(backend::Event& event) {
 void HipStream::synchronize() {
   const hipError_t r = device_.api().hipStreamSynchronize(handle());
   if (r != hipSuccess) {
-    const std::string* last = last_launch_.load(std::memory_order_relaxed);
     throw BackendError(fmt::format(
         "kjit: work on a stream of {} failed: {} (the last kernel launched on it was {})",
-        device_.id(), describe_result(device_.api(), r),
-        last != nullptr ? "'" + *last + "'" : std::string("none")));
+        device_.id(), describe_result(device_.api(), r), last_launch_.describe()));
   }
 }
 
 void HipStream::note_launch(const std::string* kernel) noexcept {
-  last_launch_.store(kernel, std::memory_order_relaxed);
+  last_launch_.note(kernel);
   device_.note_launch(kernel);
 }
 

@@ -3,6 +3,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/hip/hip_types.hpp"
+#include "backends/launch_labels.hpp"
 
 #include <atomic>
 #include <memory>
@@ -48,7 +49,7 @@ class HipStream : public backend::Stream {
   HipDevice& device_;
   std::mutex create_mutex_;
   std::atomic<hipStream_t> stream_{nullptr};
-  std::atomic<const std::string*> last_launch_{nullptr};
+  backend::LastLaunch last_launch_;
 };
 
 }  // namespace kjit::hip

@@ -34,13 +34,6 @@ std::mutex& hiprtc_mutex() {
   return m;
 }
 
-std::string expression(const backend::CompileRequest& request, std::size_t i) {
-  const std::string& name = request.kernel_names[i];
-  const auto& signature = request.signature(i);
-  return signature ? fmt::format("static_cast<void (*)({})>(&{})", *signature, name)
-                   : fmt::format("&{}", name);
-}
-
 std::string quoted_for_line(const std::string& name) {
   std::string out;
   for (const char c : name) {
@@ -59,7 +52,7 @@ std::string program_text(const backend::CompileRequest& request) {
                                  quoted_for_line(request.program_name), request.source, kNamesFile);
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     text += fmt::format("extern \"C\" __device__ const void* {}{} = (const void*)({});\n",
-                        kNameVariable, i, expression(request, i));
+                        kNameVariable, i, request.kernel_address(i));
   }
   return text;
 }
