@@ -9,6 +9,9 @@ if(KJIT_WITH_CPU)
   find_package(LLVM 19.1 REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
   find_package(Clang REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/clang)
   find_package(boost_context 1.74 REQUIRED CONFIG)   # fibers for kernels that use __syncthreads()
+  # lld, linked in: turns AMDGPU objects made from bitcode into code objects (no ld.lld needed).
+  find_package(ZLIB REQUIRED)
+  find_package(LLD REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/lld)
   message(STATUS "kjit: CPU backend with LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 endif()
 

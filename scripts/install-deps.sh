@@ -7,6 +7,8 @@ packages=(
   cmake ninja-build g++ ccache pkg-config python3
   llvm-19-dev libclang-19-dev libclang-common-19-dev   # CPU backend: Clang + LLVM ORC in process
   libboost-context-dev                                 # CPU backend: fibers for barrier kernels
+  liblld-19-dev zlib1g-dev libzstd-dev                 # bitcode for AMD GPUs: lld links code objects
+  clang-19                                             # tests of the bitcode recipes (make-bitcode.sh)
   libspdlog-dev libfmt-dev                             # logging
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libpng-dev libcli11-dev                              # the demo: PNG output; command lines

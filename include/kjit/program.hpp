@@ -6,6 +6,7 @@
 #include <kjit/export.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -53,6 +54,22 @@ class KJIT_API Program {
   /// Throws Error if the file cannot be read.
   [[nodiscard]] static Program from_file(const std::filesystem::path& path,
                                          CompileOptions options = {});
+  /// A program from LLVM bitcode that clang (or another LLVM 19 front end) made for one target:
+  ///  - x86_64 host bitcode runs on the CPU backend; it must be compiled with kjit's CPU kernel
+  ///    header, whose __global__ marks the kernels (docs/bitcode.md has the recipe);
+  ///  - nvptx64-nvidia-cuda bitcode runs on CUDA devices (LLVM makes PTX, the driver loads it);
+  ///    kernels are the functions its nvvm.annotations mark;
+  ///  - amdgcn-amd-amdhsa bitcode runs on HIP devices (LLVM and lld make the code object);
+  ///    kernels are the amdgpu_kernel functions.
+  /// A kernel is asked for by its symbol or by its demangled name ("vadd", "saxpy<float>").
+  /// Only options.kernels and options.fast_math apply. Throws UsageError when `bytes` are not
+  /// bitcode; a bitcode for another target than the device's is a CompileError when the kernel
+  /// is asked for.
+  [[nodiscard]] static Program from_bitcode(std::string name, std::span<const std::uint8_t> bytes,
+                                            CompileOptions options = {});
+  /// A program from a bitcode file (see from_bitcode). Throws Error if the file cannot be read.
+  [[nodiscard]] static Program from_bitcode_file(const std::filesystem::path& path,
+                                                 CompileOptions options = {});
 
   /// The __global__ function `name` (or a template instantiation "saxpy<float>") compiled for
   /// `device`, typed with its parameter list. Compiles on first use. A plain name that is a

@@ -39,6 +39,10 @@ Device::~Device() = default;
 Compiler::~Compiler() = default;
 Backend::~Backend() = default;
 
+Compiler& Device::compiler_for(const CompileRequest& request) {
+  return request.input == InputKind::bitcode ? bitcode_compiler() : compiler();
+}
+
 Function::Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,
                    std::size_t static_shared_bytes)
     : name_(std::move(name)),

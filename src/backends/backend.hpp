@@ -20,10 +20,17 @@
 
 namespace kjit::backend {
 
+/// What a program is made of.
+enum class InputKind {
+  source,   // CUDA-dialect C++ text
+  bitcode,  // LLVM bitcode for one target (host, nvptx64 or amdgcn): no preprocessor, no includes
+};
+
 /// Everything a backend needs to compile one program.
 struct CompileRequest {
   std::string program_name;  // the name messages use ("saxpy.cu")
-  std::string source;        // text of the main file
+  InputKind input = InputKind::source;
+  std::string source;  // text of the main file, or the bitcode's bytes
   /// Absolute path of the main file when it came from disk (relative includes resolve there).
   std::optional<std::filesystem::path> source_path;
   std::vector<std::filesystem::path> include_dirs;
@@ -164,6 +171,11 @@ class Device {
   [[nodiscard]] virtual const DeviceInfo& info() const = 0;
   /// The compiler for this device's exact target.
   virtual Compiler& compiler() = 0;
+  /// The compiler of LLVM bitcode for this device's exact target (LLVM's own code generator).
+  /// BackendError when kjit was built without LLVM.
+  virtual Compiler& bitcode_compiler() = 0;
+  /// compiler() or bitcode_compiler(), as `request` needs.
+  Compiler& compiler_for(const CompileRequest& request);
   /// Loads a binary made by compiler() (or read from a cache) for this device. Throws
   /// BackendError when the binary cannot be loaded.
   virtual std::unique_ptr<Module> load(const Binary& binary) = 0;
@@ -208,6 +220,8 @@ class Backend {
   /// no device. ConfigError for an arch the backend does not know, BackendError when its
   /// compiler cannot be loaded.
   virtual std::unique_ptr<Compiler> offline_compiler(const std::string& arch) = 0;
+  /// The same for LLVM bitcode (LLVM's code generator instead of the vendor's compiler).
+  virtual std::unique_ptr<Compiler> offline_bitcode_compiler(const std::string& arch) = 0;
 };
 
 }  // namespace kjit::backend

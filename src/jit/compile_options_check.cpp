@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -66,6 +67,61 @@ void check_compile_options(const CompileOptions& options) {
   }
   for (const std::string& kernel : options.kernels) {
     (void)validate_kernel_name(kernel);
+  }
+}
+
+namespace {
+
+/// The first bytes, as text when they are printable, else in hex: what the data looked like.
+std::string opening(std::string_view bytes) {
+  const std::string_view head = bytes.substr(0, 16);
+  const bool printable = std::all_of(head.begin(), head.end(), [](char c) {
+    return std::isprint(static_cast<unsigned char>(c)) != 0 || c == '\n' || c == '\t';
+  });
+  if (printable) {
+    std::string text(head);
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+    return fmt::format("the text '{}'", text);
+  }
+  std::string hex;
+  for (const char c : head.substr(0, 8)) {
+    hex += fmt::format("{:02x} ", static_cast<unsigned char>(c));
+  }
+  hex.pop_back();
+  return fmt::format("the bytes {}", hex);
+}
+
+}  // namespace
+
+void check_bitcode(const std::string& name, std::string_view bytes, const CompileOptions& options) {
+  check_compile_options(options);
+  // Raw bitcode starts with "BC" C0DE; the wrapper some tools add, with 0x0B17C0DE (little end).
+  constexpr std::string_view kRaw("BC\xC0\xDE", 4);
+  constexpr std::string_view kWrapper("\xDE\xC0\x17\x0B", 4);
+  if (bytes.empty()) {
+    throw UsageError(fmt::format("kjit: bitcode '{}' is empty", name));
+  }
+  if (!bytes.starts_with(kRaw) && !bytes.starts_with(kWrapper)) {
+    throw UsageError(fmt::format(
+        "kjit: '{}' is not LLVM bitcode: it starts with {}, not 'BC' C0 DE (textual IR and "
+        "source go to Program::from_source; make bitcode with clang -emit-llvm -c)",
+        name, opening(bytes)));
+  }
+  const auto refuse = [&](const char* what) {
+    throw UsageError(fmt::format(
+        "kjit: bitcode '{}' cannot take CompileOptions::{}: bitcode was preprocessed when it "
+        "was made (only kernels and fast_math apply to it)",
+        name, what));
+  };
+  if (!options.include_dirs.empty()) {
+    refuse("include_dirs");
+  }
+  if (!options.headers.empty()) {
+    refuse("headers");
+  }
+  if (!options.defines.empty()) {
+    refuse("defines");
   }
 }
 

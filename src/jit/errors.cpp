@@ -56,6 +56,9 @@ std::string Diagnostic::to_string() const {
   if (file.empty()) {
     return fmt::format("{}: {}", severity_name(severity), message);
   }
+  if (line == 0) {  // about the whole file (bitcode has no lines)
+    return fmt::format("{}: {}: {}", file, severity_name(severity), message);
+  }
   return fmt::format("{}:{}:{}: {}: {}", file, line, column, severity_name(severity), message);
 }
 

@@ -21,12 +21,47 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+std::string to_hex(std::string_view bytes) {
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
+  }
+  return hex;
+}
+
+std::string from_hex(std::string_view hex) {
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    throw std::invalid_argument("\"bitcode_hex\" holds a character that is not a hex digit");
+  };
+  if (hex.size() % 2 != 0) {
+    throw std::invalid_argument("\"bitcode_hex\" has an odd number of digits");
+  }
+  std::string bytes(hex.size() / 2, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = static_cast<char>(digit(hex[2 * i]) * 16 + digit(hex[2 * i + 1]));
+  }
+  return bytes;
+}
+
 Json to_json(const ManifestBuild& b) {
   const backend::CompileRequest& r = b.request;
   Json j;
   j["name"] = r.program_name;
+  const bool bitcode = r.input == backend::InputKind::bitcode;
+  if (bitcode) {
+    j["input"] = "bitcode";
+  }
   if (r.source_path) {
     j["file"] = r.source_path->string();
+  } else if (bitcode) {
+    j["bitcode_hex"] = to_hex(r.source);  // JSON strings hold text, not bytes
   } else {
     j["source"] = r.source;
   }
@@ -60,9 +95,19 @@ ManifestBuild from_json(const Json& j) {
   ManifestBuild b;
   backend::CompileRequest& r = b.request;
   r.program_name = j.at("name").get<std::string>();
+  const std::string input = j.value("input", "source");
+  if (input != "source" && input != "bitcode") {
+    throw std::invalid_argument(fmt::format("\"input\" is '{}', not source or bitcode", input));
+  }
+  if (input == "bitcode") {
+    r.input = backend::InputKind::bitcode;
+  }
   if (j.contains("file")) {
     r.source_path = std::filesystem::path(j.at("file").get<std::string>());
-    r.source = read_file_or_throw(*r.source_path, "kernel file");
+    r.source =
+        read_file_or_throw(*r.source_path, input == "bitcode" ? "bitcode file" : "kernel file");
+  } else if (input == "bitcode") {
+    r.source = from_hex(j.at("bitcode_hex").get<std::string>());
   } else {
     r.source = j.at("source").get<std::string>();
   }

@@ -37,9 +37,10 @@ Device kernel_device(const KernelImpl& kernel) {
   return Device(kernel.device().shared_from_this());
 }
 
-ProgramImpl::ProgramImpl(std::string name, std::string source,
+ProgramImpl::ProgramImpl(std::string name, backend::InputKind input, std::string source,
                          std::optional<std::filesystem::path> path, CompileOptions options)
     : name_(std::move(name)),
+      input_(input),
       source_(std::move(source)),
       path_(std::move(path)),
       options_(std::move(options)) {}
@@ -48,6 +49,7 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
                                                            DeviceImpl& device) const {
   backend::CompileRequest request;
   request.program_name = name_;
+  request.input = input_;
   request.source = source_;
   request.source_path = path_;
   request.include_dirs = options_.include_dirs;
@@ -222,8 +224,9 @@ Program Program::from_source(std::string name, std::string source, CompileOption
         "diagnostics)");
   }
   detail::check_compile_options(options);
-  return Program(std::make_shared<detail::ProgramImpl>(std::move(name), std::move(source),
-                                                       std::nullopt, std::move(options)));
+  return Program(std::make_shared<detail::ProgramImpl>(std::move(name), backend::InputKind::source,
+                                                       std::move(source), std::nullopt,
+                                                       std::move(options)));
 }
 
 Program Program::from_file(const std::filesystem::path& path, CompileOptions options) {
@@ -234,8 +237,33 @@ Program Program::from_file(const std::filesystem::path& path, CompileOptions opt
   if (ec) {
     throw Error(fmt::format("kjit: cannot read kernel file '{}': {}", path.string(), ec.message()));
   }
-  return Program(std::make_shared<detail::ProgramImpl>(path.string(), std::move(text), absolute,
+  return Program(std::make_shared<detail::ProgramImpl>(
+      path.string(), backend::InputKind::source, std::move(text), absolute, std::move(options)));
+}
+
+Program Program::from_bitcode(std::string name, std::span<const std::uint8_t> bytes,
+                              CompileOptions options) {
+  if (name.empty()) {
+    throw UsageError("kjit: Program::from_bitcode needs a name (used in messages)");
+  }
+  std::string data(bytes.begin(), bytes.end());
+  detail::check_bitcode(name, data, options);
+  return Program(std::make_shared<detail::ProgramImpl>(std::move(name), backend::InputKind::bitcode,
+                                                       std::move(data), std::nullopt,
                                                        std::move(options)));
+}
+
+Program Program::from_bitcode_file(const std::filesystem::path& path, CompileOptions options) {
+  std::string data = detail::read_file_or_throw(path, "bitcode file");
+  detail::check_bitcode(path.string(), data, options);
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  if (ec) {
+    throw Error(
+        fmt::format("kjit: cannot read bitcode file '{}': {}", path.string(), ec.message()));
+  }
+  return Program(std::make_shared<detail::ProgramImpl>(
+      path.string(), backend::InputKind::bitcode, std::move(data), absolute, std::move(options)));
 }
 
 detail::ProgramImpl& Program::checked() const {

@@ -58,8 +58,8 @@ class KernelImpl {
 
 class ProgramImpl {
  public:
-  ProgramImpl(std::string name, std::string source, std::optional<std::filesystem::path> path,
-              CompileOptions options);
+  ProgramImpl(std::string name, backend::InputKind input, std::string source,
+              std::optional<std::filesystem::path> path, CompileOptions options);
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
@@ -84,7 +84,8 @@ class ProgramImpl {
                                                 DeviceImpl& device) const;
 
   std::string name_;
-  std::string source_;
+  backend::InputKind input_;
+  std::string source_;  // text, or the bitcode's bytes
   std::optional<std::filesystem::path> path_;
   CompileOptions options_;
   std::mutex mutex_;

@@ -40,9 +40,11 @@ class Targets {
  public:
   Targets() : backends_(detail::create_backends()) {}
 
-  backend::Compiler& compiler(const std::string& target) {
+  /// The compiler of `target` for `request`'s input: source, or bitcode.
+  backend::Compiler& compiler(const std::string& target, const backend::CompileRequest& request) {
+    const bool bitcode = request.input == backend::InputKind::bitcode;
     const std::lock_guard lock(mutex_);
-    auto& slot = compilers_[target];
+    auto& slot = compilers_[{target, bitcode}];
     if (!slot) {
       const auto colon = target.find(':');
       const std::string backend_name = target.substr(0, colon);
@@ -56,7 +58,8 @@ class Targets {
               fmt::format("kjit-warm: target '{}': the {} backend is not built into this kjit",
                           target, backend_name));
         }
-        slot = b.backend->offline_compiler(arch);
+        slot =
+            bitcode ? b.backend->offline_bitcode_compiler(arch) : b.backend->offline_compiler(arch);
       }
       if (!slot) {
         throw ConfigError(fmt::format(
@@ -70,7 +73,7 @@ class Targets {
  private:
   std::vector<detail::BackendSlot> backends_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<backend::Compiler>> compilers_;
+  std::map<std::pair<std::string, bool>, std::unique_ptr<backend::Compiler>> compilers_;
 };
 
 /// The targets of the devices present, as their runtime compilers name them.
@@ -105,7 +108,7 @@ std::string describe(const backend::CompileRequest& r) {
 void run_job(Job& job, Targets& targets) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    backend::Compiler& compiler = targets.compiler(job.target);
+    backend::Compiler& compiler = targets.compiler(job.target, job.build->request);
     const cache::CachedBuild built =
         cache::build_through_cache(job.build->request, compiler, nullptr);
     job.status = built.from_cache ? "cached" : "compiled";
@@ -185,7 +188,7 @@ int compile_command(const CompileArgs& args) {
   std::vector<Job> jobs = plan(args, inputs);
   Targets targets;
   for (const Job& j : jobs) {
-    (void)targets.compiler(j.target);  // an unknown target fails now, before any work
+    (void)targets.compiler(j.target, j.build->request);  // an unknown target fails now
   }
 
   const bool tty = isatty(fileno(stderr)) != 0 && !args.quiet;
@@ -366,8 +369,8 @@ int explain_command(const CompileArgs& args) {
     }
   }
   for (const Job& job : jobs) {
-    const cache::KeyResult k =
-        cache::make_key(job.build->request, targets.compiler(job.target).identity());
+    const cache::KeyResult k = cache::make_key(
+        job.build->request, targets.compiler(job.target, job.build->request).identity());
     std::printf("%s for %s:\n", describe(job.build->request).c_str(), job.target.c_str());
     if (!k.key) {
       std::printf("  not cacheable: %s\n", k.uncacheable.c_str());
@@ -428,7 +431,9 @@ int explain_command(const CompileArgs& args) {
 }
 
 void add_build_options(CLI::App& app, CompileArgs& args) {
-  app.add_option("inputs", args.inputs, "kernel files, folders of them, or manifests (.json)")
+  app.add_option(
+         "inputs", args.inputs,
+         "kernel files, folders of them, bitcode (.bc, with --kernel), or manifests (.json)")
       ->required();
   app.add_option("-t,--target", args.targets,
                  "cpu, cuda:sm_90, cuda:compute_90, hip:gfx90a (repeatable)");

@@ -34,12 +34,20 @@ KernelNames find_kernels(const std::string& source) {
 namespace {
 
 void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) {
+  const bool bitcode = path.extension() == ".bc";
   backend::CompileRequest base;
   base.program_name = path.string();
-  base.source = detail::read_file_or_throw(path, "kernel file");
+  base.input = bitcode ? backend::InputKind::bitcode : backend::InputKind::source;
+  base.source = detail::read_file_or_throw(path, bitcode ? "bitcode file" : "kernel file");
   base.source_path = fs::absolute(path).lexically_normal();
-  base.include_dirs = options.include_dirs;
-  base.defines = options.defines;
+  if (!bitcode) {
+    base.include_dirs = options.include_dirs;
+    base.defines = options.defines;
+  } else if (!options.include_dirs.empty() || !options.defines.empty()) {
+    inputs.notes.push_back(
+        fmt::format("{}: -I and -D do not apply to bitcode (it was preprocessed when it was made)",
+                    path.string()));
+  }
   base.fast_math = options.fast_math;
   const auto add = [&](std::vector<std::string> kernels) {
     detail::ManifestBuild b;
@@ -52,6 +60,11 @@ void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) 
   };
   if (!options.kernels.empty()) {
     add(options.kernels);  // as CompileOptions::kernels: one build with all of them
+    return;
+  }
+  if (bitcode) {
+    inputs.notes.push_back(fmt::format(
+        "{}: bitcode left out: name the kernels to compile from it with --kernel", path.string()));
     return;
   }
   const KernelNames names = find_kernels(base.source);

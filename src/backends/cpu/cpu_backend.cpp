@@ -79,6 +79,10 @@ class CpuBackend : public backend::Backend {
     return std::make_unique<CpuCompiler>("cpu");
   }
 
+  std::unique_ptr<backend::Compiler> offline_bitcode_compiler(const std::string& arch) override {
+    return offline_compiler(arch);  // one compiler reads both
+  }
+
  private:
   unsigned threads_ = 1;
 };

@@ -1,18 +1,14 @@
 #include "backends/cpu/cpu_codegen.hpp"
 
 #include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
 
-#include <llvm/Analysis/CGSCCPassManager.h>
-#include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/PassManager.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -20,7 +16,6 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <mutex>
 
 namespace kjit::cpu {
 
@@ -52,26 +47,6 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
   return tm;
 }
 
-void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
-  tuning.LoopUnrolling = true;
-  llvm::PassBuilder builder(&tm, tuning);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, mam);
-}
-
 void check_externals(const llvm::Module& module, const CodegenRequest& request) {
   std::vector<std::string> missing;
   for (const llvm::Function& f : module) {
@@ -99,27 +74,18 @@ void check_externals(const llvm::Module& module, const CodegenRequest& request) 
 
 }  // namespace
 
-void initialize_llvm_target() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
-}
-
 void optimize(llvm::Module& module, const HostTarget& target, const CodegenRequest& request) {
-  initialize_llvm_target();
+  llvm_setup::initialize_targets();
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
-  run_o3(module, *tm);
+  llvm_setup::run_o3(module, *tm);
   check_externals(module, request);
 }
 
 std::vector<std::uint8_t> emit_object(llvm::Module& module, const HostTarget& target,
                                       const CodegenRequest& request) {
-  initialize_llvm_target();
+  llvm_setup::initialize_targets();
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream out(object);

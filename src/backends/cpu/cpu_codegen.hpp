@@ -29,8 +29,4 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
 std::vector<std::uint8_t> emit_object(llvm::Module& module, const HostTarget& target,
                                       const CodegenRequest& request);
 
-/// Registers LLVM's native target once per process; every LLVM or Clang entry point calls this
-/// first (Clang reads the registry too, and registration is not safe to race).
-void initialize_llvm_target();
-
 }  // namespace kjit::cpu

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_compiler.hpp"
 
+#include "backends/cpu/cpu_bitcode.hpp"
 #include "backends/cpu/cpu_codegen.hpp"
 #include "backends/cpu/cpu_frontend.hpp"
 #include "backends/cpu/cpu_kernel_lowering.hpp"
@@ -78,7 +79,9 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   using ms = std::chrono::duration<double, std::milli>;
   const auto t0 = clock::now();
   llvm::LLVMContext context;
-  FrontendOutput front = compile_to_ir(request, target, context, device);
+  FrontendOutput front = request.input == backend::InputKind::bitcode
+                             ? bitcode_to_ir(request, target, context, device)
+                             : compile_to_ir(request, target, context, device);
   const auto t1 = clock::now();
 
   LoweringRequest lowering{request.program_name, device, request.kernel_names,

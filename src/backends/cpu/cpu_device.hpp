@@ -22,6 +22,8 @@ class CpuDevice : public backend::Device {
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
   backend::Compiler& compiler() override { return compiler_; }
+  /// The same compiler: it reads host bitcode as well as source.
+  backend::Compiler& bitcode_compiler() override { return compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;

@@ -1,7 +1,7 @@
 #include "backends/cpu/cpu_frontend.hpp"
 
 #include "backends/compile_failure.hpp"
-#include "backends/cpu/cpu_codegen.hpp"
+#include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
 
@@ -375,7 +375,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
                              llvm::LLVMContext& context, const std::string& device) {
   // Clang's code generator looks the target up in LLVM's registry; a second thread still
   // registering it there (the first compile of another program) would hand it a half-built one.
-  initialize_llvm_target();
+  llvm_setup::initialize_targets();
   const SourcePaths paths(request);
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();

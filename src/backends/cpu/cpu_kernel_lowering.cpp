@@ -68,9 +68,8 @@ struct Annotated {
   std::vector<GlobalVariable*> shared;
 };
 
-/// Reads kjit's annotations and removes llvm.global.annotations, whose references would
-/// otherwise look like functions whose address is taken.
-Annotated take_global_annotations(llvm::Module& m) {
+/// kjit's annotations: which functions are __global__, which variables __shared__.
+Annotated read_global_annotations(llvm::Module& m) {
   Annotated out;
   GlobalVariable* table = m.getNamedGlobal("llvm.global.annotations");
   if (table == nullptr) {
@@ -95,7 +94,16 @@ Annotated take_global_annotations(llvm::Module& m) {
       }
     }
   }
-  table->eraseFromParent();
+  return out;
+}
+
+/// Reads kjit's annotations and removes llvm.global.annotations, whose references would
+/// otherwise look like functions whose address is taken.
+Annotated take_global_annotations(llvm::Module& m) {
+  Annotated out = read_global_annotations(m);
+  if (GlobalVariable* table = m.getNamedGlobal("llvm.global.annotations")) {
+    table->eraseFromParent();
+  }
   for (Function& f : m) {
     f.removeDeadConstantUsers();  // the table's constants would still count as uses
   }
@@ -453,6 +461,10 @@ void internalize_all_but(llvm::Module& m, const std::set<std::string>& keep) {
 }
 
 }  // namespace
+
+std::set<llvm::Function*> kernel_functions(llvm::Module& module) {
+  return read_global_annotations(module).kernels;
+}
 
 void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   const Annotated annotated = take_global_annotations(m);

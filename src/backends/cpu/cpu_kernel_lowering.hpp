@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace llvm {
+class Function;
 class Module;
 }  // namespace llvm
 
@@ -27,5 +29,8 @@ struct LoweringRequest {
 /// KernelNotFoundError for a name that is not a __global__ function, CompileError for code the
 /// CPU backend cannot run (its message names the construct).
 void lower_kernels(llvm::Module& module, const LoweringRequest& request);
+
+/// The functions kjit's __global__ marks (annotate("kjit.kernel")).
+std::set<llvm::Function*> kernel_functions(llvm::Module& module);
 
 }  // namespace kjit::cpu

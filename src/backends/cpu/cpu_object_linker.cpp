@@ -1,7 +1,7 @@
 #include "backends/cpu/cpu_object_linker.hpp"
 
-#include "backends/cpu/cpu_codegen.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/llvm/llvm_setup.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -27,7 +27,7 @@ std::string message_of(llvm::Error error) {
 }  // namespace
 
 ObjectLinker::ObjectLinker() {
-  initialize_llvm_target();
+  llvm_setup::initialize_targets();
   // No process symbols (kernels see only what runtime_ exposes) and no platform runtime: kernel
   // objects have no static initialisers or thread-locals to set up.
   auto jit = llvm::orc::LLJITBuilder()

@@ -5,12 +5,15 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/llvm/bitcode_compilers.hpp"
 
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
+#include <string_view>
 
 namespace kjit::cuda {
 
@@ -123,6 +126,25 @@ class CudaBackend : public backend::Backend {
     return std::make_unique<NvrtcCompiler>([nvrtc]() -> const NvrtcApi& { return *nvrtc; },
                                            [target](const NvrtcApi&) { return target; },
                                            "cuda:" + arch);
+  }
+
+  std::unique_ptr<backend::Compiler> offline_bitcode_compiler(const std::string& arch) override {
+    // Bitcode always becomes PTX: "sm_90" and "compute_90" ask for the same.
+    std::string_view digits(arch);
+    if (!digits.starts_with("sm_") && !digits.starts_with("compute_")) {
+      digits = {};
+    } else {
+      digits.remove_prefix(digits.find('_') + 1);
+    }
+    int number = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() ||
+        number < 20) {
+      throw ConfigError(fmt::format(
+          "kjit: 'cuda:{}' is not a CUDA target: write sm_XY or compute_XY, e.g. cuda:sm_90",
+          arch));
+    }
+    return bitcode::nvptx_compiler(number, "cuda:sm_" + std::string(digits), "cuda:" + arch);
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "backends/cuda/cuda_stream.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/llvm/bitcode_compilers.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -25,7 +26,10 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
       id_(info_.id()),
       nvrtc_why_(std::make_shared<std::string>()),
       compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
-                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_) {
+                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_),
+      bitcode_compiler_([this] {
+        return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id_);
+      }) {
   // Both take a while (a context ~300 ms, NVRTC's 100 MB library ~100 ms cold) and neither needs
   // the other: start them now, wait for each only where it is needed.
   context_ = std::async(std::launch::async, [this] {

@@ -6,6 +6,7 @@
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/launch_labels.hpp"
+#include "backends/lazy_compiler.hpp"
 
 #include <atomic>
 #include <future>
@@ -25,6 +26,7 @@ class CudaDevice : public backend::Device {
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
   backend::Compiler& compiler() override { return compiler_; }
+  backend::Compiler& bitcode_compiler() override { return bitcode_compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;
@@ -67,6 +69,7 @@ class CudaDevice : public backend::Device {
   std::shared_future<const NvrtcApi*> nvrtc_;
   std::shared_ptr<std::string> nvrtc_why_;
   NvrtcCompiler compiler_;
+  backend::LazyCompiler bitcode_compiler_;  // LLVM's NVPTX code generator
   backend::KernelLabels labels_;
   backend::LastLaunch last_launch_;
   std::once_flag staging_once_;

@@ -6,6 +6,7 @@
 #include "backends/hip/hip_runtime_api.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
+#include "backends/llvm/bitcode_compilers.hpp"
 
 #include <kjit/error.hpp>
 
@@ -131,6 +132,12 @@ class HipBackend : public backend::Backend {
       throw BackendError(fmt::format("kjit: cannot compile for hip:{}: {}", arch, why));
     }
     return std::make_unique<HiprtcCompiler>(*hiprtc, target, "hip:" + target.id());
+  }
+
+  std::unique_ptr<backend::Compiler> offline_bitcode_compiler(const std::string& arch) override {
+    const AmdgpuTarget target = parse_amdgpu_target(arch);  // ConfigError
+    return bitcode::amdgpu_compiler({target.processor, target.sramecc, target.xnack},
+                                    "hip:" + target.id(), "hip:" + target.id());
   }
 
  private:

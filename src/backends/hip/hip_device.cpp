@@ -6,6 +6,7 @@
 #include "backends/hip/hip_stream.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
+#include "backends/llvm/bitcode_compilers.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -16,31 +17,28 @@
 
 namespace kjit::hip {
 
-backend::Compiler& DeviceCompiler::get() {
-  std::call_once(once_, [this] {
-    try {
-      std::string why;
-      const HiprtcApi* api = hiprtc_api(why);
-      if (api == nullptr) {
-        throw BackendError(fmt::format("kjit: cannot compile for {}: {}", label_, why));
-      }
-      try {
-        compiler_ = std::make_unique<HiprtcCompiler>(*api, target_, label_);
-      } catch (const ConfigError& e) {  // the device's arch, not a setting: say so
-        throw BackendError(
-            fmt::format("{}. Kernels for it can come from bitcode "
-                        "(Program::from_bitcode) or from a cache filled elsewhere",
-                        e.what()));
-      }
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
-  });
-  if (failure_) {
-    std::rethrow_exception(failure_);
+namespace {
+
+/// hipRTC for `target`. An arch hipRTC does not know is the device's, not a setting: the
+/// message says so, and where kernels for it can come from.
+std::unique_ptr<backend::Compiler> hiprtc_for(const AmdgpuTarget& target,
+                                              const std::string& label) {
+  std::string why;
+  const HiprtcApi* api = hiprtc_api(why);
+  if (api == nullptr) {
+    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", label, why));
   }
-  return *compiler_;
+  try {
+    return std::make_unique<HiprtcCompiler>(*api, target, label);
+  } catch (const ConfigError& e) {
+    throw BackendError(
+        fmt::format("{}. Kernels for it can come from bitcode "
+                    "(Program::from_bitcode) or from a cache filled elsewhere",
+                    e.what()));
+  }
 }
+
+}  // namespace
 
 HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target)
     : api_(api),
@@ -48,7 +46,11 @@ HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarg
       info_(std::move(info)),
       target_(std::move(target)),
       id_(info_.id()),
-      compiler_(target_, id_) {}
+      compiler_([this] { return hiprtc_for(target_, id_); }),
+      bitcode_compiler_([this] {
+        return bitcode::amdgpu_compiler({target_.processor, target_.sramecc, target_.xnack},
+                                        "hip:" + target_.id(), id_);
+      }) {}
 
 HipDevice::~HipDevice() = default;
 

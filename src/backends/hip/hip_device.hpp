@@ -6,33 +6,13 @@
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
 #include "backends/launch_labels.hpp"
+#include "backends/lazy_compiler.hpp"
 
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
 
 namespace kjit::hip {
-
-/// The device's compiler, made on first use (hipRTC loads a large library, and a device whose
-/// arch hipRTC does not know can still run code objects from the cache or from bitcode).
-class DeviceCompiler : public backend::Compiler {
- public:
-  DeviceCompiler(AmdgpuTarget target, std::string label)
-      : target_(std::move(target)), label_(std::move(label)) {}
-  backend::TargetIdentity identity() override { return get().identity(); }
-  backend::Binary compile(const backend::CompileRequest& request) override {
-    return get().compile(request);
-  }
-
- private:
-  backend::Compiler& get();
-  AmdgpuTarget target_;
-  std::string label_;
-  std::once_flag once_;
-  std::unique_ptr<backend::Compiler> compiler_;
-  std::exception_ptr failure_;
-};
 
 class HipDevice : public backend::Device {
  public:
@@ -41,6 +21,7 @@ class HipDevice : public backend::Device {
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
   backend::Compiler& compiler() override { return compiler_; }
+  backend::Compiler& bitcode_compiler() override { return bitcode_compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;
@@ -69,7 +50,8 @@ class HipDevice : public backend::Device {
   DeviceInfo info_;
   AmdgpuTarget target_;
   std::string id_;
-  DeviceCompiler compiler_;
+  backend::LazyCompiler compiler_;          // hipRTC
+  backend::LazyCompiler bitcode_compiler_;  // LLVM's AMDGPU code generator and lld
   backend::KernelLabels labels_;
   backend::LastLaunch last_launch_;
 };

@@ -14,7 +14,8 @@ const char* source_fingerprint() {
 }
 
 KeyResult make_key(const backend::CompileRequest& request, const backend::TargetIdentity& target) {
-  IncludeScan includes = scan_includes(request);
+  const bool bitcode = request.input == backend::InputKind::bitcode;
+  IncludeScan includes = bitcode ? IncludeScan{} : scan_includes(request);  // bitcode includes none
   if (includes.uncacheable) {
     return {std::nullopt, *includes.uncacheable};
   }
@@ -26,7 +27,7 @@ KeyResult make_key(const backend::CompileRequest& request, const backend::Target
   for (const auto& [name, value] : target.facts) {
     c.emplace_back("compiler " + name, value);
   }
-  c.emplace_back("source", hash128_hex(request.source));
+  c.emplace_back(bitcode ? "bitcode" : "source", hash128_hex(request.source));
   for (const auto& [name, text] : request.headers) {
     c.emplace_back("header " + name, hash128_hex(text));
   }

@@ -116,7 +116,7 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
 }  // namespace
 
 CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Device& device) {
-  return build_through_cache(request, device.compiler(), &device);
+  return build_through_cache(request, device.compiler_for(request), &device);
 }
 
 CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Compiler& compiler,

@@ -1,0 +1,77 @@
+#include "backends/llvm/llvm_setup.hpp"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <mutex>
+
+// The GPU code generators' registration functions (libLLVM exports them; KJIT_LLVM_NVPTX and
+// KJIT_LLVM_AMDGPU say whether this LLVM was built with them).
+#define KJIT_DECLARE_TARGET(T)                     \
+  extern "C" void LLVMInitialize##T##TargetInfo(); \
+  extern "C" void LLVMInitialize##T##Target();     \
+  extern "C" void LLVMInitialize##T##TargetMC();   \
+  extern "C" void LLVMInitialize##T##AsmPrinter();
+#if KJIT_LLVM_NVPTX
+KJIT_DECLARE_TARGET(NVPTX)
+#endif
+#if KJIT_LLVM_AMDGPU
+KJIT_DECLARE_TARGET(AMDGPU)
+#endif
+#define KJIT_INITIALIZE_TARGET(T)  \
+  LLVMInitialize##T##TargetInfo(); \
+  LLVMInitialize##T##Target();     \
+  LLVMInitialize##T##TargetMC();   \
+  LLVMInitialize##T##AsmPrinter();
+
+namespace kjit::llvm_setup {
+
+void initialize_targets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+#if KJIT_LLVM_NVPTX
+    KJIT_INITIALIZE_TARGET(NVPTX)
+#endif
+#if KJIT_LLVM_AMDGPU
+    KJIT_INITIALIZE_TARGET(AMDGPU)
+#endif
+  });
+}
+
+bool has_nvptx() {
+  return KJIT_LLVM_NVPTX != 0;
+}
+
+bool has_amdgpu() {
+  return KJIT_LLVM_AMDGPU != 0;
+}
+
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  tuning.LoopUnrolling = true;
+  llvm::PassBuilder builder(&tm, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+}
+
+}  // namespace kjit::llvm_setup

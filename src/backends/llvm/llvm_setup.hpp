@@ -1,0 +1,24 @@
+// What every use of LLVM in kjit shares: registering the code generators once, and the O3
+// pipeline.
+#pragma once
+
+namespace llvm {
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace kjit::llvm_setup {
+
+/// Registers the host's code generator and, where this LLVM has them, NVPTX's and AMDGPU's,
+/// once per process. Every LLVM or Clang entry point calls this first: Clang and LLVM look
+/// targets up in one registry, and registering is not safe to race with a lookup.
+void initialize_targets();
+
+/// True when this LLVM has the NVPTX / AMDGPU code generator.
+bool has_nvptx();
+bool has_amdgpu();
+
+/// LLVM's standard O3 pipeline for `tm`, with loop and SLP vectorisation.
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm);
+
+}  // namespace kjit::llvm_setup
