@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "../../kernels/mandelbrot.h"
@@ -179,6 +180,43 @@ TEST_F(CrossBackend, RoundedFloatKernelsAgreeWithinTolerance) {
   }
   // 2^20 terms in [-1, 1] summed in different orders: |error| <= n * eps * sum|x| loosely.
   EXPECT_NEAR(results[0][2][0], results[1][2][0], 0.05f);
+}
+
+// One source (kernels/bitcode/examples.cu), compiled ahead of time by clang to host bitcode for
+// the CPU and to NVPTX bitcode for the GPU: the kernels agree bit for bit.
+TEST_F(CrossBackend, BitcodeKernelsAgreeBitForBit) {
+  KJIT_SEED_TRACE();
+  const int n = 1 << 20;
+  const auto a = random_vector<float>(n, -100.0f, 100.0f);
+  const auto b = random_vector<float>(n, -100.0f, 100.0f);
+  const auto ints = random_vector<int>(n, -100000, 100000);
+  const auto bytes = random_vector<unsigned char>(n, 0, 255);
+  const auto results = on_each([&](Device& d) {
+    const bool cpu = d.info().backend == BackendKind::cpu;
+    const Program p = Program::from_bitcode_file(
+        kernel_path(cpu ? "bitcode/examples.host.bc" : "bitcode/examples.sm_75.bc"));
+    std::vector<std::vector<unsigned>> r;
+    auto c = d.upload(std::vector<float>(n, std::nanf("")));
+    p.kernel<const float*, const float*, float*, int>("vadd", d).launch(
+        LaunchConfig::for_elements(n, 256), d.upload(a), d.upload(b), c, n);
+    const auto sums = c.download();
+    std::vector<unsigned> bits(sums.size());
+    std::memcpy(bits.data(), sums.data(), sums.size() * sizeof(float));
+    r.push_back(std::move(bits));
+    auto total = d.upload(std::vector<int>{0});
+    p.kernel<const int*, int*, int>("reduce_sum<int>", d)
+        .launch(LaunchConfig{.grid = {64}, .block = {256}}, d.upload(ints), total, n);
+    r.push_back({static_cast<unsigned>(total.download()[0])});
+    auto bins = d.upload(std::vector<unsigned>(256, 0));
+    p.kernel<const unsigned char*, int, unsigned*>("histogram256", d)
+        .launch(LaunchConfig{.grid = {32}, .block = {256}}, d.upload(bytes), n, bins);
+    r.push_back(bins.download());
+    return r;
+  });
+  ASSERT_EQ(results[0].size(), results[1].size());
+  for (std::size_t i = 0; i < results[0].size(); ++i) {
+    EXPECT_EQ(results[0][i], results[1][i]) << "result " << i;
+  }
 }
 
 }  // namespace

@@ -18,14 +18,21 @@
 
 namespace kjit::test {
 
+/// The repository: KJIT_TEST_SOURCE_DIR when set (test programs carried to another machine),
+/// else where they were built from.
+inline std::filesystem::path source_dir() {
+  const char* moved = std::getenv("KJIT_TEST_SOURCE_DIR");
+  return moved != nullptr && *moved != '\0' ? moved : KJIT_SOURCE_DIR;
+}
+
 /// A file of the repository's kernels/ folder.
 inline std::filesystem::path kernel_path(const std::string& name) {
-  return std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / name;
+  return source_dir() / "kernels" / name;
 }
 
 /// A file of tests/kernels/.
 inline std::filesystem::path test_kernel_path(const std::string& name) {
-  return std::filesystem::path(KJIT_SOURCE_DIR) / "tests" / "kernels" / name;
+  return source_dir() / "tests" / "kernels" / name;
 }
 
 /// The seed of this run: KJIT_TEST_SEED when set (to replay a failure), else a fresh one.

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
+# HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
+# the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
+# cuda:0, and the bitcode tests on the CPU. Logs go to $OUT.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+run="$root/.carry-run"
+out="${OUT:-$run/out}"
+mkdir -p "$out"
+libs="$(mktemp -d /tmp/kjit-carried-XXXXXX)"
+for deb in "$run"/debs/*.deb; do
+  dpkg -x "$deb" "$libs"
+done
+export LD_LIBRARY_PATH="$run/bin:$libs/usr/lib/x86_64-linux-gnu:$libs/usr/lib/llvm-19/lib"
+export KJIT_TEST_SOURCE_DIR="$root"  # where the tests find kernels/
+export KJIT_CACHE_DIR="$libs/cache"  # cold: every program compiles once
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nproc
+} 2>&1 | tee "$out/machine.txt"
+status=0
+"$run/bin/kjit_cross_backend_tests" 2>&1 | tee "$out/cross.log" | grep -E "^\[  |OK|FAILED|SKIPPED" || status=1
+grep -q "FAILED" "$out/cross.log" && status=1
+KJIT_DEVICE=cuda "$run/bin/kjit_api_tests" > "$out/api-cuda.log" 2>&1 || status=1
+grep -E "FAILED|PASSED|SKIPPED \]" "$out/api-cuda.log" | head -20
+KJIT_DEVICE=cpu "$run/bin/kjit_api_tests" --gtest_filter='Bitcode*' > "$out/api-cpu-bitcode.log" 2>&1 || status=1
+grep -E "FAILED|PASSED" "$out/api-cpu-bitcode.log" | head -5
+exit $status
