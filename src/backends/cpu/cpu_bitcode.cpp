@@ -71,7 +71,7 @@ class EntryBuilder {
   }
 
  private:
-  Function* entry(const std::string& name, std::vector<llvm::Type*> params) {
+  Function* entry(const std::string& name, const std::vector<llvm::Type*>& params) {
     auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), params, false);
     return Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, m_);
   }
@@ -186,6 +186,7 @@ class EntryBuilder {
   // count, then the sizes, then the alignments, then 0: as cpu_prelude.h's param_table.
   void param_table() {
     std::vector<llvm::Constant*> words;
+    words.reserve(2 * params_.size() + 1);
     for (const Param& p : params_) {
       words.push_back(llvm::ConstantInt::get(i64_, p.size));
     }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 
 namespace kjit::bitcode {
 
@@ -67,21 +68,28 @@ struct Candidate {
   std::string parameters;  // demangled, no spaces: "(float,floatconst*)"; "" when not mangled
 };
 
+/// The demangled name ("saxpy<float>") and parameter list ("(float, float const*)") of a
+/// mangled C++ function; nothing for other symbols.
+std::optional<std::pair<std::string, std::string>> demangle_function(const std::string& symbol) {
+  llvm::ItaniumPartialDemangler d;  // keeps pointers into `symbol`
+  if (d.partialDemangle(symbol.c_str()) || !d.isFunction()) {
+    return std::nullopt;
+  }
+  char* name = d.getFunctionName(nullptr, nullptr);
+  char* params = d.getFunctionParameters(nullptr, nullptr);
+  std::pair<std::string, std::string> out{name != nullptr ? name : symbol,
+                                          params != nullptr ? params : ""};
+  std::free(name);    // NOLINT(cppcoreguidelines-no-malloc): the demangler's malloc
+  std::free(params);  // NOLINT(cppcoreguidelines-no-malloc)
+  return out;
+}
+
 Candidate describe(llvm::Function& f) {
-  const std::string symbol = f.getName().str();  // the demangler keeps pointers into it
+  const std::string symbol = f.getName().str();
   Candidate c{&f, without_spaces(symbol), ""};
-  llvm::ItaniumPartialDemangler d;
-  if (!d.partialDemangle(symbol.c_str()) && d.isFunction()) {
-    char* name = d.getFunctionName(nullptr, nullptr);
-    char* params = d.getFunctionParameters(nullptr, nullptr);
-    if (name != nullptr) {
-      c.name = without_spaces(name);
-    }
-    if (params != nullptr) {
-      c.parameters = without_spaces(params);
-    }
-    std::free(name);    // NOLINT(cppcoreguidelines-no-malloc): the demangler's malloc
-    std::free(params);  // NOLINT(cppcoreguidelines-no-malloc)
+  if (const auto parts = demangle_function(symbol)) {
+    c.name = without_spaces(parts->first);
+    c.parameters = without_spaces(parts->second);
   }
   return c;
 }
@@ -116,15 +124,9 @@ std::string listing(const std::vector<Candidate>& kernels) {
 }  // namespace
 
 std::string demangled_name(std::string_view symbol) {
-  llvm::ItaniumPartialDemangler d;
-  const std::string s(symbol);
-  if (d.partialDemangle(s.c_str()) || !d.isFunction()) {
-    return s;
-  }
-  char* name = d.getFunctionName(nullptr, nullptr);
-  std::string out = name != nullptr ? name : s;
-  std::free(name);  // NOLINT(cppcoreguidelines-no-malloc): the demangler's malloc
-  return out;
+  std::string s(symbol);
+  const auto parts = demangle_function(s);
+  return parts ? parts->first : s;
 }
 
 void throw_bitcode_error(const backend::CompileRequest& request, const std::string& device,
@@ -189,8 +191,9 @@ std::vector<llvm::Function*> resolve_kernels(
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     const std::string& asked = request.kernel_names[i];
     const std::string wanted = without_spaces(asked);
+    const std::optional<std::string>& signature = request.signature(i);
     const std::optional<std::string> params =
-        request.signature(i) ? std::optional(parameter_list(*request.signature(i))) : std::nullopt;
+        signature ? std::optional(parameter_list(*signature)) : std::nullopt;
     const auto matches = [&](const std::vector<Candidate>& among) {
       std::vector<const Candidate*> exact;
       std::vector<const Candidate*> by_name;
@@ -221,6 +224,7 @@ std::vector<llvm::Function*> resolve_kernels(
     }
     if (found.size() > 1) {
       std::vector<std::string> symbols;
+      symbols.reserve(found.size());
       for (const Candidate* c : found) {
         symbols.push_back(fmt::format("{} ({})", llvm::demangle(c->function->getName().str()),
                                       c->function->getName().str()));
