@@ -77,6 +77,29 @@ class KjitWarm(unittest.TestCase):
         self.assertIn("oops", p.stderr)
         self.assertRegex(p.stdout, r"cpu\s+1\s+0\s+1")  # the good one still compiled
 
+    def test_bitcode_files_and_manifests_warm_like_source(self):
+        bitcode = KERNELS / "bitcode"
+        kernels = ["-k", "vadd", "-k", "saxpy<float>"]
+        self.warm(str(bitcode / "examples.host.bc"), *kernels, "-t", "cpu")
+        self.assertIn("already cached", self.warm(str(bitcode / "examples.host.bc"), *kernels,
+                                                  "-t", "cpu").stdout)
+        self.assertRegex(self.warm(str(bitcode / "examples.host.bc"), *kernels, "-t", "cpu").stdout,
+                         r"cpu\s+0\s+1\s+0")
+        # Without --kernel there is nothing to compile, and kjit-warm says why.
+        p = self.warm(str(bitcode / "examples.host.bc"), "-t", "cpu")
+        self.assertIn("name the kernels to compile from it with --kernel", p.stderr)
+        # Bitcode for another target fails that build with the reason.
+        p = self.warm(str(bitcode / "examples.sm_75.bc"), *kernels, "-t", "cpu", check=1)
+        self.assertIn("nvptx64-nvidia-cuda", p.stderr)
+        # A manifest carries in-memory bitcode as hex and replays it.
+        manifest = self.dir / "bitcode.json"
+        manifest.write_text(json.dumps({"kjit_manifest": 1, "builds": [{
+            "name": "mem.bc", "input": "bitcode",
+            "bitcode_hex": (bitcode / "examples.sm_75.bc").read_bytes().hex(),
+            "kernels": [{"name": "saxpy", "signature": "double, const double*, double*, int"}],
+            "target": "cuda:sm_90"}]}))
+        self.assertRegex(self.warm(str(manifest)).stdout, r"cuda:sm_90\s+1\s+0\s+0")
+
     def test_bad_targets_and_inputs_are_clear_errors(self):
         p = self.warm(str(self.src), "-t", "cuda:sm_1", check=2)
         self.assertIn("sm_1", p.stderr)

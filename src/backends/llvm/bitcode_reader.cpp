@@ -7,8 +7,10 @@
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
 #include <fmt/format.h>
@@ -154,6 +156,13 @@ std::unique_ptr<llvm::Module> read_bitcode(llvm::LLVMContext& context,
   if (llvm::Error e = (*module)->materializeAll()) {
     throw_bitcode_error(request, device,
                         fmt::format("cannot read the bitcode: {}", llvm::toString(std::move(e))));
+  }
+  // Invalid IR would make LLVM's passes fail in ways that end the process: refuse it here.
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(**module, &os)) {
+    throw_bitcode_error(request, device,
+                        fmt::format("the bitcode is not valid LLVM IR: {}", os.str()));
   }
   return std::move(*module);
 }

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <unistd.h>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -29,6 +30,7 @@
 #include <iterator>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #if KJIT_LLVM_AMDGPU
 LLD_HAS_DRIVER(elf)
@@ -153,20 +155,12 @@ int sm_number(llvm::StringRef cpu) {
 /// The oldest PTX ISA version that knows sm_N (LLVM 19's own table), for bitcode whose
 /// functions name none: the newest a driver must understand.
 int minimum_ptx(int sm) {
-  if (sm >= 90) {
-    return 78;
-  }
-  if (sm >= 89) {
-    return 78;
-  }
-  if (sm >= 86) {
-    return 71;
-  }
-  if (sm >= 80) {
-    return 70;
-  }
-  if (sm >= 75) {
-    return 63;
+  constexpr std::array<std::pair<int, int>, 6> kTable{
+      {{89, 78}, {87, 74}, {86, 71}, {80, 70}, {75, 63}, {72, 61}}};
+  for (const auto& [arch, ptx] : kTable) {
+    if (sm >= arch) {
+      return ptx;
+    }
   }
   return 60;
 }
