@@ -16,6 +16,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 namespace kjit::hip {
@@ -29,6 +32,7 @@ struct FakeRuntime {
   int current = -1;
   int set_device_calls = 0;
   int modules_loaded = 0;
+  std::string function_asked;  // the name of the last hipModuleGetFunction
   int modules_unloaded = 0;
   int launches = 0;
   std::size_t live_allocations = 0;
@@ -109,7 +113,8 @@ hipError_t fake_load(hipModule_t* m, const void*) {
 hipError_t fake_unload(hipModule_t) {
   return ++fake.modules_unloaded, hipSuccess;
 }
-hipError_t fake_get_function(hipFunction_t* f, hipModule_t, const char*) {
+hipError_t fake_get_function(hipFunction_t* f, hipModule_t, const char* name) {
+  fake.function_asked = name;
   *f = reinterpret_cast<hipFunction_t>(kFunction);  // NOLINT(performance-no-int-to-ptr)
   return hipSuccess;
 }
@@ -399,6 +404,61 @@ TEST_F(FakeHipWithHiprtc, ADeviceHipRtcDoesNotKnowGetsAClearErrorNotAnAbort) {
   }
   EXPECT_THROW((void)device->compiler().identity(), BackendError);  // the same answer again
 }
+
+#if KJIT_TEST_BITCODE
+// What hipRTC cannot compile for, bitcode can: gfx942 bitcode through LLVM and lld, loaded and
+// launched through the runtime seam (the fake runs vadd on the host).
+TEST_F(FakeHip, AGfx942DeviceRunsKernelsFromBitcode) {
+  fake.arch = "gfx942:sramecc+:xnack-";
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  backend::CompileRequest request;
+  request.program_name = "examples.gfx942.bc";
+  request.input = backend::InputKind::bitcode;
+  std::ifstream in(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels/bitcode/examples.gfx942.bc",
+                   std::ios::binary);
+  request.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  request.kernel_names = {"vadd"};
+  request.kernel_signatures.resize(1);
+  backend::Compiler& compiler = device->compiler_for(request);
+  EXPECT_EQ(compiler.identity().target, "hip:gfx942:sramecc+:xnack-");
+  const backend::Binary binary = compiler.compile(request);
+  const CodeObject code = read_code_object(binary.bytes, "gfx942 vadd");
+  EXPECT_EQ(code.target, "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-");
+  auto module = device->load(binary);
+  auto function = module->function(binary.kernel_symbols.at(0), "vadd");
+  EXPECT_EQ(fake.function_asked, "_Z4vaddPKfS0_Pfi");
+  ASSERT_EQ(function->params().size(), 4U);
+
+  const int n = 777;
+  std::vector<float> a(n);
+  std::vector<float> b(n);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> value(-10, 10);
+  for (int i = 0; i < n; ++i) {
+    a[i] = value(random);
+    b[i] = value(random);
+  }
+  const std::uint64_t da = device->allocate(n * sizeof(float));
+  const std::uint64_t db = device->allocate(n * sizeof(float));
+  const std::uint64_t dc = device->allocate(n * sizeof(float));
+  auto stream = device->create_stream();
+  std::vector<float> c(n, -12345.0F);  // poison
+  stream->copy_to_device(dc, c.data(), n * sizeof(float));
+  stream->copy_to_device(da, a.data(), n * sizeof(float));
+  stream->copy_to_device(db, b.data(), n * sizeof(float));
+  const void* args[] = {&da, &db, &dc, &n};
+  function->launch(*stream, LaunchConfig::for_elements(n), args);
+  stream->copy_to_host_now(c.data(), dc, n * sizeof(float));
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  }
+  for (const std::uint64_t p : {da, db, dc}) {
+    device->free(p);
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace kjit::hip
