@@ -268,7 +268,8 @@ Program Program::from_bitcode_file(const std::filesystem::path& path, CompileOpt
 
 detail::ProgramImpl& Program::checked() const {
   if (!impl_) {
-    throw UsageError("kjit: use of an empty Program; make one with from_source or from_file");
+    throw UsageError(
+        "kjit: use of an empty Program; make one with from_source, from_file or from_bitcode");
   }
   return *impl_;
 }

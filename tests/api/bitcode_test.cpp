@@ -187,6 +187,13 @@ TEST_F(Bitcode, NamesThatAreNoKernelListTheKernels) {
     EXPECT_NE(std::string(e.what()).find("has no kernel 'vsub'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("histogram256"), std::string::npos) << e.what();
   }
+  // The symbol itself names a kernel too.
+  auto by_symbol =
+      program().kernel<const float*, const float*, float*, int>("_Z4vaddPKfS0_Pfi", device);
+  auto c = poisoned<float>(2);
+  by_symbol.launch(LaunchConfig::for_elements(2, 32), device.upload(std::vector<float>{1, 2}),
+                   device.upload(std::vector<float>{3, 4}), c, 2);
+  EXPECT_EQ(c.download(), (std::vector<float>{4, 6}));
   // Wrong parameter types for a real kernel: the usual launch check.
   const auto wrong_types = [&] { (void)program().kernel<const float*, int>("vadd", device); };
   EXPECT_THROW(wrong_types(), LaunchError);

@@ -257,9 +257,9 @@ const CodeObjectKernel* CodeObject::kernel(const std::string& name) const {
 }
 
 std::string CodeObject::pointee(const std::string& variable) const {
-  for (const auto& [name, target] : pointers) {
+  for (const auto& [name, function] : pointers) {
     if (name == variable) {
-      return target;
+      return function;
     }
   }
   return {};

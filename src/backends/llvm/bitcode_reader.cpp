@@ -54,7 +54,10 @@ std::string parameter_list(const std::string& signature) {
         signature.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t first = part.find_first_not_of(' ');
     if (first != std::string::npos) {
-      out += (out.size() > 1 ? "," : "") + demangler_spelling(part.substr(first));
+      if (out.size() > 1) {
+        out += ',';
+      }
+      out += demangler_spelling(part.substr(first));
     }
     if (comma == std::string::npos) {
       break;

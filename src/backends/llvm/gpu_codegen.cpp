@@ -378,7 +378,10 @@ class AmdgpuCompiler : public backend::Compiler {
       for (llvm::StringRef feature : features) {
         if (!feature.drop_front().starts_with("sramecc") &&
             !feature.drop_front().starts_with("xnack")) {
-          kept += (kept.empty() ? "" : ",") + feature.str();
+          if (!kept.empty()) {
+            kept += ',';
+          }
+          kept += feature.str();
         }
       }
       if (kept.empty()) {
