@@ -5,6 +5,17 @@ import sys
 import xml.etree.ElementTree as ET
 
 
+def skip_reason(output: str) -> str:
+    """What a skipped test said: GoogleTest's skip message, a "SKIPPED: why" line (scripts), or
+    else the last line it printed (programs that exit saying no device matches)."""
+    match = (re.search(r"Skipped\s*\n(.*?)\n", output) or re.search(r"SKIPPED:\s*(.+)", output)
+             or re.search(r"SKIPPED.*?\n(.*)", output))
+    if match and match.group(1).strip():
+        return match.group(1).strip()
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return lines[-1] if lines else "(no reason printed)"
+
+
 def main(path: str) -> int:
     try:
         root = ET.parse(path).getroot()
@@ -18,8 +29,7 @@ def main(path: str) -> int:
         status = case.get("status", "")
         output = "".join(e.text or "" for e in case.iter("system-out"))
         if case.find("skipped") is not None or status in ("notrun", "disabled"):
-            match = re.search(r"Skipped\s*\n(.*?)\n", output) or re.search(r"SKIPPED.*?\n(.*)", output)
-            skipped.append((name, match.group(1).strip() if match else "(no reason printed)"))
+            skipped.append((name, skip_reason(output)))
         elif case.find("failure") is not None or status == "fail":
             failed.append(name)
         else:

@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -41,9 +40,11 @@ namespace kjit::bitcode {
 namespace {
 
 constexpr const char* kNvptxRecipe =
-    "make it with clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_XX -emit-llvm -c";
+    "make it with clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_XX -emit-llvm -c, as "
+    "kernels/bitcode/make-bitcode.sh does";
 constexpr const char* kAmdgpuRecipe =
-    "make it with clang-19 -x hip --cuda-device-only --offload-arch=gfxXXX -emit-llvm -c";
+    "make it with clang-19 -x hip --cuda-device-only --offload-arch=gfxXXX -emit-llvm -c, as "
+    "kernels/bitcode/make-bitcode.sh does";
 
 /// The code object version when the bitcode does not set one: what ROCm 5's hipRTC makes, and
 /// what every ROCm since 5.0 loads.
