@@ -77,40 +77,52 @@ void CpuStream::enqueue(std::function<void()> task, std::string what) {
   work_cv_.notify_one();
 }
 
+void CpuStream::run_front(std::unique_lock<std::mutex>& lock) {
+  Task task = std::move(queue_.front());
+  queue_.pop_front();
+  busy_ = true;
+  lock.unlock();
+  std::exception_ptr failure;
+  try {
+    task.run();
+  } catch (const std::exception& e) {
+    failure = std::make_exception_ptr(
+        BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));
+  } catch (...) {
+    failure = std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed", task.what)));
+  }
+  task.run = nullptr;  // its captures go before the lock is taken again
+  lock.lock();
+  if (failure && !error_) {
+    error_ = failure;
+  }
+  busy_ = false;
+  idle_cv_.notify_all();  // a synchronize() may wait for this task, or for the queue to empty
+}
+
 void CpuStream::dispatch() {
   std::unique_lock lock(mutex_);
   while (true) {
-    work_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    work_cv_.wait(lock, [this] { return stopping_ || (!queue_.empty() && !busy_); });
     if (queue_.empty()) {
       return;  // stopping, and nothing left
     }
-    Task task = std::move(queue_.front());
-    queue_.pop_front();
-    busy_ = true;
-    lock.unlock();
-    std::exception_ptr failure;
-    try {
-      task.run();
-    } catch (const std::exception& e) {
-      failure = std::make_exception_ptr(
-          BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));
-    } catch (...) {
-      failure = std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed", task.what)));
-    }
-    lock.lock();
-    if (failure && !error_) {
-      error_ = failure;
-    }
-    busy_ = false;
-    if (queue_.empty()) {
-      idle_cv_.notify_all();
-    }
+    run_front(lock);
   }
 }
 
+// The caller runs what is still queued itself rather than waiting for the dispatcher to wake:
+// a launch followed by a synchronize (or a download) then costs no thread hand-off. Tasks still
+// run one at a time, in order.
 void CpuStream::synchronize() {
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  while (true) {
+    idle_cv_.wait(lock, [this] { return !busy_; });
+    if (queue_.empty()) {
+      break;
+    }
+    run_front(lock);
+  }
   if (error_) {
     std::exception_ptr e = std::exchange(error_, nullptr);
     std::rethrow_exception(e);

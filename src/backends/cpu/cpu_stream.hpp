@@ -65,6 +65,8 @@ class CpuStream : public backend::Stream {
     std::string what;
   };
   void dispatch();
+  /// Runs the front task; called with the lock held and no task running, returns with it held.
+  void run_front(std::unique_lock<std::mutex>& lock);
 
   std::mutex mutex_;
   std::condition_variable work_cv_;
