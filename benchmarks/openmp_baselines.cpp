@@ -31,6 +31,14 @@ void omp_mandelbrot(const MandelbrotView& view, int* iterations) {
   }
 }
 
+void omp_empty() {
+  const int threads = omp_get_max_threads();
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < threads; ++i) {
+    asm volatile("" ::: "memory");  // an iteration the compiler must keep
+  }
+}
+
 int omp_threads() {
   return omp_get_max_threads();
 }

@@ -12,5 +12,8 @@ void omp_vadd(const float* a, const float* b, float* c, int n);
 void omp_saxpy(float a, const float* x, float* y, int n);
 void omp_mandelbrot(const MandelbrotView& view, int* iterations);
 int omp_threads();
+/// An OpenMP parallel loop of one iteration per thread that does nothing: the cost of starting
+/// parallel work, set against launching an empty kernel.
+void omp_empty();
 
 }  // namespace kjit::bench

@@ -86,7 +86,8 @@ def main():
     reps = max((r for _, r in times.values()), default=1)
     ratios, compiles = build_rows(times)
     for case, baseline, t, bt in ratios:
-        print(f"ratio {case} {t / bt:.3f}   (kjit {t:.2f} ms, {baseline} {bt:.2f} ms)")
+        unit, scale = ("us", 1e3) if max(t, bt) < 0.1 else ("ms", 1.0)
+        print(f"ratio {case} {t / bt:.3f}   (kjit {t * scale:.2f} {unit}, {baseline} {bt * scale:.2f} {unit})")
     for kernel, t in compiles:
         print(f"compile {kernel} {t:.1f} ms")
     for name, bps in sorted(bandwidths(data).items()):

@@ -27,6 +27,9 @@ inline const std::vector<KernelFile>& kernel_files() {
       {"kernels/transpose.cu", {"transpose"}},
       {"kernels/stencil2d.cu", {"jacobi2d"}},
       {"kernels/bitonic_sort.cu", {"bitonic_step"}},
+      {"kernels/rajaperf.cu",
+       {"daxpy", "triad", "energy1", "energy2", "energy3", "energy4", "energy5", "energy6",
+        "pi_atomic", "fir", "jacobi_2d", "mat_mat_shared"}},
       {"tests/kernels/atomics.cu", {"all_atomics"}},
   };
   return files;
