@@ -25,16 +25,16 @@ kjit::Device& device() {
 }
 
 const kjit::Program& rajaperf() {
-  static const kjit::Program p = kjit::Program::from_file(
-      std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "rajaperf.cu");
+  static const kjit::Program p =
+      kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "rajaperf.cu");
   return p;
 }
 
 constexpr int kStream = 1 << 24;  // DAXPY, TRIAD, REDUCE_SUM, FIR
 constexpr int kEnergy = 1 << 22;
 constexpr int kPi = 1 << 20;
-constexpr int kJacobi = 2048;   // n x n
-constexpr int kMatMat = 512;    // n x n
+constexpr int kJacobi = 2048;  // n x n
+constexpr int kMatMat = 512;   // n x n
 
 template <class T>
 T* raw(kjit::DeviceBuffer<T>& b) {
@@ -89,14 +89,15 @@ constexpr EnergyConstants kEnergyConstants{1.0, 1e-7, -1e15, 1e-7};
 
 void kjit_energy(benchmark::State& state) {
   std::vector<kjit::DeviceBuffer<double>> in;
+  in.reserve(13);
   for (int a = 0; a < 13; ++a) {
     in.push_back(device().upload(std::vector<double>(kEnergy, a == 1 ? -0.5 : 0.5)));
   }
   auto e = device().alloc<double>(kEnergy);
   auto q = device().alloc<double>(kEnergy);
-  const EnergyArrays v{raw(e),     raw(in[0]),  raw(in[1]),  raw(in[2]),  raw(in[3]),
-                       raw(q),     raw(in[4]),  raw(in[5]),  raw(in[6]),  raw(in[7]),
-                       raw(in[8]), raw(in[9]),  raw(in[10]), raw(in[11]), raw(in[12])};
+  const EnergyArrays v{raw(e),     raw(in[0]), raw(in[1]),  raw(in[2]),  raw(in[3]),
+                       raw(q),     raw(in[4]), raw(in[5]),  raw(in[6]),  raw(in[7]),
+                       raw(in[8]), raw(in[9]), raw(in[10]), raw(in[11]), raw(in[12])};
   const kjit::Program& p = rajaperf();
   auto k1 = p.kernel<EnergyArrays, int>("energy1", device());
   auto k2 = p.kernel<EnergyArrays, EnergyConstants, int>("energy2", device());
@@ -119,6 +120,7 @@ void kjit_energy(benchmark::State& state) {
 
 void omp_energy(benchmark::State& state) {
   std::vector<std::vector<double>> in;
+  in.reserve(13);
   for (int a = 0; a < 13; ++a) {
     in.emplace_back(kEnergy, a == 1 ? -0.5 : 0.5);
   }
@@ -149,9 +151,9 @@ void omp_pi_atomic(benchmark::State& state) {
 }
 
 void kjit_reduce_sum(benchmark::State& state) {
-  auto k = kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" /
-                                    "reduction.cu")
-               .kernel<const double*, double*, int>("reduce_sum<double>", device());
+  auto k =
+      kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "reduction.cu")
+          .kernel<const double*, double*, int>("reduce_sum<double>", device());
   auto x = device().upload(std::vector<double>(kStream, 1.0));
   auto sum = device().upload(std::vector<double>{0.0});
   // A grid-stride loop: a few blocks per worker, as RAJAPerf's GPU variants size it.
@@ -216,8 +218,8 @@ void omp_jacobi_2d(benchmark::State& state) {
 }
 
 void kjit_mat_mat(benchmark::State& state) {
-  auto k = rajaperf().kernel<const double*, const double*, double*, int>("mat_mat_shared",
-                                                                          device());
+  auto k =
+      rajaperf().kernel<const double*, const double*, double*, int>("mat_mat_shared", device());
   const std::size_t n2 = static_cast<std::size_t>(kMatMat) * kMatMat;
   auto a = device().upload(std::vector<double>(n2, 1.0));
   auto b = device().upload(std::vector<double>(n2, 2.0));

@@ -5,12 +5,7 @@
 // a GPU, the CPU backend, or the host compiler, whatever each does about contracting a*b+c.
 #pragma once
 
-#ifndef __host__
-#define __host__
-#endif
-#ifndef __device__
-#define __device__
-#endif
+#include "host_device.h"
 
 struct MandelbrotView {
   float x0;    // real part at the left edge

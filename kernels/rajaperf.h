@@ -2,12 +2,7 @@
 // them (benchmarks, tests): plain structs of pointers and numbers, the same on every backend.
 #pragma once
 
-#ifndef __host__
-#define __host__
-#endif
-#ifndef __device__
-#define __device__
-#endif
+#include "host_device.h"
 
 struct EnergyArrays {
   double* e_new;
@@ -34,7 +29,6 @@ struct EnergyConstants {
   double q_cut;
 };
 
-
 // The six steps of Apps_ENERGY at point i (host code: include <cmath> first).
 __host__ __device__ inline double energy_sound_speed(double ssc) {
   return ssc <= 0.1111111e-36 ? 0.3333333e-18 : sqrt(ssc);
@@ -44,8 +38,7 @@ __host__ __device__ inline void energy1_at(const EnergyArrays& v, int i) {
   v.e_new[i] = v.e_old[i] - 0.5 * v.delvc[i] * (v.p_old[i] + v.q_old[i]) + 0.5 * v.work[i];
 }
 
-__host__ __device__ inline void energy2_at(const EnergyArrays& v, const EnergyConstants& k,
-                                           int i) {
+__host__ __device__ inline void energy2_at(const EnergyArrays& v, const EnergyConstants& k, int i) {
   if (v.delvc[i] > 0.0) {
     v.q_new[i] = 0.0;
   } else {
@@ -57,9 +50,9 @@ __host__ __device__ inline void energy2_at(const EnergyArrays& v, const EnergyCo
 }
 
 __host__ __device__ inline void energy3_at(const EnergyArrays& v, int i) {
-  v.e_new[i] = v.e_new[i] + 0.5 * v.delvc[i] *
-                                (3.0 * (v.p_old[i] + v.q_old[i]) -
-                                 4.0 * (v.p_half_step[i] + v.q_new[i]));
+  v.e_new[i] =
+      v.e_new[i] +
+      0.5 * v.delvc[i] * (3.0 * (v.p_old[i] + v.q_old[i]) - 4.0 * (v.p_half_step[i] + v.q_new[i]));
 }
 
 __host__ __device__ inline void energy_clamp(const EnergyArrays& v, const EnergyConstants& k,
@@ -72,14 +65,12 @@ __host__ __device__ inline void energy_clamp(const EnergyArrays& v, const Energy
   }
 }
 
-__host__ __device__ inline void energy4_at(const EnergyArrays& v, const EnergyConstants& k,
-                                           int i) {
+__host__ __device__ inline void energy4_at(const EnergyArrays& v, const EnergyConstants& k, int i) {
   v.e_new[i] += 0.5 * v.work[i];
   energy_clamp(v, k, i);
 }
 
-__host__ __device__ inline void energy5_at(const EnergyArrays& v, const EnergyConstants& k,
-                                           int i) {
+__host__ __device__ inline void energy5_at(const EnergyArrays& v, const EnergyConstants& k, int i) {
   double q_tilde = 0.0;
   if (v.delvc[i] <= 0.0) {
     const double ssc = energy_sound_speed(
@@ -92,8 +83,7 @@ __host__ __device__ inline void energy5_at(const EnergyArrays& v, const EnergyCo
   energy_clamp(v, k, i);
 }
 
-__host__ __device__ inline void energy6_at(const EnergyArrays& v, const EnergyConstants& k,
-                                           int i) {
+__host__ __device__ inline void energy6_at(const EnergyArrays& v, const EnergyConstants& k, int i) {
   if (v.delvc[i] <= 0.0) {
     const double ssc = energy_sound_speed(
         (v.pbvc[i] * v.e_new[i] + v.vnewc[i] * v.vnewc[i] * v.bvc[i] * v.p_new[i]) / k.rho0);

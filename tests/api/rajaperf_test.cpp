@@ -61,16 +61,18 @@ TEST_F(RajaPerf, EnergyChainMatchesTheHost) {
   const int n = 50021;
   // 13 inputs; delvc straddles 0 so that both branches run.
   std::vector<std::vector<double>> in;
+  in.reserve(13);
   for (int a = 0; a < 13; ++a) {
     in.push_back(random_vector<double>(n, a == 1 ? -1.0 : 0.01, 1.0));
   }
   std::vector<double> e_host(n, 0.0);
   std::vector<double> q_host(n, 0.0);
   const auto arrays = [&](double* e_new, double* q_new, const std::vector<const double*>& p) {
-    return EnergyArrays{e_new, p[0], p[1], p[2], p[3], q_new, p[4], p[5], p[6],
-                        p[7], p[8], p[9], p[10], p[11], p[12]};
+    return EnergyArrays{e_new, p[0], p[1], p[2], p[3],  q_new, p[4], p[5],
+                        p[6],  p[7], p[8], p[9], p[10], p[11], p[12]};
   };
   std::vector<const double*> host_in;
+  host_in.reserve(in.size());
   for (const auto& v : in) {
     host_in.push_back(v.data());
   }
@@ -97,6 +99,8 @@ TEST_F(RajaPerf, EnergyChainMatchesTheHost) {
 
   std::vector<DeviceBuffer<double>> buffers;
   std::vector<const double*> device_in;
+  buffers.reserve(in.size());
+  device_in.reserve(in.size());
   for (const auto& v : in) {
     buffers.push_back(device.upload(v));
     device_in.push_back(raw(buffers.back()));
@@ -157,10 +161,9 @@ TEST_F(RajaPerf, FirAndJacobiMatchTheHost) {
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < m; ++j) {
       const bool edge = i == 0 || j == 0 || i == m - 1 || j == m - 1;
-      const double want =
-          edge ? -7.0
-               : 0.2 * (a[i * m + j] + a[i * m + j - 1] + a[i * m + j + 1] + a[(i + 1) * m + j] +
-                        a[(i - 1) * m + j]);
+      const double want = edge ? -7.0
+                               : 0.2 * (a[i * m + j] + a[i * m + j - 1] + a[i * m + j + 1] +
+                                        a[(i + 1) * m + j] + a[(i - 1) * m + j]);
       ASSERT_TRUE(close(r[i * m + j], want, 1e-14)) << i << "," << j;
     }
   }

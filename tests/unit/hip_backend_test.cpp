@@ -292,6 +292,36 @@ class FakeHipWithHiprtc : public FakeHip {
   }
 };
 
+/// vadd through the runtime seam on random inputs and a poisoned output, checked exactly; the
+/// memory is freed again.
+void launch_and_check_vadd(backend::Device& device, backend::Stream& stream,
+                           backend::Function& vadd, int n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> value(-10, 10);
+  std::vector<float> a(n);
+  std::vector<float> b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = value(random);
+    b[i] = value(random);
+  }
+  const std::uint64_t da = device.allocate(n * sizeof(float));
+  const std::uint64_t db = device.allocate(n * sizeof(float));
+  const std::uint64_t dc = device.allocate(n * sizeof(float));
+  std::vector<float> c(n, -12345.0F);  // poison
+  stream.copy_to_device(dc, c.data(), n * sizeof(float));
+  stream.copy_to_device(da, a.data(), n * sizeof(float));
+  stream.copy_to_device(db, b.data(), n * sizeof(float));
+  const void* args[] = {&da, &db, &dc, &n};
+  vadd.launch(stream, LaunchConfig::for_elements(n), args);
+  stream.copy_to_host_now(c.data(), dc, n * sizeof(float));
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  }
+  for (const std::uint64_t p : {da, db, dc}) {
+    device.free(p);
+  }
+}
+
 TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   auto backend = create_backend(fake_source);
   ASSERT_EQ(backend->enumerate().size(), 1U);
@@ -306,33 +336,14 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   EXPECT_EQ(function->params()[3].offset, 24U);
   EXPECT_EQ(function->params()[3].size, sizeof(int));
 
-  const int n = 1000;
-  std::mt19937 random(11);
-  std::uniform_real_distribution<float> value(-10, 10);
-  std::vector<float> a(n);
-  std::vector<float> b(n);
-  for (int i = 0; i < n; ++i) {
-    a[i] = value(random);
-    b[i] = value(random);
-  }
-  const std::uint64_t da = device->allocate(n * sizeof(float));
-  const std::uint64_t db = device->allocate(n * sizeof(float));
-  const std::uint64_t dc = device->allocate(n * sizeof(float));
   auto stream = device->create_stream();
-  std::vector<float> c(n, -12345.0F);  // poison
-  stream->copy_to_device(dc, c.data(), n * sizeof(float));
-  stream->copy_to_device(da, a.data(), n * sizeof(float));
-  stream->copy_to_device(db, b.data(), n * sizeof(float));
-  const void* args[] = {&da, &db, &dc, &n};
-  function->launch(*stream, LaunchConfig::for_elements(n), args);
-  std::vector<float> out(n);
-  stream->copy_to_host_now(out.data(), dc, n * sizeof(float));
-  for (int i = 0; i < n; ++i) {
-    ASSERT_EQ(out[i], a[i] + b[i]) << i;
-  }
+  launch_and_check_vadd(*device, *stream, *function, 1000, 11);
   EXPECT_EQ(fake.launches, 1);
   EXPECT_GE(fake.set_device_calls, 1);
   EXPECT_EQ(fake.current, 0);
+  const std::uint64_t none = 0;
+  const int one = 1;
+  const void* args[] = {&none, &none, &none, &one};
   EXPECT_THROW(function->launch(*stream, LaunchConfig{{1, 1, 1}, {2048, 1, 1}, 0}, args),
                LaunchError);  // more threads than the device has: refused before the runtime
   EXPECT_EQ(fake.launches, 1);
@@ -340,9 +351,6 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   auto end = stream->record();
   EXPECT_TRUE(end->ready());
   EXPECT_EQ(end->elapsed_ms_since(*start), 1.5);
-  for (const std::uint64_t p : {da, db, dc}) {
-    device->free(p);
-  }
   EXPECT_EQ(fake.live_allocations, 0U);
   module.reset();
   EXPECT_EQ(fake.modules_unloaded, 1);
@@ -431,32 +439,8 @@ TEST_F(FakeHip, AGfx942DeviceRunsKernelsFromBitcode) {
   EXPECT_EQ(fake.function_asked, "_Z4vaddPKfS0_Pfi");
   ASSERT_EQ(function->params().size(), 4U);
 
-  const int n = 777;
-  std::vector<float> a(n);
-  std::vector<float> b(n);
-  std::mt19937 random(5);
-  std::uniform_real_distribution<float> value(-10, 10);
-  for (int i = 0; i < n; ++i) {
-    a[i] = value(random);
-    b[i] = value(random);
-  }
-  const std::uint64_t da = device->allocate(n * sizeof(float));
-  const std::uint64_t db = device->allocate(n * sizeof(float));
-  const std::uint64_t dc = device->allocate(n * sizeof(float));
   auto stream = device->create_stream();
-  std::vector<float> c(n, -12345.0F);  // poison
-  stream->copy_to_device(dc, c.data(), n * sizeof(float));
-  stream->copy_to_device(da, a.data(), n * sizeof(float));
-  stream->copy_to_device(db, b.data(), n * sizeof(float));
-  const void* args[] = {&da, &db, &dc, &n};
-  function->launch(*stream, LaunchConfig::for_elements(n), args);
-  stream->copy_to_host_now(c.data(), dc, n * sizeof(float));
-  for (int i = 0; i < n; ++i) {
-    ASSERT_EQ(c[i], a[i] + b[i]) << i;
-  }
-  for (const std::uint64_t p : {da, db, dc}) {
-    device->free(p);
-  }
+  launch_and_check_vadd(*device, *stream, *function, 777, 5);
 }
 #endif
 
