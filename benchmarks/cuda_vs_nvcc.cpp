@@ -25,84 +25,16 @@
 #include <string>
 #include <vector>
 
+#include "cuda_bench.hpp"
 #include "mandelbrot.h"
 
 namespace {
 
-void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) {
-    const char* s = "?";
-    cuGetErrorString(r, &s);
-    throw std::runtime_error(std::string(what) + ": " + s);
-  }
-}
-
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::filesystem::path kernel(const std::string& name) {
-  return std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / name;
-}
-
-/// The device, the nvcc-built CUBIN, and the stream both sides launch on.
-struct Setup {
-  kjit::Device device = kjit::Device::select("cuda");
-  CUmodule nvcc = nullptr;
-  CUstream stream = nullptr;
-  CUevent start = nullptr;
-  CUevent stop = nullptr;
-
-  Setup() {
-    stream = static_cast<CUstream>(device.default_stream().native_handle());  // context current
-    const std::string cubin = read(KJIT_NVCC_CUBIN);
-    check(cuModuleLoadData(&nvcc, cubin.data()), "loading the nvcc CUBIN");
-    check(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
-    check(cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
-  }
-
-  CUfunction nvcc_function(const char* mangled) const {
-    CUfunction f = nullptr;
-    check(cuModuleGetFunction(&f, nvcc, mangled), mangled);
-    return f;
-  }
-
-  /// Runs launch() between two events on the stream; its time is the benchmark's.
-  template <class Launch>
-  void time(benchmark::State& state, Launch&& launch) const {
-    launch();  // warm up
-    check(cuStreamSynchronize(stream), "warm-up");
-    for (auto _ : state) {
-      check(cuEventRecord(start, stream), "cuEventRecord");
-      launch();
-      check(cuEventRecord(stop, stream), "cuEventRecord");
-      check(cuEventSynchronize(stop), "cuEventSynchronize");
-      float ms = 0;
-      check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-      state.SetIterationTime(ms / 1000.0);
-    }
-  }
-
-  void raw_launch(CUfunction f, kjit::Dim3 grid, kjit::Dim3 block, unsigned shared,
-                  std::vector<void*> args) const {
-    check(cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream,
-                         args.data(), nullptr),
-          "cuLaunchKernel");
-  }
-};
-
-Setup& setup() {
-  static Setup s;
-  return s;
-}
-
-template <class T>
-CUdeviceptr address(const kjit::DeviceBuffer<T>& b) {
-  return static_cast<CUdeviceptr>(b.ptr().address());
-}
+using kjit::bench::address;
+using kjit::bench::check;
+using kjit::bench::kernel;
+using kjit::bench::read;
+using kjit::bench::setup;
 
 constexpr int kElements = 1 << 26;
 
@@ -411,16 +343,7 @@ int main(int argc, char** argv) {
   const auto real = [](const char* name, auto fn) {
     benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMicrosecond)->UseRealTime();
   };
-  const auto kernel_case = [](const std::string& name, void (*fn)(benchmark::State&, bool)) {
-    benchmark::RegisterBenchmark((name + "/kjit").c_str(),
-                                 [fn](benchmark::State& s) { fn(s, true); })
-        ->Unit(benchmark::kMicrosecond)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark((name + "/nvcc").c_str(),
-                                 [fn](benchmark::State& s) { fn(s, false); })
-        ->Unit(benchmark::kMicrosecond)
-        ->UseManualTime();
-  };
+  const auto kernel_case = kjit::bench::register_kernel_case;
   real("launch_enqueue/empty/kjit", launch_kjit);
   real("launch_enqueue/empty/raw", launch_raw);
   kernel_case("kernel/vadd_2^26", vadd);
@@ -431,6 +354,7 @@ int main(int argc, char** argv) {
   kernel_case("kernel/jacobi2d_8192", jacobi);
   kernel_case("kernel/bitonic_step_2^26", bitonic);
   kernel_case("kernel/reduce_sum_2^26", reduce);
+  kjit::bench::register_rajaperf_cuda();
   benchmark::RegisterBenchmark("copy/device_to_device_2^26", copy_d2d)
       ->Unit(benchmark::kMicrosecond)
       ->UseManualTime();

@@ -3,6 +3,7 @@
 #include "bitonic_sort.cu"
 #include "mandelbrot.cu"
 #include "matmul.cu"
+#include "rajaperf.cu"
 #include "reduction.cu"
 #include "saxpy.cu"
 #include "stencil2d.cu"
@@ -13,3 +14,4 @@ __global__ void empty_kernel() {}
 
 template __global__ void saxpy<float>(float, const float*, float*, int);
 template __global__ void reduce_sum<int>(const int*, int*, int);
+template __global__ void reduce_sum<double>(const double*, double*, int);
