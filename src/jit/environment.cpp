@@ -76,6 +76,25 @@ std::uint32_t cpu_threads() {
   return parse_cpu_threads(*value);
 }
 
+bool parse_cpu_barriers(std::string_view text) {
+  const std::string_view t = trim(text);
+  if (t.empty() || t == "regions") {
+    return true;
+  }
+  if (t == "fibers") {
+    return false;
+  }
+  throw ConfigError(
+      fmt::format("kjit: KJIT_CPU_BARRIERS='{}' is not a way to run barrier kernels; use "
+                  "'regions' (the default) or 'fibers'",
+                  text));
+}
+
+bool cpu_split_barriers() {
+  const auto value = get("KJIT_CPU_BARRIERS");
+  return !value || parse_cpu_barriers(*value);
+}
+
 std::optional<std::string> device_spec() {
   auto value = get("KJIT_DEVICE");
   if (!value || trim(*value).empty()) {

@@ -25,6 +25,12 @@ std::uint32_t cpu_threads();
 /// Parses a thread count from 1 to 4096; ConfigError for anything else.
 std::uint32_t parse_cpu_threads(std::string_view text);
 
+/// KJIT_CPU_BARRIERS: how the CPU backend runs the threads of kernels that call __syncthreads():
+/// "regions" (loops from barrier to barrier; the default when unset or empty) gives true,
+/// "fibers" false. ConfigError for anything else.
+bool cpu_split_barriers();
+bool parse_cpu_barriers(std::string_view text);
+
 /// KJIT_DEVICE, or nullopt when it is unset or blank.
 std::optional<std::string> device_spec();
 

@@ -43,6 +43,21 @@ TEST(Environment, RejectsBadThreadCounts) {
   }
 }
 
+TEST(Environment, ParsesBarrierModes) {
+  EXPECT_TRUE(parse_cpu_barriers("regions"));
+  EXPECT_TRUE(parse_cpu_barriers(" regions "));
+  EXPECT_TRUE(parse_cpu_barriers(""));
+  EXPECT_FALSE(parse_cpu_barriers("fibers"));
+  for (const char* bad : {"fiber", "loops", "Regions", "fibers,regions", "1"}) {
+    try {
+      (void)parse_cpu_barriers(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CPU_BARRIERS"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Environment, ParsesCacheSettings) {
   EXPECT_EQ(parse_cache_mode("rw"), CacheMode::read_write);
   EXPECT_EQ(parse_cache_mode(" ro "), CacheMode::read_only);

@@ -4,6 +4,7 @@
 #include "backends/cpu/cpu_codegen.hpp"
 #include "backends/cpu/cpu_frontend.hpp"
 #include "backends/cpu/cpu_kernel_lowering.hpp"
+#include "backends/cpu/prelude/cpu_abi.h"
 #include "jit/environment.hpp"
 #include "jit/logging.hpp"
 
@@ -85,7 +86,8 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   const auto t1 = clock::now();
 
   LoweringRequest lowering{request.program_name, device, request.kernel_names,
-                           std::move(front.dynamic_shared)};
+                           std::move(front.dynamic_shared),
+                           detail::environment::cpu_split_barriers()};
   lower_kernels(*front.module, lowering);
   const auto t2 = clock::now();
   const CompileDump dump(request.program_name);
@@ -118,7 +120,9 @@ backend::TargetIdentity CpuCompiler::identity() {
           {{"llvm", LLVM_VERSION_STRING},
            {"triple", t.triple},
            {"cpu", t.cpu},
-           {"features", t.feature_string()}}};
+           {"features", t.feature_string()},
+           {"abi", std::to_string(KJIT_CPU_ABI_VERSION)},
+           {"barriers", detail::environment::cpu_split_barriers() ? "regions" : "fibers"}}};
 }
 
 backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {

@@ -12,23 +12,35 @@ namespace kjit::cpu {
 
 namespace {
 
-/// What each worker thread keeps between blocks: its shared memory and its fibers.
-struct WorkerScratch {
-  std::unique_ptr<char, void (*)(void*)> shared{nullptr, std::free};
-  std::size_t shared_capacity = 0;
-  std::unique_ptr<FiberBlockRunner> fibers;
+/// Memory a worker reuses from block to block, grown on demand.
+class ScratchMemory {
+ public:
+  explicit ScratchMemory(const char* what) : what_(what) {}
 
-  char* shared_memory(std::size_t bytes) {
-    if (bytes > shared_capacity) {
-      shared.reset(static_cast<char*>(allocate_aligned(bytes)));
-      if (!shared) {
-        shared_capacity = 0;
-        throw BackendError(fmt::format("kjit: cannot allocate {} bytes of shared memory", bytes));
+  char* get(std::size_t bytes) {
+    if (bytes > capacity_) {
+      memory_.reset(static_cast<char*>(allocate_aligned(bytes)));
+      if (!memory_) {
+        capacity_ = 0;
+        throw BackendError(fmt::format("kjit: cannot allocate {} bytes of {}", bytes, what_));
       }
-      shared_capacity = align_up(bytes, kCacheLine);
+      capacity_ = align_up(bytes, kCacheLine);
     }
-    return shared.get();
+    return memory_.get();
   }
+
+ private:
+  const char* what_;
+  std::unique_ptr<char, void (*)(void*)> memory_{nullptr, std::free};
+  std::size_t capacity_ = 0;
+};
+
+/// What each worker thread keeps between blocks: its shared memory, the frame of a kernel split
+/// at its barriers, and its fibers.
+struct WorkerScratch {
+  ScratchMemory shared{"shared memory"};
+  ScratchMemory frame{"per-thread state for a block"};
+  std::unique_ptr<FiberBlockRunner> fibers;
 
   FiberBlockRunner& fiber_runner() {
     if (!fibers) {
@@ -60,7 +72,8 @@ void CpuExecutor::run(const CpuLaunch& launch) {
     b.grid_dim[0] = grid.x;
     b.grid_dim[1] = grid.y;
     b.grid_dim[2] = grid.z;
-    b.shared = launch.shared_bytes > 0 ? s.shared_memory(launch.shared_bytes) : nullptr;
+    b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
+    b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
     for (std::uint64_t id = begin; id < end; ++id) {
       b.block_idx[0] = static_cast<unsigned>(id % grid.x);
       b.block_idx[1] = static_cast<unsigned>((id / grid.x) % grid.y);

@@ -25,6 +25,7 @@ struct CpuLaunch {
   Dim3 grid;
   Dim3 block;
   std::size_t shared_bytes = 0;  // static + dynamic, per block
+  std::size_t frame_bytes = 0;   // per block, for a kernel split at its barriers
   std::unique_ptr<std::byte, void (*)(void*)> arguments{nullptr, nullptr};
   std::unique_ptr<void*[]> argument_pointers;
 };

@@ -1,7 +1,9 @@
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 
+#include "backends/cpu/cpu_barrier_regions.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
 
@@ -493,7 +495,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  auto* info_type = llvm::StructType::get(ctx, {i32, i32, i64});
+  auto* info_type = llvm::StructType::get(ctx, {i32, i32, i64, i64});
   std::set<std::string> keep;
   for (std::size_t n = 0; n < targets.size(); ++n) {
     Function* block_entry = m.getFunction(fmt::format("__kjit_block_{}", n));
@@ -502,17 +504,31 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
       throw BackendError(
           fmt::format("kjit: internal error: entry {} of '{}' is missing", n, request.program));
     }
-    const bool uses_barrier = barrier.count(block_entry) != 0;
-    (uses_barrier ? block_entry : thread_entry)->eraseFromParent();
-    keep.insert(uses_barrier ? fmt::format("__kjit_thread_{}", n)
-                             : fmt::format("__kjit_block_{}", n));
+    bool on_fibers = barrier.count(block_entry) != 0;
+    RegionSplit split;
+    if (on_fibers) {
+      block_entry->eraseFromParent();
+      if (request.split_barriers) {
+        split = split_at_barriers(*thread_entry, *m.getFunction(kBarrierWaitSymbol), barrier,
+                                  fmt::format("__kjit_block_{}", n));
+        on_fibers = !split.split;
+        if (on_fibers) {
+          detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}",
+                             request.kernel_names[n], request.program, split.why_not);
+        }
+      }
+    } else {
+      thread_entry->eraseFromParent();
+    }
+    keep.insert(on_fibers ? fmt::format("__kjit_thread_{}", n) : fmt::format("__kjit_block_{}", n));
     keep.insert(fmt::format("__kjit_params_{}", n));
     const std::string info_name = fmt::format("__kjit_info_{}", n);
     keep.insert(info_name);
     auto* info = llvm::ConstantStruct::get(
         info_type, {llvm::ConstantInt::get(i32, KJIT_CPU_ABI_VERSION),
-                    llvm::ConstantInt::get(i32, uses_barrier ? KJIT_CPU_KERNEL_USES_BARRIER : 0U),
-                    llvm::ConstantInt::get(i64, static_shared_bytes)});
+                    llvm::ConstantInt::get(i32, on_fibers ? KJIT_CPU_KERNEL_USES_BARRIER : 0U),
+                    llvm::ConstantInt::get(i64, static_shared_bytes),
+                    llvm::ConstantInt::get(i64, split.frame_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }

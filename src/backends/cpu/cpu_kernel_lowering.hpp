@@ -2,8 +2,9 @@
 //  - every function that reads threadIdx & co. or touches __shared__ memory gets the running
 //    thread's context as an extra parameter, passed down from the kernel entries;
 //  - __shared__ variables (static, local and extern) become offsets into the block's area;
-//  - each kernel keeps the entry its synchronisation needs (loop or fibers) and gets an info
-//    record; everything else becomes internal, so the optimiser may inline and drop it.
+//  - each kernel keeps the entry its synchronisation needs and gets an info record: a loop over
+//    the threads, loops between barriers (cpu_barrier_regions.hpp), or fibers where a kernel
+//    cannot be split; everything else becomes internal, so the optimiser may inline and drop it.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,7 @@ struct LoweringRequest {
   std::string device;                       // for messages
   std::vector<std::string> kernel_names;    // entry N is kernel_names[N]
   std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
+  bool split_barriers = true;               // barrier kernels: regions (true) or fibers
 };
 
 /// Each entry's static shared size and barrier use go into its __kjit_info_N record. Throws

@@ -46,6 +46,11 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
   } else {
     entries.block = reinterpret_cast<BlockEntry>(code_->find("__kjit_block_" + symbol));
   }
+  constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{1} << 24;
+  if (info->frame_bytes > kMaxFrameBytes) {
+    throw corrupt(fmt::format("it asks for {} bytes of state per thread", info->frame_bytes));
+  }
+  entries.frame_bytes_per_thread = static_cast<std::size_t>(info->frame_bytes);
   if (entries.thread == nullptr && entries.block == nullptr) {
     throw corrupt(fmt::format("the code of entry {} is missing", symbol));
   }
@@ -73,6 +78,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->grid = config.grid;
   launch->block = config.block;
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;
+  launch->frame_bytes = entries_.frame_bytes_per_thread * config.block.volume();
   // Copies of the arguments: the launch runs after the caller's values are gone.
   launch->arguments = {static_cast<std::byte*>(allocate_aligned(argument_bytes_)), std::free};
   if (!launch->arguments) {

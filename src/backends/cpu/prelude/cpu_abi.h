@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 1
+#define KJIT_CPU_ABI_VERSION 2
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -15,6 +15,7 @@ struct kjit_cpu_block {
   unsigned reserved;
   char* shared;  /* the block's shared memory: static variables, then the dynamic area */
   void* barrier; /* the block's fiber scheduler (barrier kernels); null on the loop path */
+  char* frame;   /* per-thread state of a kernel split at its barriers (frame_bytes per thread) */
 };
 
 /* Per thread of a block: what threadIdx and friends read. */
@@ -29,16 +30,21 @@ struct kjit_cpu_kernel_info {
   unsigned abi_version;
   unsigned flags;
   unsigned long long static_shared_bytes; /* offset of the dynamic area in kjit_cpu_block.shared */
+  unsigned long long frame_bytes;         /* per thread, in kjit_cpu_block.frame; 0: no frame */
 };
 
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
 
-/* Symbols of kernel entry N in a compiled object:
- *   void __kjit_block_N(void* const* args, const struct kjit_cpu_block*)       all threads, in a
- * loop void __kjit_thread_N(void* const* args, const struct kjit_cpu_block*, unsigned x, unsigned
- * y, unsigned z)                    one thread (fibers) const unsigned long long __kjit_params_N[]
- * count, then count sizes, then count alignments const struct kjit_cpu_kernel_info __kjit_info_N
- * Only the entry the info's flags call for is present. The runtime provides
- *   void __kjit_barrier_wait(const struct kjit_cpu_thread*)                  __syncthreads()   */
+/* Symbols of kernel entry N in a compiled object (only the entry the info's flags call for is
+ * present):
+ *  - __kjit_block_N, void (void* const* args, const struct kjit_cpu_block*): all threads of a
+ *    block in loops; a kernel with barriers runs its threads region by region, from barrier to
+ *    barrier, and keeps each thread's live values in the block's frame;
+ *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
+ *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
+ *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;
+ *  - __kjit_info_N, const struct kjit_cpu_kernel_info.
+ * The runtime provides void __kjit_barrier_wait(const struct kjit_cpu_thread*), __syncthreads()
+ * on fibers. */
 
 #endif

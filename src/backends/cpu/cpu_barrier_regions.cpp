@@ -1,0 +1,784 @@
+#include "backends/cpu/cpu_barrier_regions.hpp"
+
+#include "backends/cpu/prelude/cpu_abi.h"
+
+#include <kjit/error.hpp>
+
+#include <llvm/ADT/BitVector.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace kjit::cpu {
+
+namespace {
+
+using llvm::AllocaInst;
+using llvm::BasicBlock;
+using llvm::Function;
+using llvm::Instruction;
+using llvm::Value;
+
+// The thread entry's parameters; region functions take the same, then kFrame..kTid.
+enum Param : unsigned { kArgs = 0, kBlock, kX, kY, kZ, kFrame, kThreads, kTid };
+
+// A region function returns the barrier its thread stopped at (1-based), or kEnded.
+constexpr std::uint32_t kEnded = 0;
+constexpr unsigned kMaxInlineRounds = 64;
+
+/// Inlines every call on the way to a barrier into `f`, so that `f` calls the barrier itself, and
+/// the small and always-inline functions it calls (the builtins' accessors, the argument
+/// unpacking), so that the thread's context and arguments become registers.
+bool inline_calls(Function& f, const std::set<Function*>& barrier_users, std::string& why) {
+  constexpr std::size_t kSmallFunction = 64;  // instructions
+  const auto calls_itself = [](Function* g) {
+    return llvm::any_of(llvm::instructions(*g), [g](Instruction& i) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+      return call != nullptr && call->getCalledFunction() == g;
+    });
+  };
+  std::set<llvm::CallBase*> refused;
+  const auto wanted = [&](llvm::CallBase* call) {
+    Function* callee = call->getCalledFunction();
+    if (callee == nullptr || callee->isDeclaration() || callee == &f || refused.count(call) != 0) {
+      return false;
+    }
+    return barrier_users.count(callee) != 0 ||
+           ((callee->hasFnAttribute(llvm::Attribute::AlwaysInline) ||
+             callee->getInstructionCount() <= kSmallFunction) &&
+            !calls_itself(callee));
+  };
+  for (unsigned round = 0; round < kMaxInlineRounds; ++round) {
+    std::vector<llvm::CallBase*> calls;
+    for (Instruction& i : llvm::instructions(f)) {
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i); call != nullptr && wanted(call)) {
+        calls.push_back(call);
+      }
+    }
+    if (calls.empty()) {
+      return true;
+    }
+    for (llvm::CallBase* call : calls) {
+      Function* callee = call->getCalledFunction();
+      llvm::InlineFunctionInfo info;
+      if (llvm::InlineFunction(*call, info).isSuccess()) {
+        continue;
+      }
+      refused.insert(call);
+      if (barrier_users.count(callee) != 0) {
+        why = fmt::format("'{}', which reaches __syncthreads(), cannot be inlined",
+                          llvm::demangle(callee->getName().str()));
+        return false;
+      }
+    }
+  }
+  for (Instruction& i : llvm::instructions(f)) {
+    if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+        call != nullptr && call->getCalledFunction() != nullptr &&
+        barrier_users.count(call->getCalledFunction()) != 0) {
+      why = "recursion reaches __syncthreads()";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// SROA and friends on the inlined entry: what stays in SSA registers needs no frame slot.
+void simplify(Function& f) {
+  llvm::PassBuilder pb;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::FunctionPassManager fpm;
+  if (auto error = pb.parsePassPipeline(fpm,
+                                        "sroa<modify-cfg>,early-cse<memssa>,gvn,instcombine,dse,"
+                                        "sroa<modify-cfg>,instcombine,simplifycfg")) {
+    throw BackendError("kjit: internal error: " + llvm::toString(std::move(error)));
+  }
+  fpm.run(f, fam);
+}
+
+/// The construct that keeps `f` from being split, or an empty string.
+std::string unsplittable(Function& f) {
+  for (Instruction& i : llvm::instructions(f)) {
+    if (auto* a = llvm::dyn_cast<AllocaInst>(&i); a != nullptr && !a->isStaticAlloca()) {
+      return "a local variable of variable size";
+    }
+    if (llvm::isa<llvm::InvokeInst, llvm::CallBrInst, llvm::IndirectBrInst>(&i)) {
+      return fmt::format("'{}' control flow", i.getOpcodeName());
+    }
+  }
+  return {};
+}
+
+struct Barrier {
+  BasicBlock* block;   // ends with the barrier call, then a branch to `resume`
+  BasicBlock* resume;  // where the threads go on once all have arrived
+};
+
+std::vector<Barrier> split_blocks_at(Function& f, Function& barrier) {
+  std::vector<llvm::CallInst*> calls;
+  for (Instruction& i : llvm::instructions(f)) {
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        call != nullptr && call->getCalledFunction() == &barrier) {
+      calls.push_back(call);
+    }
+  }
+  std::vector<Barrier> out;
+  for (llvm::CallInst* call : calls) {
+    BasicBlock* resume = llvm::SplitBlock(call->getParent(), call->getNextNode());
+    out.push_back({call->getParent(), resume});
+  }
+  return out;
+}
+
+/// Which blocks each block reaches, and which a barrier's threads reach without passing a
+/// given block again.
+class Reachability {
+ public:
+  Reachability(Function& f, const std::vector<Barrier>& barriers) : barriers_(barriers) {
+    for (BasicBlock& b : f) {
+      index_[&b] = static_cast<unsigned>(blocks_.size());
+      blocks_.push_back(&b);
+    }
+    for (BasicBlock* b : blocks_) {
+      forward_.push_back(walk(b, nullptr));
+    }
+  }
+
+  /// Whether a value defined in `def` and used at the end of (or within) `use` may have passed
+  /// a barrier in between: a barrier reachable from `def`, from which `use` is reachable without
+  /// passing `def`.
+  bool crosses_barrier(BasicBlock* def, BasicBlock* use) {
+    if (def == use) {
+      return false;
+    }
+    for (std::size_t k = 0; k < barriers_.size(); ++k) {
+      if (!forward_[index_[def]].test(index_[barriers_[k].block])) {
+        continue;
+      }
+      auto [it, inserted] = after_.try_emplace({k, def});
+      if (inserted) {
+        it->second = walk(barriers_[k].resume, def);
+      }
+      if (it->second.test(index_[use])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  llvm::BitVector walk(BasicBlock* start, BasicBlock* avoid) {
+    llvm::BitVector seen(static_cast<unsigned>(blocks_.size()));
+    if (start == avoid) {
+      return seen;
+    }
+    std::vector<BasicBlock*> work{start};
+    seen.set(index_[start]);
+    while (!work.empty()) {
+      BasicBlock* b = work.back();
+      work.pop_back();
+      for (BasicBlock* next : llvm::successors(b)) {
+        if (next != avoid && !seen.test(index_[next])) {
+          seen.set(index_[next]);
+          work.push_back(next);
+        }
+      }
+    }
+    return seen;
+  }
+
+  const std::vector<Barrier>& barriers_;
+  std::vector<BasicBlock*> blocks_;
+  llvm::DenseMap<BasicBlock*, unsigned> index_;
+  std::vector<llvm::BitVector> forward_;
+  std::map<std::pair<std::size_t, BasicBlock*>, llvm::BitVector> after_;
+};
+
+/// Values every thread of a block can recompute after a barrier instead of keeping them: pure
+/// arithmetic on the thread's coordinates, the block record and the kernel's arguments (which
+/// no kernel can write).
+class Rematerialiser {
+ public:
+  explicit Rematerialiser(Function& f) : args_(f.getArg(kArgs)), block_(f.getArg(kBlock)) {}
+
+  bool can(Value* v, unsigned depth = 0) {
+    if (llvm::isa<llvm::Argument, llvm::Constant>(v)) {
+      return true;
+    }
+    auto* i = llvm::dyn_cast<Instruction>(v);
+    constexpr unsigned kMaxDepth = 12;
+    if (i == nullptr || depth > kMaxDepth || llvm::isa<llvm::PHINode, AllocaInst>(i)) {
+      return false;
+    }
+    if (auto it = known_.find(i); it != known_.end()) {
+      return it->second;
+    }
+    bool ok = false;
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(i)) {
+      ok = load->isSimple() && invariant(load->getPointerOperand()) &&
+           can(load->getPointerOperand(), depth + 1);
+    } else if (!i->mayReadOrWriteMemory() && llvm::isSafeToSpeculativelyExecute(i)) {
+      ok = llvm::all_of(i->operands(), [&](Value* op) { return can(op, depth + 1); });
+    }
+    known_[i] = ok;
+    return ok;
+  }
+
+  /// Marks the loads of memory no kernel writes as invariant, so that the optimiser may hoist
+  /// them out of the loops over threads.
+  void mark_invariant_loads(Function& f) const {
+    for (Instruction& i : llvm::instructions(f)) {
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+          load != nullptr && load->isSimple() && invariant(load->getPointerOperand())) {
+        load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                          llvm::MDNode::get(f.getContext(), {}));
+      }
+    }
+  }
+
+  /// A copy of `v`'s computation, placed before `where`.
+  Value* copy_before(Value* v, Instruction* where) {
+    auto* i = llvm::dyn_cast<Instruction>(v);
+    if (i == nullptr) {
+      return v;
+    }
+    Instruction* copy = i->clone();
+    for (llvm::Use& op : copy->operands()) {
+      op.set(copy_before(op.get(), where));
+    }
+    copy->insertBefore(where);
+    copy->setName(i->getName() + ".remat");
+    return copy;
+  }
+
+ private:
+  /// Memory no kernel writes: the block record, the argument pointer table, the arguments.
+  bool invariant(Value* pointer) const {
+    const Value* base = llvm::getUnderlyingObject(pointer);
+    if (base == args_ || base == block_) {
+      return true;
+    }
+    const auto* slot = llvm::dyn_cast<llvm::LoadInst>(base);
+    return slot != nullptr && llvm::getUnderlyingObject(slot->getPointerOperand()) == args_;
+  }
+
+  Value* args_;
+  Value* block_;
+  llvm::DenseMap<Instruction*, bool> known_;
+};
+
+/// Alias scopes for the three kinds of memory a region touches: the block's shared memory, the
+/// frame (what were the thread's locals), and what the kernel's arguments point to. None overlaps
+/// another: a kernel argument cannot point into shared memory or into kjit's frame. Without them,
+/// a loop over threads that loads global memory at addresses that are not affine functions of
+/// the thread, and stores shared memory or the frame, cannot be vectorised.
+class MemorySpaces {
+ public:
+  explicit MemorySpaces(Function& f)
+      : args_(f.getArg(kArgs)), block_(f.getArg(kBlock)), dl_(f.getParent()->getDataLayout()) {
+    llvm::MDBuilder md(f.getContext());
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain("kjit.memory");
+    shared_ = llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, "shared")});
+    frame_ = llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, "frame")});
+  }
+
+  /// Adds scopes to every load and store of `f` whose memory is known.
+  void annotate(Function& f) const {
+    for (Instruction& i : llvm::instructions(f)) {
+      if (Value* pointer = llvm::getLoadStorePointerOperand(&i)) {
+        switch (space_of(pointer)) {
+          case Space::shared:
+            add(i, shared_, frame_);
+            break;
+          case Space::frame:
+            add(i, frame_, shared_);
+            break;
+          case Space::global:
+            add(i, nullptr, llvm::MDNode::concatenate(shared_, frame_));
+            break;
+          case Space::unknown:
+            break;
+        }
+      }
+    }
+  }
+
+  /// For kjit's own accesses to the frame.
+  void annotate_frame_access(Instruction& i) const { add(i, frame_, shared_); }
+
+ private:
+  enum class Space { unknown, shared, frame, global };
+
+  static void add(Instruction& i, llvm::MDNode* scope, llvm::MDNode* noalias) {
+    if (scope != nullptr) {
+      i.setMetadata(
+          llvm::LLVMContext::MD_alias_scope,
+          llvm::MDNode::concatenate(i.getMetadata(llvm::LLVMContext::MD_alias_scope), scope));
+    }
+    i.setMetadata(llvm::LLVMContext::MD_noalias,
+                  llvm::MDNode::concatenate(i.getMetadata(llvm::LLVMContext::MD_noalias), noalias));
+  }
+
+  /// Whether `v` is a load from `base` plus a constant; its offset goes to `offset`.
+  bool loaded_from(const Value* v, const Value* base, std::int64_t& offset) const {
+    const auto* load = llvm::dyn_cast<llvm::LoadInst>(v);
+    return load != nullptr &&
+           llvm::GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset, dl_) == base;
+  }
+
+  Space space_of(Value* pointer) const {
+    const Value* object = llvm::getUnderlyingObject(pointer);
+    if (llvm::isa<AllocaInst>(object)) {
+      return Space::frame;
+    }
+    std::int64_t offset = 0;
+    if (loaded_from(object, block_, offset)) {
+      return offset == static_cast<std::int64_t>(offsetof(kjit_cpu_block, shared)) ? Space::shared
+                                                                                   : Space::unknown;
+    }
+    if (object == args_ || object == block_) {
+      return Space::global;
+    }
+    // A pointer argument's value: loaded from the slot that args[i] points to.
+    const auto* value = llvm::dyn_cast<llvm::LoadInst>(object);
+    if (value != nullptr &&
+        loaded_from(llvm::getUnderlyingObject(value->getPointerOperand()), args_, offset)) {
+      return Space::global;
+    }
+    return Space::unknown;
+  }
+
+  const Value* args_;
+  const Value* block_;
+  const llvm::DataLayout& dl_;
+  llvm::MDNode* shared_ = nullptr;
+  llvm::MDNode* frame_ = nullptr;
+};
+
+Instruction* use_point(llvm::Use& use) {
+  auto* user = llvm::cast<Instruction>(use.getUser());
+  if (auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) {
+    return phi->getIncomingBlock(use)->getTerminator();
+  }
+  return user;
+}
+
+/// Makes every value that crosses a barrier either recomputed where it is used, or stored in a
+/// stack slot (which becomes a frame slot) when it is defined and loaded where it is used.
+void keep_values_across(Function& f, Reachability& reach) {
+  Rematerialiser remat(f);
+  remat.mark_invariant_loads(f);
+  std::vector<Instruction*> defs;
+  for (Instruction& i : llvm::instructions(f)) {
+    if (!i.getType()->isVoidTy() && !llvm::isa<AllocaInst>(i)) {
+      defs.push_back(&i);
+    }
+  }
+  const llvm::DataLayout& dl = f.getParent()->getDataLayout();
+  BasicBlock& entry = f.getEntryBlock();
+  for (Instruction* def : defs) {
+    std::vector<llvm::Use*> crossing;
+    for (llvm::Use& use : def->uses()) {
+      if (reach.crosses_barrier(def->getParent(), use_point(use)->getParent())) {
+        crossing.push_back(&use);
+      }
+    }
+    if (crossing.empty()) {
+      continue;
+    }
+    if (remat.can(def)) {
+      for (llvm::Use* use : crossing) {
+        use->set(remat.copy_before(def, use_point(*use)));
+      }
+      continue;
+    }
+    auto* slot = new AllocaInst(def->getType(), dl.getAllocaAddrSpace(), nullptr,
+                                dl.getPrefTypeAlign(def->getType()), def->getName() + ".kept",
+                                entry.getFirstInsertionPt());
+    const llvm::BasicBlock::iterator after = llvm::isa<llvm::PHINode>(def)
+                                                 ? def->getParent()->getFirstInsertionPt()
+                                                 : std::next(def->getIterator());
+    new llvm::StoreInst(def, slot, after);
+    for (llvm::Use* use : crossing) {
+      use->set(new llvm::LoadInst(def->getType(), slot, def->getName() + ".reload",
+                                  use_point(*use)->getIterator()));
+    }
+  }
+}
+
+/// A thread's slots: slot k of thread t is at frame + offset_k * threads + t * stride_k.
+struct FrameSlot {
+  AllocaInst* alloca;  // null for the thread's state
+  std::uint64_t offset;
+  std::uint64_t stride;
+};
+
+struct FrameLayout {
+  std::vector<FrameSlot> slots;
+  FrameSlot state{};
+  std::uint64_t bytes_per_thread = 0;
+};
+
+FrameLayout lay_out_frame(Function& f) {
+  const llvm::DataLayout& dl = f.getParent()->getDataLayout();
+  FrameLayout layout;
+  std::uint64_t cursor = 0;
+  const auto place = [&](AllocaInst* a, std::uint64_t size, std::uint64_t align) {
+    cursor = llvm::alignTo(cursor, align);
+    const FrameSlot slot{a, cursor, llvm::alignTo(size, align)};
+    cursor += slot.stride;
+    return slot;
+  };
+  for (Instruction& i : f.getEntryBlock()) {
+    if (auto* a = llvm::dyn_cast<AllocaInst>(&i)) {
+      const std::uint64_t size = a->getAllocationSize(dl)->getFixedValue();
+      layout.slots.push_back(place(a, std::max<std::uint64_t>(size, 1), a->getAlign().value()));
+    }
+  }
+  layout.state = place(nullptr, sizeof(std::uint32_t), alignof(std::uint32_t));
+  layout.bytes_per_thread = llvm::alignTo(cursor, 16);
+  return layout;
+}
+
+Value* slot_address(llvm::IRBuilder<>& b, Value* frame, Value* threads, Value* tid,
+                    const FrameSlot& slot) {
+  Value* offset = b.CreateAdd(b.CreateMul(b.getInt64(slot.offset), threads),
+                              b.CreateMul(tid, b.getInt64(slot.stride)));
+  return b.CreateInBoundsGEP(b.getInt8Ty(), frame, offset);
+}
+
+/// A new function in `f`'s module with `f`'s function attributes (target CPU and features: the
+/// inliner merges only functions that agree on them).
+Function* function_like(Function& f, llvm::FunctionType* type,
+                        llvm::GlobalValue::LinkageTypes linkage, const std::string& name) {
+  Function* g = Function::Create(type, linkage, name, f.getParent());
+  g->setAttributes(
+      llvm::AttributeList::get(f.getContext(), llvm::AttributeList::FunctionIndex,
+                               llvm::AttrBuilder(f.getContext(), f.getAttributes().getFnAttrs())));
+  return g;
+}
+
+/// Region r of `f`: a thread that starts at the entry (r = 0) or resumes after barrier r, and
+/// runs to its next barrier (returns its number) or to its end (returns kEnded).
+Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
+                      const FrameLayout& layout) {
+  llvm::LLVMContext& ctx = f.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* type = llvm::FunctionType::get(i32, {ptr, ptr, i32, i32, i32, ptr, i64, i64}, false);
+  Function* g = Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                 f.getName() + ".region" + std::to_string(r), f.getParent());
+  llvm::ValueToValueMapTy map;
+  for (unsigned p = kArgs; p <= kZ; ++p) {
+    map[f.getArg(p)] = g->getArg(p);
+  }
+  llvm::SmallVector<llvm::ReturnInst*, 4> returns;
+  llvm::CloneFunctionInto(g, &f, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+  g->addParamAttr(kFrame, llvm::Attribute::NoAlias);
+  for (unsigned p : {kArgs, kBlock}) {  // written by no one while the block runs
+    g->addParamAttr(p, llvm::Attribute::NoAlias);
+    g->addParamAttr(p, llvm::Attribute::ReadOnly);
+  }
+
+  BasicBlock* old_entry = &g->getEntryBlock();
+  BasicBlock* entry = BasicBlock::Create(ctx, "kjit.region", g, old_entry);
+  llvm::IRBuilder<> b(entry);
+  for (const FrameSlot& slot : layout.slots) {
+    auto* local = llvm::cast<AllocaInst>(map[slot.alloca]);
+    Value* address = slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot);
+    address->takeName(local);
+    local->replaceAllUsesWith(address);
+    local->eraseFromParent();
+  }
+  b.CreateBr(r == 0 ? old_entry : llvm::cast<BasicBlock>(map[barriers[r - 1].resume]));
+  for (std::size_t k = 0; k < barriers.size(); ++k) {
+    auto* block = llvm::cast<BasicBlock>(map[barriers[k].block]);
+    block->getTerminator()->eraseFromParent();
+    block->back().eraseFromParent();  // the barrier call
+    llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(i32, k + 1), block);
+  }
+  for (llvm::ReturnInst* ret : returns) {
+    llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(i32, kEnded), ret->getIterator());
+    ret->eraseFromParent();
+  }
+  llvm::removeUnreachableBlocks(*g);
+  return g;
+}
+
+/// Emits `for (iv = 0; iv < count; ++iv)` around body(iv, carried), count >= 1; the values the
+/// body returns are carried to the next iteration and out of the loop.
+using Carried = std::vector<Value*>;
+Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
+                  const std::function<Carried(Value*, const Carried&)>& body) {
+  Function* f = b.GetInsertBlock()->getParent();
+  BasicBlock* before = b.GetInsertBlock();
+  BasicBlock* header = BasicBlock::Create(f->getContext(), "kjit.threads", f);
+  BasicBlock* exit = BasicBlock::Create(f->getContext(), "kjit.threads.done", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode* iv = b.CreatePHI(count->getType(), 2, "iv");
+  iv->addIncoming(b.getIntN(count->getType()->getIntegerBitWidth(), 0), before);
+  Carried phis;
+  for (Value* v : init) {
+    llvm::PHINode* phi = b.CreatePHI(v->getType(), 2);
+    phi->addIncoming(v, before);
+    phis.push_back(phi);
+  }
+  const Carried out = body(iv, phis);
+  Value* next = b.CreateAdd(iv, llvm::ConstantInt::get(count->getType(), 1), "iv.next", true, true);
+  BasicBlock* latch = b.GetInsertBlock();
+  iv->addIncoming(next, latch);
+  for (std::size_t i = 0; i < phis.size(); ++i) {
+    llvm::cast<llvm::PHINode>(phis[i])->addIncoming(out[i], latch);
+  }
+  b.CreateCondBr(b.CreateICmpULT(next, count), header, exit);
+  b.SetInsertPoint(exit);
+  return out;
+}
+
+enum class PassMode {
+  all,      // every thread runs the region
+  waiting,  // the threads waiting at the region's barrier run it; the others have ended
+  any,      // each thread runs the region it waits for
+};
+
+/// One pass over the block's threads. Returns {min state, min state of threads that have not
+/// ended, max state}; a state is the barrier a thread waits at, or kEnded.
+Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned r, PassMode mode,
+                    const FrameLayout& layout, const MemorySpaces& spaces) {
+  llvm::LLVMContext& ctx = f.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* result = llvm::StructType::get(ctx, {i32, i32, i32});
+  auto* type = llvm::FunctionType::get(result, {ptr, ptr, ptr, i64, i32, i32, i32}, false);
+  const char* suffix = mode == PassMode::all       ? "all"
+                       : mode == PassMode::waiting ? "waiting"
+                                                   : "any";
+  Function* pass = function_like(f, type, llvm::GlobalValue::InternalLinkage,
+                                 fmt::format("{}.pass{}.{}", f.getName().str(), r, suffix));
+  Value* args = pass->getArg(0);
+  Value* block = pass->getArg(1);
+  Value* frame = pass->getArg(2);
+  Value* threads = pass->getArg(3);
+  Value* nx = pass->getArg(4);
+  Value* ny = pass->getArg(5);
+  Value* nz = pass->getArg(6);
+  llvm::IRBuilder<> b(BasicBlock::Create(ctx, "entry", pass));
+  Value* states = slot_address(b, frame, threads, b.getInt64(0), layout.state);
+
+  const auto call_region = [&](unsigned k, Value* x, Value* y, Value* z, Value* tid) {
+    llvm::CallInst* call = b.CreateCall(regions[k], {args, block, x, y, z, frame, threads, tid});
+    call->addFnAttr(mode == PassMode::any ? llvm::Attribute::NoInline
+                                          : llvm::Attribute::AlwaysInline);
+    return call;
+  };
+  const auto thread = [&](Value* x, Value* y, Value* z) -> Value* {
+    Value* tid = b.CreateAdd(
+        b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateZExt(z, i64), b.CreateZExt(ny, i64)),
+                                b.CreateZExt(y, i64)),
+                    b.CreateZExt(nx, i64)),
+        b.CreateZExt(x, i64), "tid");
+    Value* state_address = b.CreateInBoundsGEP(i32, states, tid);
+    Value* next = nullptr;
+    if (mode == PassMode::all) {
+      next = call_region(r, x, y, z, tid);
+    } else {
+      auto* state = b.CreateLoad(i32, state_address, "state");
+      spaces.annotate_frame_access(*state);
+      BasicBlock* from = b.GetInsertBlock();
+      BasicBlock* join = BasicBlock::Create(ctx, "kjit.thread.done", pass);
+      std::vector<std::pair<BasicBlock*, Value*>> incoming{{from, state}};
+      const auto run = [&](unsigned k) {
+        BasicBlock* body = BasicBlock::Create(ctx, "kjit.thread.run", pass, join);
+        b.SetInsertPoint(body);
+        Value* v = call_region(k, x, y, z, tid);
+        b.CreateBr(join);
+        incoming.emplace_back(b.GetInsertBlock(), v);
+        return body;
+      };
+      if (mode == PassMode::waiting) {
+        BasicBlock* body = run(r);
+        b.SetInsertPoint(from);
+        b.CreateCondBr(b.CreateICmpEQ(state, b.getInt32(r)), body, join);
+      } else {
+        llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(regions.size()));
+        for (unsigned k = 1; k < regions.size(); ++k) {
+          sw->addCase(b.getInt32(k), run(k));
+        }
+      }
+      b.SetInsertPoint(join);
+      llvm::PHINode* phi = b.CreatePHI(i32, static_cast<unsigned>(incoming.size()), "next");
+      for (auto& [pred, value] : incoming) {
+        phi->addIncoming(value, pred);
+      }
+      next = phi;
+    }
+    spaces.annotate_frame_access(*b.CreateStore(next, state_address));
+    return next;
+  };
+
+  const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
+                     b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
+  const Carried out = emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
+    return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
+      return emit_loop(b, nx, c_y, [&](Value* x, const Carried& c) -> Carried {
+        Value* next = thread(x, y, z);
+        Value* live = b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
+                                     b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
+        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
+                b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
+                b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
+      });
+    });
+  });
+  Value* packed = llvm::PoisonValue::get(result);
+  for (unsigned i = 0; i < 3; ++i) {
+    packed = b.CreateInsertValue(packed, out[i], i);
+  }
+  b.CreateRet(packed);
+  return pass;
+}
+
+/// The block entry: region 0 for every thread, then, while any thread waits at a barrier, the
+/// region after it (all threads at one barrier, the common case) or each thread's own region.
+Function* make_driver(Function& f, const std::vector<Function*>& regions, const FrameLayout& layout,
+                      const MemorySpaces& spaces, const std::string& name) {
+  llvm::LLVMContext& ctx = f.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr}, false);
+  Function* driver = function_like(f, type, llvm::GlobalValue::ExternalLinkage, name);
+  Value* args = driver->getArg(0);
+  Value* block = driver->getArg(1);
+  llvm::IRBuilder<> b(BasicBlock::Create(ctx, "entry", driver));
+  const auto field = [&](llvm::Type* t, std::size_t offset, const char* what) {
+    return b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, offset), what);
+  };
+  Value* nx = field(i32, offsetof(kjit_cpu_block, block_dim), "nx");
+  Value* ny = field(i32, offsetof(kjit_cpu_block, block_dim) + 4, "ny");
+  Value* nz = field(i32, offsetof(kjit_cpu_block, block_dim) + 8, "nz");
+  Value* frame = field(ptr, offsetof(kjit_cpu_block, frame), "frame");
+  Value* threads = b.CreateMul(b.CreateMul(b.CreateZExt(nx, i64), b.CreateZExt(ny, i64)),
+                               b.CreateZExt(nz, i64), "threads");
+  BasicBlock* start = BasicBlock::Create(ctx, "start", driver);
+  BasicBlock* loop = BasicBlock::Create(ctx, "loop", driver);
+  BasicBlock* done = BasicBlock::Create(ctx, "done", driver);
+  b.CreateCondBr(b.CreateICmpEQ(threads, b.getInt64(0)), done, start);
+
+  std::vector<std::pair<BasicBlock*, Value*>> incoming;
+  const auto call_pass = [&](unsigned r, PassMode mode) {
+    Value* result = b.CreateCall(make_pass(f, regions, r, mode, layout, spaces),
+                                 {args, block, frame, threads, nx, ny, nz});
+    incoming.emplace_back(b.GetInsertBlock(), result);
+    b.CreateBr(loop);
+  };
+  b.SetInsertPoint(start);
+  call_pass(0, PassMode::all);
+
+  BasicBlock* check = BasicBlock::Create(ctx, "check", driver);
+  BasicBlock* same = BasicBlock::Create(ctx, "same_barrier", driver);
+  BasicBlock* any = BasicBlock::Create(ctx, "own_barriers", driver);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* result = b.CreatePHI(incoming.front().second->getType(), 4, "states");
+  Value* min_all = b.CreateExtractValue(result, 0, "min");
+  Value* min_live = b.CreateExtractValue(result, 1, "min_live");
+  Value* max = b.CreateExtractValue(result, 2, "max");
+  b.CreateCondBr(b.CreateICmpEQ(max, b.getInt32(kEnded)), done, check);
+  b.SetInsertPoint(check);
+  b.CreateCondBr(b.CreateICmpEQ(min_live, max), same, any);
+  b.SetInsertPoint(same);
+  llvm::SwitchInst* sw = b.CreateSwitch(max, any, static_cast<unsigned>(regions.size()));
+  for (unsigned r = 1; r < regions.size(); ++r) {
+    BasicBlock* at = BasicBlock::Create(ctx, fmt::format("barrier{}", r), driver);
+    BasicBlock* all = BasicBlock::Create(ctx, fmt::format("barrier{}.all", r), driver);
+    BasicBlock* waiting = BasicBlock::Create(ctx, fmt::format("barrier{}.waiting", r), driver);
+    sw->addCase(b.getInt32(r), at);
+    b.SetInsertPoint(at);
+    b.CreateCondBr(b.CreateICmpNE(min_all, b.getInt32(kEnded)), all, waiting);
+    b.SetInsertPoint(all);
+    call_pass(r, PassMode::all);
+    b.SetInsertPoint(waiting);
+    call_pass(r, PassMode::waiting);
+  }
+  b.SetInsertPoint(any);
+  call_pass(0, PassMode::any);
+  for (auto& [pred, value] : incoming) {
+    result->addIncoming(value, pred);
+  }
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return driver;
+}
+
+}  // namespace
+
+RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
+                              const std::set<Function*>& barrier_users,
+                              const std::string& block_name) {
+  RegionSplit out;
+  barrier.addFnAttr(llvm::Attribute::Convergent);
+  barrier.addFnAttr(llvm::Attribute::NoUnwind);
+  if (!inline_calls(thread_entry, barrier_users, out.why_not)) {
+    return out;
+  }
+  out.why_not = unsplittable(thread_entry);
+  if (!out.why_not.empty()) {
+    return out;
+  }
+  // The barriers are about to go: the thread context they take need not stay in memory.
+  for (llvm::User* user : barrier.users()) {
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+        call != nullptr && call->getFunction() == &thread_entry) {
+      call->setArgOperand(0, llvm::PoisonValue::get(call->getArgOperand(0)->getType()));
+    }
+  }
+  simplify(thread_entry);
+
+  const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier);
+  Reachability reach(thread_entry, barriers);
+  keep_values_across(thread_entry, reach);
+  const MemorySpaces spaces(thread_entry);
+  spaces.annotate(thread_entry);
+  const FrameLayout layout = lay_out_frame(thread_entry);
+  std::vector<Function*> regions;
+  for (unsigned r = 0; r <= barriers.size(); ++r) {
+    regions.push_back(make_region(thread_entry, r, barriers, layout));
+  }
+  make_driver(thread_entry, regions, layout, spaces, block_name);
+  thread_entry.eraseFromParent();
+  out.split = true;
+  out.frame_bytes = layout.bytes_per_thread;
+  return out;
+}
+
+}  // namespace kjit::cpu

@@ -1,0 +1,32 @@
+// Splits a kernel that calls __syncthreads() into regions, from barrier to barrier, so that the
+// threads of a block run as loops (one per region, which the optimiser can vectorise) instead of
+// as fibers. Values a thread keeps across a barrier live in the block's frame: one slot per value,
+// thread-major within a slot, so that the threads of one loop touch consecutive memory.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace kjit::cpu {
+
+struct RegionSplit {
+  bool split = false;
+  std::uint64_t frame_bytes = 0;  // per thread
+  std::string why_not;            // when not split: the construct that kept the fibers
+};
+
+/// `thread_entry` is void(args, block, x, y, z), one thread that calls __kjit_barrier_wait
+/// (`barrier`), directly or through `barrier_users`. On success, replaces it by `block_name`,
+/// void(args, block), which runs every thread of the block; the block's frame must hold
+/// frame_bytes for each of its threads. Otherwise (recursion, a variable-sized local) the thread
+/// entry is left as it was, apart from inlining and simplification.
+RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
+                              const std::set<llvm::Function*>& barrier_users,
+                              const std::string& block_name);
+
+}  // namespace kjit::cpu

@@ -1,0 +1,198 @@
+// __syncthreads() in the shapes real kernels use it, against host references: threads that leave
+// early, barriers in both arms of a branch, state kept across barriers (scalars, private arrays,
+// pointers), 3-D blocks, barriers reached through calls and through recursion. On the CPU these
+// exercise both ways of running a barrier kernel: loops from barrier to barrier, and fibers (CTest
+// runs this suite again with KJIT_CPU_BARRIERS=fibers).
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kjit::test {
+namespace {
+
+class Barriers : public DeviceTest {};
+
+TEST_F(Barriers, ThreadsThatReturnEarlyDoNotHoldTheOthers) {
+  // The last block is partly past the end: its extra threads return before the barrier, as in
+  // CUDA, where exited threads no longer count at a barrier.
+  auto k = Program::from_source("early_exit.cu", R"(
+    __global__ void neighbours(const int* in, int* out, int n) {
+      __shared__ int s[256];
+      const int t = threadIdx.x;
+      const int i = blockIdx.x * blockDim.x + t;
+      if (i >= n) return;
+      s[t] = 2 * in[i];
+      __syncthreads();
+      const int live = min((int)blockDim.x, n - (int)(blockIdx.x * blockDim.x));
+      out[i] = s[t] + s[(t + 1) % live];
+    })")
+               .kernel<const int*, int*, int>("neighbours", device);
+  for (const int n : {1, 200, 256, 1000, 4097}) {
+    const auto in = random_vector<int>(static_cast<std::size_t>(n), -1000, 1000);
+    auto out = poisoned<int>(in.size());
+    k.launch(LaunchConfig::for_elements(static_cast<std::uint64_t>(n), 256), device.upload(in), out,
+             n);
+    const auto o = out.download();
+    for (int i = 0; i < n; ++i) {
+      const int base = i / 256 * 256;
+      const int live = std::min(256, n - base);
+      const int partner = base + (i - base + 1) % live;
+      ASSERT_EQ(o[i], 2 * in[i] + 2 * in[partner]) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST_F(Barriers, BarriersInBothArmsOfABranchActAsOne) {
+  // Odd and even threads wait at different __syncthreads() calls; every round, each reads what
+  // its neighbour published before the barrier.
+  auto k = Program::from_source("two_sites.cu", R"(
+    __global__ void swap_rounds(const int* in, int* out, int rounds) {
+      __shared__ int s[512];
+      const unsigned t = threadIdx.x;
+      int v = in[blockIdx.x * blockDim.x + t];
+      for (int r = 0; r < rounds; ++r) {
+        if (t % 2 == 1) {
+          s[t] = v + 1;
+          __syncthreads();
+          v = s[t - 1];
+        } else {
+          s[t] = v * 3;
+          __syncthreads();
+          v = s[t + 1];
+        }
+        __syncthreads();
+      }
+      out[blockIdx.x * blockDim.x + t] = v;
+    })")
+               .kernel<const int*, int*, int>("swap_rounds", device);
+  const unsigned blocks = 3;
+  const unsigned n = 512;
+  const int rounds = 5;
+  const auto in = random_vector<int>(n * blocks, -1000, 1000);
+  auto out = poisoned<int>(in.size());
+  k.launch(LaunchConfig{.grid = {blocks}, .block = {n}}, device.upload(in), out, rounds);
+  std::vector<int> expect = in;
+  for (int r = 0; r < rounds; ++r) {
+    std::vector<int> next(expect.size());
+    for (std::size_t i = 0; i < expect.size(); ++i) {
+      next[i] = i % 2 == 1 ? expect[i - 1] * 3 : expect[i + 1] + 1;
+    }
+    expect = next;
+  }
+  EXPECT_EQ(out.download(), expect);
+}
+
+TEST_F(Barriers, StateKeptAcrossBarriers) {
+  // A private array indexed at run time, a double, a pointer chosen per thread and a struct all
+  // live across two barriers.
+  auto k = Program::from_source("kept.cu", R"(
+    struct Pair { int a; double b; };
+    __global__ void kept(const int* x, const int* y, double* out) {
+      __shared__ double s[128];
+      const int t = threadIdx.x;
+      int priv[8];
+      for (int j = 0; j < 8; ++j) priv[j] = x[blockIdx.x * 128 + t] * (j + 1);
+      const int* p = (t & 1) ? x : y;
+      Pair pair{t * 7, 0.5 * t};
+      double acc = p[blockIdx.x * 128 + t] * 0.25;
+      s[t] = acc;
+      __syncthreads();
+      acc += s[127 - t];
+      __syncthreads();
+      s[t] = priv[t % 8] + pair.b;
+      __syncthreads();
+      out[blockIdx.x * 128 + t] = acc + s[(t + 3) % 128] + pair.a + p[blockIdx.x * 128 + t];
+    })")
+               .kernel<const int*, const int*, double*>("kept", device);
+  const unsigned blocks = 6;
+  const auto x = random_vector<int>(128 * blocks, -50, 50);
+  const auto y = random_vector<int>(128 * blocks, -50, 50);
+  auto out = poisoned<double>(x.size());
+  k.launch(LaunchConfig{.grid = {blocks}, .block = {128}}, device.upload(x), device.upload(y), out);
+  const auto o = out.download();
+  for (unsigned b = 0; b < blocks; ++b) {
+    const auto at = [&](int t) { return b * 128 + static_cast<unsigned>(t); };
+    for (int t = 0; t < 128; ++t) {
+      const auto& p = (t & 1) != 0 ? x : y;
+      const int u = 127 - t;
+      const double acc = p[at(t)] * 0.25 + ((u & 1) != 0 ? x : y)[at(u)] * 0.25;
+      const int w = (t + 3) % 128;
+      const double later = x[at(w)] * (w % 8 + 1) + 0.5 * w;
+      ASSERT_EQ(o[at(t)], acc + later + t * 7 + p[at(t)]) << "block " << b << " thread " << t;
+    }
+  }
+}
+
+TEST_F(Barriers, ThreeDimensionalBlocks) {
+  auto k = Program::from_source("cube.cu", R"(
+    __global__ void mirror(int* out) {
+      __shared__ int s[4][8][16];
+      const unsigned x = threadIdx.x, y = threadIdx.y, z = threadIdx.z;
+      s[z][y][x] = (int)(((blockIdx.x * 4 + z) * 8 + y) * 16 + x);
+      __syncthreads();
+      const int v = s[blockDim.z - 1 - z][blockDim.y - 1 - y][blockDim.x - 1 - x];
+      out[((blockIdx.x * 4 + z) * 8 + y) * 16 + x] = v;
+    })")
+               .kernel<int*>("mirror", device);
+  const unsigned blocks = 3;
+  auto out = poisoned<int>(blocks * 4 * 8 * 16);
+  k.launch(LaunchConfig{.grid = {blocks}, .block = {16, 8, 4}}, out);
+  const auto o = out.download();
+  for (unsigned b = 0; b < blocks; ++b) {
+    for (unsigned z = 0; z < 4; ++z) {
+      for (unsigned y = 0; y < 8; ++y) {
+        for (unsigned x = 0; x < 16; ++x) {
+          const auto index = [&](unsigned zz, unsigned yy, unsigned xx) {
+            return static_cast<int>(((b * 4 + zz) * 8 + yy) * 16 + xx);
+          };
+          ASSERT_EQ(o[static_cast<std::size_t>(index(z, y, x))], index(3 - z, 7 - y, 15 - x));
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Barriers, BarriersInCalledAndRecursiveFunctions) {
+  // A barrier inside a __noinline__ function, and one inside a (uniformly) recursive function:
+  // the CPU backend inlines the first and runs the second on fibers.
+  auto k = Program::from_source("called.cu", R"(
+    __device__ __noinline__ int exchange(int* s, int v) {
+      const unsigned t = threadIdx.x;
+      s[t] = v;
+      __syncthreads();
+      const int w = s[blockDim.x - 1 - t];
+      __syncthreads();
+      return w;
+    }
+    __device__ int steps(int* s, int v, int depth) {
+      if (depth == 0) return v;
+      return steps(s, exchange(s, v) + 1, depth - 1);
+    }
+    __global__ void called(const int* in, int* out, int depth) {
+      __shared__ int s[256];
+      const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+      out[2 * i] = exchange(s, in[i]);
+      out[2 * i + 1] = steps(s, in[i], depth);
+    })")
+               .kernel<const int*, int*, int>("called", device);
+  const unsigned blocks = 4;
+  const unsigned n = 256;
+  const int depth = 5;
+  const auto in = random_vector<int>(n * blocks, -1000, 1000);
+  auto out = poisoned<int>(2 * in.size());
+  k.launch(LaunchConfig{.grid = {blocks}, .block = {n}}, device.upload(in), out, depth);
+  const auto o = out.download();
+  for (unsigned b = 0; b < blocks; ++b) {
+    for (unsigned t = 0; t < n; ++t) {
+      const unsigned i = b * n + t;
+      const unsigned mirror = b * n + n - 1 - t;
+      ASSERT_EQ(o[2 * i], in[mirror]) << i;
+      // Each step swaps with the mirror thread and adds one: an odd depth ends mirrored.
+      ASSERT_EQ(o[2 * i + 1], (depth % 2 == 1 ? in[mirror] : in[i]) + depth) << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kjit::test
