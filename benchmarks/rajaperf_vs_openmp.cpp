@@ -150,14 +150,20 @@ void omp_pi_atomic(benchmark::State& state) {
   }
 }
 
-void kjit_reduce_sum(benchmark::State& state) {
+// RAJAPerf's two ways of sizing the grid: a few blocks per worker, each thread striding over the
+// array ("occgs"), or one element per thread ("direct").
+enum class Grid { strided, direct };
+
+void kjit_reduce_sum(benchmark::State& state, Grid grid) {
   auto k =
       kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "reduction.cu")
           .kernel<const double*, double*, int>("reduce_sum<double>", device());
   auto x = device().upload(std::vector<double>(kStream, 1.0));
   auto sum = device().upload(std::vector<double>{0.0});
-  // A grid-stride loop: a few blocks per worker, as RAJAPerf's GPU variants size it.
-  const LaunchConfig config{.grid = {4 * device().info().compute_units}, .block = {256}};
+  const LaunchConfig config =
+      grid == Grid::direct
+          ? LaunchConfig::for_elements(kStream, 256)
+          : LaunchConfig{.grid = {4 * device().info().compute_units}, .block = {256}};
   for (auto _ : state) {
     k.launch(config, x, sum, kStream);
     sync();
@@ -272,8 +278,14 @@ BENCHMARK(kjit_energy)->Name("rajaperf/ENERGY/kjit")->Apply(ms);
 BENCHMARK(omp_energy)->Name("rajaperf/ENERGY/openmp")->Apply(ms);
 BENCHMARK(kjit_pi_atomic)->Name("rajaperf/PI_ATOMIC/kjit")->Apply(ms);
 BENCHMARK(omp_pi_atomic)->Name("rajaperf/PI_ATOMIC/openmp")->Apply(ms);
-BENCHMARK(kjit_reduce_sum)->Name("rajaperf/REDUCE_SUM/kjit")->Apply(ms);
+BENCHMARK_CAPTURE(kjit_reduce_sum, strided, Grid::strided)
+    ->Name("rajaperf/REDUCE_SUM/kjit")
+    ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM/openmp")->Apply(ms);
+BENCHMARK_CAPTURE(kjit_reduce_sum, direct, Grid::direct)
+    ->Name("rajaperf/REDUCE_SUM_direct/kjit")
+    ->Apply(ms);
+BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_direct/openmp")->Apply(ms);
 BENCHMARK(kjit_mat_mat)->Name("rajaperf/MAT_MAT_SHARED/kjit")->Apply(ms);
 BENCHMARK(omp_mat_mat)->Name("rajaperf/MAT_MAT_SHARED/openmp")->Apply(ms);
 BENCHMARK(kjit_fir)->Name("rajaperf/FIR/kjit")->Apply(ms);

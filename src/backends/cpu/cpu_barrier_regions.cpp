@@ -25,6 +25,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -126,8 +127,12 @@ void simplify(Function& f) {
 /// The construct that keeps `f` from being split, or an empty string.
 std::string unsplittable(Function& f) {
   for (Instruction& i : llvm::instructions(f)) {
-    if (auto* a = llvm::dyn_cast<AllocaInst>(&i); a != nullptr && !a->isStaticAlloca()) {
-      return "a local variable of variable size";
+    if (auto* a = llvm::dyn_cast<AllocaInst>(&i)) {
+      const std::optional<llvm::TypeSize> size =
+          a->getAllocationSize(f.getParent()->getDataLayout());
+      if (!a->isStaticAlloca() || !size || size->isScalable()) {
+        return "a local variable of variable size";
+      }
     }
     if (llvm::isa<llvm::InvokeInst, llvm::CallBrInst, llvm::IndirectBrInst>(&i)) {
       return fmt::format("'{}' control flow", i.getOpcodeName());
@@ -458,8 +463,9 @@ FrameLayout lay_out_frame(Function& f) {
   };
   for (Instruction& i : f.getEntryBlock()) {
     if (auto* a = llvm::dyn_cast<AllocaInst>(&i)) {
-      const std::uint64_t size = a->getAllocationSize(dl)->getFixedValue();
-      layout.slots.push_back(place(a, std::max<std::uint64_t>(size, 1), a->getAlign().value()));
+      const std::optional<llvm::TypeSize> size = a->getAllocationSize(dl);
+      const std::uint64_t bytes = size && !size->isScalable() ? size->getFixedValue() : 0;
+      layout.slots.push_back(place(a, std::max<std::uint64_t>(bytes, 1), a->getAlign().value()));
     }
   }
   layout.state = place(nullptr, sizeof(std::uint32_t), alignof(std::uint32_t));
