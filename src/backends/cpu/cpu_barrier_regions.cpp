@@ -571,9 +571,8 @@ Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
 }
 
 enum class PassMode {
-  all,      // every thread runs the region
-  waiting,  // the threads waiting at the region's barrier run it; the others have ended
-  any,      // each thread runs the region it waits for
+  all,  // every thread runs the region (inlined: the loop may be vectorised)
+  any,  // each thread that has not ended runs the region it waits for (called)
 };
 
 /// One pass over the block's threads. Returns {min state, min state of threads that have not
@@ -586,9 +585,7 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* result = llvm::StructType::get(ctx, {i32, i32, i32});
   auto* type = llvm::FunctionType::get(result, {ptr, ptr, ptr, i64, i32, i32, i32}, false);
-  const char* suffix = mode == PassMode::all       ? "all"
-                       : mode == PassMode::waiting ? "waiting"
-                                                   : "any";
+  const char* suffix = mode == PassMode::all ? "all" : "any";
   Function* pass = function_like(f, type, llvm::GlobalValue::InternalLinkage,
                                  fmt::format("{}.pass{}.{}", f.getName().str(), r, suffix));
   Value* args = pass->getArg(0);
@@ -631,15 +628,9 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
         incoming.emplace_back(b.GetInsertBlock(), v);
         return body;
       };
-      if (mode == PassMode::waiting) {
-        BasicBlock* body = run(r);
-        b.SetInsertPoint(from);
-        b.CreateCondBr(b.CreateICmpEQ(state, b.getInt32(r)), body, join);
-      } else {
-        llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(regions.size()));
-        for (unsigned k = 1; k < regions.size(); ++k) {
-          sw->addCase(b.getInt32(k), run(k));
-        }
+      llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(regions.size()));
+      for (unsigned k = 1; k < regions.size(); ++k) {
+        sw->addCase(b.getInt32(k), run(k));
       }
       b.SetInsertPoint(join);
       llvm::PHINode* phi = b.CreatePHI(i32, static_cast<unsigned>(incoming.size()), "next");
@@ -721,20 +712,17 @@ Function* make_driver(Function& f, const std::vector<Function*>& regions, const 
   Value* max = b.CreateExtractValue(result, 2, "max");
   b.CreateCondBr(b.CreateICmpEQ(max, b.getInt32(kEnded)), done, check);
   b.SetInsertPoint(check);
-  b.CreateCondBr(b.CreateICmpEQ(min_live, max), same, any);
+  // Every thread at one barrier (none ended): the vectorisable pass; otherwise each its own.
+  b.CreateCondBr(
+      b.CreateAnd(b.CreateICmpEQ(min_live, max), b.CreateICmpNE(min_all, b.getInt32(kEnded))), same,
+      any);
   b.SetInsertPoint(same);
   llvm::SwitchInst* sw = b.CreateSwitch(max, any, static_cast<unsigned>(regions.size()));
   for (unsigned r = 1; r < regions.size(); ++r) {
     BasicBlock* at = BasicBlock::Create(ctx, fmt::format("barrier{}", r), driver);
-    BasicBlock* all = BasicBlock::Create(ctx, fmt::format("barrier{}.all", r), driver);
-    BasicBlock* waiting = BasicBlock::Create(ctx, fmt::format("barrier{}.waiting", r), driver);
     sw->addCase(b.getInt32(r), at);
     b.SetInsertPoint(at);
-    b.CreateCondBr(b.CreateICmpNE(min_all, b.getInt32(kEnded)), all, waiting);
-    b.SetInsertPoint(all);
     call_pass(r, PassMode::all);
-    b.SetInsertPoint(waiting);
-    call_pass(r, PassMode::waiting);
   }
   b.SetInsertPoint(any);
   call_pass(0, PassMode::any);
