@@ -2,7 +2,7 @@
 # On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
 # HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
-# cuda:0, and the bitcode tests on the CPU. Logs go to $OUT.
+# cuda:0, and the bitcode and barrier tests on the CPU. Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -27,4 +27,10 @@ KJIT_DEVICE=cuda "$run/bin/kjit_api_tests" > "$out/api-cuda.log" 2>&1 || status=
 grep -E "FAILED|PASSED|SKIPPED \]" "$out/api-cuda.log" | head -20
 KJIT_DEVICE=cpu "$run/bin/kjit_api_tests" --gtest_filter='Bitcode*' > "$out/api-cpu-bitcode.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/api-cpu-bitcode.log" | head -5
+# The barrier kernels on all of this machine's cores, split at barriers and on fibers.
+for mode in regions fibers; do
+  KJIT_DEVICE=cpu KJIT_CPU_BARRIERS=$mode "$run/bin/kjit_api_tests" \
+    --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*' > "$out/api-cpu-$mode.log" 2>&1 || status=1
+  grep -E "FAILED|PASSED" "$out/api-cpu-$mode.log" | sed "s/^/cpu ($mode): /" | head -5
+done
 exit $status
