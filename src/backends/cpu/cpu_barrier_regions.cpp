@@ -6,6 +6,7 @@
 
 #include <llvm/ADT/BitVector.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/IRBuilder.h>
@@ -299,34 +300,63 @@ class Rematerialiser {
   llvm::DenseMap<Instruction*, bool> known_;
 };
 
-/// Alias scopes for the three kinds of memory a region touches: the block's shared memory, the
-/// frame (what were the thread's locals), and what the kernel's arguments point to. None overlaps
-/// another: a kernel argument cannot point into shared memory or into kjit's frame. Without them,
-/// a loop over threads that loads global memory at addresses that are not affine functions of
-/// the thread, and stores shared memory or the frame, cannot be vectorised.
+/// A value the same in every thread, kept across a barrier: each thread stores it to its own
+/// slot; a pass over the threads copies one thread's slot to the snapshot first, and the loads
+/// that cannot see a store of this pass read the snapshot, which stays put during the pass.
+struct UniformSlot {
+  AllocaInst* slot;
+  AllocaInst* snapshot;
+};
+
+/// Alias scopes for the kinds of memory a region touches: the block's shared memory, the frame
+/// (what were the thread's locals), the frame's snapshots, and what the kernel's arguments point
+/// to. None overlaps another: a kernel argument cannot point into shared memory or into kjit's
+/// frame. Without them, a loop over threads that loads global memory at addresses that are not
+/// affine functions of the thread, and stores shared memory or the frame, cannot be vectorised.
 class MemorySpaces {
  public:
-  explicit MemorySpaces(Function& f)
+  MemorySpaces(Function& f, const std::vector<UniformSlot>& uniform)
       : args_(f.getArg(kArgs)), block_(f.getArg(kBlock)), dl_(f.getParent()->getDataLayout()) {
     llvm::MDBuilder md(f.getContext());
     llvm::MDNode* domain = md.createAnonymousAliasScopeDomain("kjit.memory");
-    shared_ = llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, "shared")});
-    frame_ = llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, "frame")});
+    const auto scope = [&](const char* name) {
+      return llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, name)});
+    };
+    shared_ = scope("shared");
+    frame_ = scope("frame");
+    snapshot_ = scope("snapshot");
+    for (const UniformSlot& u : uniform) {
+      snapshots_.insert(u.snapshot);
+    }
   }
 
-  /// Adds scopes to every load and store of `f` whose memory is known.
+  static Value* memory_operand(Instruction& i) {
+    if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
+      return rmw->getPointerOperand();
+    }
+    if (auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+      return cas->getPointerOperand();
+    }
+    return llvm::getLoadStorePointerOperand(&i);
+  }
+
+  /// Adds scopes to every load, store and atomic of `f` whose memory is known.
   void annotate(Function& f) const {
     for (Instruction& i : llvm::instructions(f)) {
-      if (Value* pointer = llvm::getLoadStorePointerOperand(&i)) {
+      if (Value* pointer = memory_operand(i)) {
         switch (space_of(pointer)) {
           case Space::shared:
-            add(i, shared_, frame_);
+            add(i, shared_, llvm::MDNode::concatenate(frame_, snapshot_));
             break;
           case Space::frame:
-            add(i, frame_, shared_);
+            add(i, frame_, llvm::MDNode::concatenate(shared_, snapshot_));
+            break;
+          case Space::snapshot:
+            add(i, snapshot_, llvm::MDNode::concatenate(shared_, frame_));
             break;
           case Space::global:
-            add(i, nullptr, llvm::MDNode::concatenate(shared_, frame_));
+            add(i, nullptr,
+                llvm::MDNode::concatenate(llvm::MDNode::concatenate(shared_, frame_), snapshot_));
             break;
           case Space::unknown:
             break;
@@ -335,11 +365,14 @@ class MemorySpaces {
     }
   }
 
-  /// For kjit's own accesses to the frame.
-  void annotate_frame_access(Instruction& i) const { add(i, frame_, shared_); }
+  /// For kjit's own accesses to the frame, and for a snapshot load turned into a slot load.
+  void annotate_frame_access(Instruction& i) const {
+    i.setMetadata(llvm::LLVMContext::MD_alias_scope, frame_);
+    i.setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::concatenate(shared_, snapshot_));
+  }
 
  private:
-  enum class Space { unknown, shared, frame, global };
+  enum class Space { unknown, shared, frame, snapshot, global };
 
   static void add(Instruction& i, llvm::MDNode* scope, llvm::MDNode* noalias) {
     if (scope != nullptr) {
@@ -361,7 +394,7 @@ class MemorySpaces {
   Space space_of(Value* pointer) const {
     const Value* object = llvm::getUnderlyingObject(pointer);
     if (llvm::isa<AllocaInst>(object)) {
-      return Space::frame;
+      return snapshots_.count(object) != 0 ? Space::snapshot : Space::frame;
     }
     std::int64_t offset = 0;
     if (loaded_from(object, block_, offset)) {
@@ -383,8 +416,10 @@ class MemorySpaces {
   const Value* args_;
   const Value* block_;
   const llvm::DataLayout& dl_;
+  std::set<const Value*> snapshots_;
   llvm::MDNode* shared_ = nullptr;
   llvm::MDNode* frame_ = nullptr;
+  llvm::MDNode* snapshot_ = nullptr;
 };
 
 Instruction* use_point(llvm::Use& use) {
@@ -395,11 +430,78 @@ Instruction* use_point(llvm::Use& use) {
   return user;
 }
 
+/// Values that may differ between the threads of a block, conservatively: the thread's
+/// coordinates, loads of memory kernels write, calls, addresses of locals, what depends on them,
+/// and everything computed under a branch on them (up to where the branch's arms join, where
+/// the join's phis differ too). The rest is the same in every thread.
+std::set<const Value*> divergent_values(Function& f) {
+  std::set<const Value*> divergent{f.getArg(kX), f.getArg(kY), f.getArg(kZ)};
+  std::set<const BasicBlock*> under_divergent_branch;
+  const llvm::PostDominatorTree pdt(f);
+  const auto depends = [&](const Instruction& i) {
+    return llvm::any_of(i.operands(), [&](const Value* op) { return divergent.count(op) != 0; });
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Instruction& i : llvm::instructions(f)) {
+      if (divergent.count(&i) != 0) {
+        continue;
+      }
+      bool differs = under_divergent_branch.count(i.getParent()) != 0 || depends(i);
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+        differs = differs || !load->hasMetadata(llvm::LLVMContext::MD_invariant_load);
+      } else if (llvm::isa<AllocaInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(i)) {
+        differs = true;
+      } else if (llvm::isa<llvm::CallBase>(i)) {
+        differs = differs || i.mayReadOrWriteMemory() || !llvm::isSafeToSpeculativelyExecute(&i);
+      }
+      if (differs) {
+        divergent.insert(&i);
+        changed = true;
+      }
+    }
+    for (BasicBlock& b : f) {
+      const Instruction* term = b.getTerminator();
+      const Value* condition = nullptr;
+      if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
+          br != nullptr && br->isConditional()) {
+        condition = br->getCondition();
+      } else if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
+        condition = sw->getCondition();
+      }
+      if (condition == nullptr || divergent.count(condition) == 0) {
+        continue;
+      }
+      const llvm::DomTreeNode* node = pdt.getNode(&b);
+      const BasicBlock* join =
+          node != nullptr && node->getIDom() != nullptr ? node->getIDom()->getBlock() : nullptr;
+      std::vector<const BasicBlock*> work(llvm::succ_begin(&b), llvm::succ_end(&b));
+      while (!work.empty()) {
+        const BasicBlock* x = work.back();
+        work.pop_back();
+        if (x == join || !under_divergent_branch.insert(x).second) {
+          continue;
+        }
+        changed = true;
+        work.insert(work.end(), llvm::succ_begin(x), llvm::succ_end(x));
+      }
+      if (join != nullptr) {
+        for (const llvm::PHINode& phi : join->phis()) {
+          changed = divergent.insert(&phi).second || changed;
+        }
+      }
+    }
+  }
+  return divergent;
+}
+
 /// Makes every value that crosses a barrier either recomputed where it is used, or stored in a
 /// stack slot (which becomes a frame slot) when it is defined and loaded where it is used.
-void keep_values_across(Function& f, Reachability& reach) {
+std::vector<UniformSlot> keep_values_across(Function& f, Reachability& reach) {
   Rematerialiser remat(f);
   remat.mark_invariant_loads(f);
+  const std::set<const Value*> divergent = divergent_values(f);
+  std::vector<UniformSlot> uniform;
   std::vector<Instruction*> defs;
   for (Instruction& i : llvm::instructions(f)) {
     if (!i.getType()->isVoidTy() && !llvm::isa<AllocaInst>(i)) {
@@ -431,11 +533,19 @@ void keep_values_across(Function& f, Reachability& reach) {
                                                  ? def->getParent()->getFirstInsertionPt()
                                                  : std::next(def->getIterator());
     new llvm::StoreInst(def, slot, after);
+    AllocaInst* read_from = slot;
+    if (divergent.count(def) == 0) {
+      read_from = new AllocaInst(def->getType(), dl.getAllocaAddrSpace(), nullptr,
+                                 dl.getPrefTypeAlign(def->getType()), def->getName() + ".uniform",
+                                 entry.getFirstInsertionPt());
+      uniform.push_back({slot, read_from});
+    }
     for (llvm::Use* use : crossing) {
-      use->set(new llvm::LoadInst(def->getType(), slot, def->getName() + ".reload",
+      use->set(new llvm::LoadInst(def->getType(), read_from, def->getName() + ".reload",
                                   use_point(*use)->getIterator()));
     }
   }
+  return uniform;
 }
 
 /// A thread's slots: slot k of thread t is at frame + offset_k * threads + t * stride_k.
@@ -445,13 +555,23 @@ struct FrameSlot {
   std::uint64_t stride;
 };
 
+/// A uniform value's snapshot: one per block, after every thread's slots.
+struct Snapshot {
+  AllocaInst* alloca;
+  std::size_t slot;  // index in FrameLayout::slots of the slot it copies
+  std::uint64_t offset;
+  std::uint64_t bytes;
+};
+
 struct FrameLayout {
   std::vector<FrameSlot> slots;
   FrameSlot state{};
-  std::uint64_t bytes_per_thread = 0;
+  std::vector<Snapshot> snapshots;
+  std::uint64_t thread_bytes = 0;      // per thread: the slots, then the state
+  std::uint64_t bytes_per_thread = 0;  // what the executor reserves: also room for the snapshots
 };
 
-FrameLayout lay_out_frame(Function& f) {
+FrameLayout lay_out_frame(Function& f, const std::vector<UniformSlot>& uniform) {
   const llvm::DataLayout& dl = f.getParent()->getDataLayout();
   FrameLayout layout;
   std::uint64_t cursor = 0;
@@ -461,15 +581,29 @@ FrameLayout lay_out_frame(Function& f) {
     cursor += slot.stride;
     return slot;
   };
+  const auto size_of = [&](AllocaInst* a) {
+    const std::optional<llvm::TypeSize> size = a->getAllocationSize(dl);
+    return std::max<std::uint64_t>(size && !size->isScalable() ? size->getFixedValue() : 0, 1);
+  };
+  const auto is_snapshot = [&](AllocaInst* a) {
+    return llvm::any_of(uniform, [a](const UniformSlot& u) { return u.snapshot == a; });
+  };
   for (Instruction& i : f.getEntryBlock()) {
-    if (auto* a = llvm::dyn_cast<AllocaInst>(&i)) {
-      const std::optional<llvm::TypeSize> size = a->getAllocationSize(dl);
-      const std::uint64_t bytes = size && !size->isScalable() ? size->getFixedValue() : 0;
-      layout.slots.push_back(place(a, std::max<std::uint64_t>(bytes, 1), a->getAlign().value()));
+    if (auto* a = llvm::dyn_cast<AllocaInst>(&i); a != nullptr && !is_snapshot(a)) {
+      layout.slots.push_back(place(a, size_of(a), a->getAlign().value()));
     }
   }
   layout.state = place(nullptr, sizeof(std::uint32_t), alignof(std::uint32_t));
-  layout.bytes_per_thread = llvm::alignTo(cursor, 16);
+  layout.thread_bytes = llvm::alignTo(cursor, 16);
+  cursor = 0;
+  for (const UniformSlot& u : uniform) {
+    const auto slot = static_cast<std::size_t>(
+        llvm::find_if(layout.slots, [&](const FrameSlot& s) { return s.alloca == u.slot; }) -
+        layout.slots.begin());
+    const FrameSlot placed = place(u.snapshot, size_of(u.snapshot), u.snapshot->getAlign().value());
+    layout.snapshots.push_back({u.snapshot, slot, placed.offset, placed.stride});
+  }
+  layout.bytes_per_thread = layout.thread_bytes + llvm::alignTo(cursor, 16);
   return layout;
 }
 
@@ -477,6 +611,13 @@ Value* slot_address(llvm::IRBuilder<>& b, Value* frame, Value* threads, Value* t
                     const FrameSlot& slot) {
   Value* offset = b.CreateAdd(b.CreateMul(b.getInt64(slot.offset), threads),
                               b.CreateMul(tid, b.getInt64(slot.stride)));
+  return b.CreateInBoundsGEP(b.getInt8Ty(), frame, offset);
+}
+
+Value* snapshot_address(llvm::IRBuilder<>& b, Value* frame, Value* threads,
+                        const FrameLayout& layout, const Snapshot& snapshot) {
+  Value* offset = b.CreateAdd(b.CreateMul(b.getInt64(layout.thread_bytes), threads),
+                              b.getInt64(snapshot.offset));
   return b.CreateInBoundsGEP(b.getInt8Ty(), frame, offset);
 }
 
@@ -494,7 +635,7 @@ Function* function_like(Function& f, llvm::FunctionType* type,
 /// Region r of `f`: a thread that starts at the entry (r = 0) or resumes after barrier r, and
 /// runs to its next barrier (returns its number) or to its end (returns kEnded).
 Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
-                      const FrameLayout& layout) {
+                      const FrameLayout& layout, const MemorySpaces& spaces) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
@@ -517,12 +658,23 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
   BasicBlock* old_entry = &g->getEntryBlock();
   BasicBlock* entry = BasicBlock::Create(ctx, "kjit.region", g, old_entry);
   llvm::IRBuilder<> b(entry);
+  std::vector<Value*> slot_addresses;
   for (const FrameSlot& slot : layout.slots) {
     auto* local = llvm::cast<AllocaInst>(map[slot.alloca]);
     Value* address = slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot);
     address->takeName(local);
     local->replaceAllUsesWith(address);
     local->eraseFromParent();
+    slot_addresses.push_back(address);
+  }
+  std::vector<Value*> snapshot_addresses;
+  for (const Snapshot& snapshot : layout.snapshots) {
+    auto* local = llvm::cast<AllocaInst>(map[snapshot.alloca]);
+    Value* address = snapshot_address(b, g->getArg(kFrame), g->getArg(kThreads), layout, snapshot);
+    address->takeName(local);
+    local->replaceAllUsesWith(address);
+    local->eraseFromParent();
+    snapshot_addresses.push_back(address);
   }
   b.CreateBr(r == 0 ? old_entry : llvm::cast<BasicBlock>(map[barriers[r - 1].resume]));
   for (std::size_t k = 0; k < barriers.size(); ++k) {
@@ -536,6 +688,33 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
     ret->eraseFromParent();
   }
   llvm::removeUnreachableBlocks(*g);
+  // A load that may follow this pass's store of a uniform value reads the thread's own slot;
+  // the others read the snapshot taken before the pass.
+  for (std::size_t k = 0; k < layout.snapshots.size(); ++k) {
+    Value* slot = slot_addresses[layout.snapshots[k].slot];
+    std::set<const BasicBlock*> after_store;
+    std::vector<const BasicBlock*> work;
+    for (llvm::User* user : slot->users()) {
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
+          store != nullptr && store->getPointerOperand() == slot) {
+        work.push_back(store->getParent());
+      }
+    }
+    while (!work.empty()) {
+      const BasicBlock* x = work.back();
+      work.pop_back();
+      if (after_store.insert(x).second) {
+        work.insert(work.end(), llvm::succ_begin(x), llvm::succ_end(x));
+      }
+    }
+    for (llvm::User* user : llvm::make_early_inc_range(snapshot_addresses[k]->users())) {
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(user);
+      if (load != nullptr && after_store.count(load->getParent()) != 0) {
+        load->setOperand(llvm::LoadInst::getPointerOperandIndex(), slot);
+        spaces.annotate_frame_access(*load);
+      }
+    }
+  }
   return g;
 }
 
@@ -597,6 +776,18 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
   Value* nz = pass->getArg(6);
   llvm::IRBuilder<> b(BasicBlock::Create(ctx, "entry", pass));
   Value* states = slot_address(b, frame, threads, b.getInt64(0), layout.state);
+  // The uniform values every thread of the pass reads: thread 0's (all threads are at one
+  // barrier), or, when each thread runs its own region, the running thread's.
+  const auto take_snapshots = [&](Value* tid) {
+    for (const Snapshot& snapshot : layout.snapshots) {
+      const FrameSlot& slot = layout.slots[snapshot.slot];
+      b.CreateMemCpy(snapshot_address(b, frame, threads, layout, snapshot), llvm::Align(1),
+                     slot_address(b, frame, threads, tid, slot), llvm::Align(1), snapshot.bytes);
+    }
+  };
+  if (mode == PassMode::all && r != 0) {
+    take_snapshots(b.getInt64(0));
+  }
 
   const auto call_region = [&](unsigned k, Value* x, Value* y, Value* z, Value* tid) {
     llvm::CallInst* call = b.CreateCall(regions[k], {args, block, x, y, z, frame, threads, tid});
@@ -615,6 +806,7 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
     if (mode == PassMode::all) {
       next = call_region(r, x, y, z, tid);
     } else {
+      take_snapshots(tid);
       auto* state = b.CreateLoad(i32, state_address, "state");
       spaces.annotate_frame_access(*state);
       BasicBlock* from = b.GetInsertBlock();
@@ -760,13 +952,13 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
 
   const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier);
   Reachability reach(thread_entry, barriers);
-  keep_values_across(thread_entry, reach);
-  const MemorySpaces spaces(thread_entry);
+  const std::vector<UniformSlot> uniform = keep_values_across(thread_entry, reach);
+  const MemorySpaces spaces(thread_entry, uniform);
   spaces.annotate(thread_entry);
-  const FrameLayout layout = lay_out_frame(thread_entry);
+  const FrameLayout layout = lay_out_frame(thread_entry, uniform);
   std::vector<Function*> regions;
   for (unsigned r = 0; r <= barriers.size(); ++r) {
-    regions.push_back(make_region(thread_entry, r, barriers, layout));
+    regions.push_back(make_region(thread_entry, r, barriers, layout, spaces));
   }
   make_driver(thread_entry, regions, layout, spaces, block_name);
   thread_entry.eraseFromParent();
