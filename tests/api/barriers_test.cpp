@@ -69,7 +69,7 @@ TEST_F(Barriers, BarriersInBothArmsOfABranchActAsOne) {
   const unsigned blocks = 3;
   const unsigned n = 512;
   const int rounds = 5;
-  const auto in = random_vector<int>(n * blocks, -1000, 1000);
+  const auto in = random_vector<int>(std::size_t{n} * blocks, -1000, 1000);
   auto out = poisoned<int>(in.size());
   k.launch(LaunchConfig{.grid = {blocks}, .block = {n}}, device.upload(in), out, rounds);
   std::vector<int> expect = in;
@@ -106,8 +106,8 @@ TEST_F(Barriers, StateKeptAcrossBarriers) {
     })")
                .kernel<const int*, const int*, double*>("kept", device);
   const unsigned blocks = 6;
-  const auto x = random_vector<int>(128 * blocks, -50, 50);
-  const auto y = random_vector<int>(128 * blocks, -50, 50);
+  const auto x = random_vector<int>(std::size_t{128} * blocks, -50, 50);
+  const auto y = random_vector<int>(std::size_t{128} * blocks, -50, 50);
   auto out = poisoned<double>(x.size());
   k.launch(LaunchConfig{.grid = {blocks}, .block = {128}}, device.upload(x), device.upload(y), out);
   const auto o = out.download();
@@ -136,7 +136,7 @@ TEST_F(Barriers, ThreeDimensionalBlocks) {
     })")
                .kernel<int*>("mirror", device);
   const unsigned blocks = 3;
-  auto out = poisoned<int>(blocks * 4 * 8 * 16);
+  auto out = poisoned<int>(std::size_t{blocks} * 4 * 8 * 16);
   k.launch(LaunchConfig{.grid = {blocks}, .block = {16, 8, 4}}, out);
   const auto o = out.download();
   for (unsigned b = 0; b < blocks; ++b) {
@@ -179,7 +179,7 @@ TEST_F(Barriers, BarriersInCalledAndRecursiveFunctions) {
   const unsigned blocks = 4;
   const unsigned n = 256;
   const int depth = 5;
-  const auto in = random_vector<int>(n * blocks, -1000, 1000);
+  const auto in = random_vector<int>(std::size_t{n} * blocks, -1000, 1000);
   auto out = poisoned<int>(2 * in.size());
   k.launch(LaunchConfig{.grid = {blocks}, .block = {n}}, device.upload(in), out, depth);
   const auto o = out.download();
@@ -187,7 +187,7 @@ TEST_F(Barriers, BarriersInCalledAndRecursiveFunctions) {
     for (unsigned t = 0; t < n; ++t) {
       const unsigned i = b * n + t;
       const unsigned mirror = b * n + n - 1 - t;
-      ASSERT_EQ(o[2 * i], in[mirror]) << i;
+      ASSERT_EQ(o[std::size_t{2} * i], in[mirror]) << i;
       // Each step swaps with the mirror thread and adds one: an odd depth ends mirrored.
       ASSERT_EQ(o[2 * i + 1], (depth % 2 == 1 ? in[mirror] : in[i]) + depth) << i;
     }
