@@ -46,6 +46,8 @@ enum Param : unsigned { kArgs = 0, kBlock, kX, kY, kZ, kFrame, kThreads, kTid };
 // A region function returns the barrier its thread stopped at (1-based), or kEnded.
 constexpr std::uint32_t kEnded = 0;
 constexpr unsigned kMaxInlineRounds = 64;
+// The frame is cache-line aligned (CpuExecutor); every slot and snapshot keeps its alignment.
+constexpr std::uint64_t kFrameAlign = 64;
 
 /// Inlines every call on the way to a barrier into `f`, so that `f` calls the barrier itself, and
 /// the small and always-inline functions it calls (the builtins' accessors, the argument
@@ -133,6 +135,10 @@ std::string unsplittable(Function& f) {
           a->getAllocationSize(f.getParent()->getDataLayout());
       if (!a->isStaticAlloca() || !size || size->isScalable()) {
         return "a local variable of variable size";
+      }
+      if (a->getAlign().value() > kFrameAlign) {
+        return fmt::format("a local variable aligned to {} bytes (the frame guarantees {})",
+                           a->getAlign().value(), kFrameAlign);
       }
     }
     if (llvm::isa<llvm::InvokeInst, llvm::CallBrInst, llvm::IndirectBrInst>(&i)) {
@@ -594,7 +600,7 @@ FrameLayout lay_out_frame(Function& f, const std::vector<UniformSlot>& uniform) 
     }
   }
   layout.state = place(nullptr, sizeof(std::uint32_t), alignof(std::uint32_t));
-  layout.thread_bytes = llvm::alignTo(cursor, 16);
+  layout.thread_bytes = llvm::alignTo(cursor, kFrameAlign);
   cursor = 0;
   for (const UniformSlot& u : uniform) {
     const auto slot = static_cast<std::size_t>(
@@ -603,7 +609,7 @@ FrameLayout lay_out_frame(Function& f, const std::vector<UniformSlot>& uniform) 
     const FrameSlot placed = place(u.snapshot, size_of(u.snapshot), u.snapshot->getAlign().value());
     layout.snapshots.push_back({u.snapshot, slot, placed.offset, placed.stride});
   }
-  layout.bytes_per_thread = layout.thread_bytes + llvm::alignTo(cursor, 16);
+  layout.bytes_per_thread = layout.thread_bytes + llvm::alignTo(cursor, kFrameAlign);
   return layout;
 }
 
