@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -49,32 +48,30 @@ void use_cache(bool on) {
   cache::use_disk_cache(s);
 }
 
-void get_kernel(int salt) {
-  const auto p = kjit::Program::from_source(fmt::format("k{}.cu", salt), program_source(salt));
+kjit::Program program(int salt) {
+  return kjit::Program::from_source(fmt::format("k{}.cu", salt), program_source(salt),
+                                    {.kernels = {fmt::format("k{}", salt)}});
+}
+
+void get_kernel(const kjit::Program& p, int salt) {
   auto k = p.kernel<float, const float*, float*, int>(fmt::format("k{}", salt), device());
   benchmark::DoNotOptimize(k);
 }
 
 /// Programs salted from `base`: each iteration of a cold run needs new ones (NVRTC and Clang keep
 /// no cache of their own, but new text also rules out any other reuse).
+/// Serial: each kernel() compiles (or loads) its program in turn. Parallel: kjit::build_all
+/// builds them all on all cores first, as a program that registers many kernels would at startup.
 void programs(int base, int count, bool parallel) {
-  if (!parallel) {
-    for (int i = 0; i < count; ++i) {
-      get_kernel(base + i);
-    }
-    return;
+  std::vector<kjit::Program> ps;
+  for (int i = 0; i < count; ++i) {
+    ps.push_back(program(base + i));
   }
-  std::vector<std::thread> threads;
-  const int workers = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  for (int w = 0; w < std::min(workers, count); ++w) {
-    threads.emplace_back([=] {
-      for (int i = w; i < count; i += workers) {
-        get_kernel(base + i);
-      }
-    });
+  if (parallel) {
+    kjit::build_all(ps, device());
   }
-  for (auto& t : threads) {
-    t.join();
+  for (int i = 0; i < count; ++i) {
+    get_kernel(ps[static_cast<std::size_t>(i)], base + i);
   }
 }
 

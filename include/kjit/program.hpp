@@ -81,6 +81,12 @@ class KJIT_API Program {
 
   [[nodiscard]] const std::string& name() const;
 
+  /// Compiles (or loads from the disk cache) the kernels options.kernels declares, for `device`,
+  /// now instead of at the first kernel() call; later kernel() calls for them compile nothing.
+  /// Throws UsageError when the program declares no kernels, and what kernel() would throw
+  /// (CompileError, KernelNotFoundError) when the build fails.
+  void build(const Device& device) const;
+
   explicit Program(std::shared_ptr<detail::ProgramImpl> impl) noexcept : impl_(std::move(impl)) {}
 
  private:
@@ -90,6 +96,12 @@ class KJIT_API Program {
       detail::ParameterSpellings spellings) const;
   std::shared_ptr<detail::ProgramImpl> impl_;
 };
+
+/// Program::build for every program, several at once (on all cores): what a program that
+/// registers many kernels calls at startup. Returns when all are done. When some fail, the
+/// others still build; the first failure, in the order of `programs`, is thrown, and the rest
+/// are logged as errors.
+KJIT_API void build_all(std::span<const Program> programs, const Device& device);
 
 }  // namespace kjit
 

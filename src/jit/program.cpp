@@ -12,6 +12,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <system_error>
+#include <thread>
 
 namespace kjit {
 
@@ -140,6 +144,18 @@ std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
     std::erase_if(builds_[&device], [&](const Build& b) { return b.kernels == kernels; });
   }
   return result.get();
+}
+
+void ProgramImpl::build_declared(DeviceImpl& device) {
+  if (options_.kernels.empty()) {
+    throw UsageError(fmt::format(
+        "kjit: program '{}' declares no kernels to build; list them in CompileOptions::kernels "
+        "(Program::build and build_all compile the declared kernels)",
+        name_));
+  }
+  for (const std::string& declared : options_.kernels) {
+    (void)build_containing({validate_kernel_name(declared), std::nullopt}, device);
+  }
 }
 
 namespace {
@@ -276,6 +292,57 @@ detail::ProgramImpl& Program::checked() const {
 
 const std::string& Program::name() const {
   return checked().name();
+}
+
+void Program::build(const Device& device) const {
+  checked().build_declared(*device.impl());
+}
+
+void build_all(std::span<const Program> programs, const Device& device) {
+  std::vector<std::exception_ptr> failures(programs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < programs.size(); i = next++) {
+      try {
+        programs[i].build(device);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t workers =
+      std::min<std::size_t>(programs.size(), std::max(1U, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the ones there (and the caller) do the rest
+    }
+  }
+  work();  // the caller builds too
+  for (std::thread& t : threads) {
+    t.join();
+  }
+  std::exception_ptr first;
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    if (!failures[i]) {
+      continue;
+    }
+    if (!first) {
+      first = failures[i];
+      continue;
+    }
+    try {
+      std::rethrow_exception(failures[i]);
+    } catch (const std::exception& e) {
+      detail::log().error("build_all: program {} of {} failed too: {}", i + 1, programs.size(),
+                          e.what());
+    }
+  }
+  if (first) {
+    std::rethrow_exception(first);
+  }
 }
 
 std::shared_ptr<detail::KernelImpl> Program::find_kernel(

@@ -67,6 +67,8 @@ class ProgramImpl {
   std::shared_ptr<KernelImpl> kernel(std::string_view name_text, DeviceImpl& device,
                                      std::span<const std::size_t> param_sizes,
                                      ParameterSpellings spellings);
+  /// Builds the declared kernels (options.kernels) for `device`; UsageError when there are none.
+  void build_declared(DeviceImpl& device);
 
  private:
   struct Build {

@@ -1,0 +1,110 @@
+// Building programs ahead of their first kernel() call: Program::build and build_all, which a
+// program that registers many kernels calls at startup.
+#include "test_support.hpp"
+
+#include <string>
+
+namespace kjit::test {
+namespace {
+
+class Build : public DeviceTest {
+ protected:
+  /// A program with one declared kernel, `k<salt>`, that computes y = x * salt + 1. The seed in
+  /// the text keeps a previous run's cache entries out.
+  Program salted(int salt) {
+    const std::string s = std::to_string(salt);
+    std::string text = "// run ";
+    text += std::to_string(test_seed());
+    text += "\n__global__ void k";
+    text += s;
+    text += "(const int* x, int* y, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+    text += "  if (i < n) y[i] = x[i] * ";
+    text += s;
+    text += " + 1;\n}\n";
+    std::string file = "build";
+    file += s;
+    file += ".cu";
+    std::string kernel = "k";
+    kernel += s;
+    return Program::from_source(file, text, {.kernels = {kernel}});
+  }
+
+  /// Runs k<salt> of `p` and checks it against the host.
+  void check(const Program& p, int salt) {
+    const auto x = random_vector<int>(1000, -1000, 1000);
+    auto y = poisoned<int>(x.size());
+    std::string name = "k";
+    name += std::to_string(salt);
+    p.kernel<const int*, int*, int>(name, device)
+        .launch(LaunchConfig::for_elements(x.size()), device.upload(x), y,
+                static_cast<int>(x.size()));
+    const auto out = y.download();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(out[i], x[i] * salt + 1) << "k" << salt << " at " << i;
+    }
+  }
+
+  static std::uint64_t builds() {
+    const CacheStats s = cache_stats();
+    return s.compiles + s.hits;
+  }
+};
+
+TEST_F(Build, BuildAllBuildsEachProgramOnceAndKernelsThenCompileNothing) {
+  std::vector<Program> programs;
+  for (int salt = 1; salt <= 8; ++salt) {
+    programs.push_back(salted(salt));
+  }
+  const std::uint64_t before = builds();
+  build_all(programs, device);
+  EXPECT_EQ(builds() - before, programs.size()) << "one compile or cache load per program";
+  const std::uint64_t built = builds();
+  for (int salt = 1; salt <= 8; ++salt) {
+    check(programs[static_cast<std::size_t>(salt - 1)], salt);
+  }
+  EXPECT_EQ(builds(), built) << "kernel() after build_all compiled again";
+  build_all(programs, device);  // built already: nothing to do
+  EXPECT_EQ(builds(), built);
+}
+
+TEST_F(Build, OneFailureDoesNotStopTheOthersAndTheFirstIsThrown) {
+  std::vector<Program> programs{
+      salted(11),
+      salted(12),
+      Program::from_source("broken.cu", "__global__ void k( {", {.kernels = {"k"}}),
+      salted(13),
+      Program::from_source("missing.cu", "__global__ void k() {}", {.kernels = {"not_there"}}),
+      salted(14)};
+  try {
+    build_all(programs, device);
+    FAIL() << "build_all succeeded with a broken program";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.cu"), std::string::npos) << e.what();
+  }
+  const std::uint64_t built = builds();
+  for (const int salt : {11, 12, 13, 14}) {
+    check(programs[static_cast<std::size_t>(salt == 11   ? 0
+                                            : salt == 12 ? 1
+                                            : salt == 13 ? 3
+                                                         : 5)],
+          salt);
+  }
+  EXPECT_EQ(builds(), built) << "the good programs were not built";
+  EXPECT_THROW(programs[4].build(device), KernelNotFoundError);
+}
+
+TEST_F(Build, AProgramMustDeclareWhatToBuild) {
+  const Program undeclared = Program::from_source("plain.cu", "__global__ void k() {}");
+  try {
+    undeclared.build(device);
+    FAIL() << "build() without declared kernels succeeded";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("CompileOptions::kernels"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Program().build(device), UsageError);
+  const std::vector<Program> none;
+  EXPECT_NO_THROW(build_all(none, device));
+}
+
+}  // namespace
+}  // namespace kjit::test
