@@ -64,6 +64,7 @@ void get_kernel(const kjit::Program& p, int salt) {
 /// builds them all on all cores first, as a program that registers many kernels would at startup.
 void programs(int base, int count, bool parallel) {
   std::vector<kjit::Program> ps;
+  ps.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     ps.push_back(program(base + i));
   }
