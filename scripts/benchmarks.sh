@@ -1,17 +1,82 @@
 #!/usr/bin/env bash
-# Runs the CPU benchmarks (kjit against ahead-of-time OpenMP, cold compile per kernel), prints
-# `ratio <case> <kjit time / baseline time>` rows, and rewrites the CPU section of
-# docs/benchmarks.md. --quick: fewer, shorter repetitions (a couple of minutes on 2 cores).
+# Runs kjit's benchmark suite: every suite the build has that this machine can run.
+#  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
+#  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
+#  - The disk cache (cold compile against warm load, 1 and 32 programs) on each of those devices.
+# Prints `ratio <case> <kjit time / baseline time>` rows and rewrites each suite's section of
+# docs/benchmarks.md (device, date, medians, ratios). A suite that cannot run says why.
+#
+# Usage: scripts/benchmarks.sh [--quick] [--reps N] [--build DIR] [--out DIR]
+#   --quick      fewer, shorter repetitions (the CPU rows take about a minute on 2 cores)
+#   --reps N     repetitions of each case (default 7; the median is reported)
+#   --build DIR  an existing build (the GPU machine's CUDA-only build); default: build/, configured
+#   --out DIR    where the JSON results and a copy of docs/benchmarks.md go; default: the build
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 reps=7
 min_time=1
-if [ "${1:-}" = "--quick" ]; then
-  reps=3
-  min_time=0.2
+build=""
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) reps=3; min_time=0.2 ;;
+    --reps) reps="$2"; shift ;;
+    --build) build="$2"; shift ;;
+    --out) out="$2"; shift ;;
+    *) echo "usage: $0 [--quick] [--reps N] [--build DIR] [--out DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -z "$build" ]; then
+  "$root/scripts/configure.sh"
+  build="$root/build"
 fi
-"$root/scripts/configure.sh"
-out="$root/build/bench-cpu.json"
-"$root/build/benchmarks/kjit_bench_cpu" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
-  --benchmark_report_aggregates_only=true --benchmark_out="$out" --benchmark_out_format=json
-python3 "$root/benchmarks/report.py" "$out" --markdown "$root/docs/benchmarks.md" --section cpu
+out="${out:-$build}"
+mkdir -p "$out"
+docs="$root/docs/benchmarks.md"
+bench="$build/benchmarks"
+aggregates=(--benchmark_report_aggregates_only=true --benchmark_out_format=json)
+ran=0
+
+# suite <name> <docs section> <binary> [environment...]: runs one suite, reports, or says why not.
+suite() {
+  local name="$1" section="$2" binary="$3"
+  shift 3
+  if [ ! -x "$bench/$binary" ]; then
+    echo "benchmarks: $name: skipped, this build has no $binary"
+    return 0
+  fi
+  echo "benchmarks: $name ($binary, $reps repetitions)"
+  if ! env "$@" "$bench/$binary" --benchmark_repetitions="$reps" \
+      --benchmark_min_time="$min_time" "${aggregates[@]}" \
+      --benchmark_out="$out/bench-$section.json" > "$out/bench-$section.log" 2>&1; then
+    echo "benchmarks: $name: skipped or failed:"
+    tail -5 "$out/bench-$section.log" | sed 's/^/  /'
+    return 0
+  fi
+  python3 "$root/benchmarks/report.py" "$out/bench-$section.json" --markdown "$docs" \
+    --section "$section"
+  ran=$((ran + 1))
+}
+
+suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
+suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
+for device in cpu cuda; do
+  if [ -x "$bench/kjit_bench_cache" ]; then
+    echo "benchmarks: disk cache on $device"
+    if KJIT_DEVICE=$device "$bench/kjit_bench_cache" --benchmark_repetitions="$reps" \
+        "${aggregates[@]}" --benchmark_out="$out/bench-cache-$device.json" \
+        > "$out/bench-cache-$device.log" 2>&1; then
+      grep -E "^device|median" "$out/bench-cache-$device.log" | sed 's/^/  /'
+      ran=$((ran + 1))
+    else
+      echo "benchmarks: disk cache on $device: skipped or failed:"
+      tail -2 "$out/bench-cache-$device.log" | sed 's/^/  /'
+    fi
+  fi
+done
+cp "$docs" "$out/benchmarks.md" 2>/dev/null || true
+if [ "$ran" -eq 0 ]; then
+  echo "benchmarks: nothing ran" >&2
+  exit 1
+fi

@@ -45,15 +45,8 @@ ctest -L "cuda|core" -j 8 --output-on-failure --timeout 300 --output-junit "$out
 status=$?
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest.log" | head -40
 python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
-if [ "$mode" = "--bench" ] && [ -x "$build/benchmarks/kjit_bench_cuda" ]; then
-  "$build/benchmarks/kjit_bench_cuda" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/bench-cuda.json" --benchmark_out_format=json > "$out/bench.log" 2>&1
-  tail -5 "$out/bench.log"
-  python3 "$root/benchmarks/report.py" "$out/bench-cuda.json"
-  KJIT_DEVICE=cuda "$build/benchmarks/kjit_bench_cache" --benchmark_repetitions=5 \
-    --benchmark_report_aggregates_only=true --benchmark_out="$out/bench-cache-cuda.json" \
-    --benchmark_out_format=json > "$out/bench-cache.log" 2>&1
-  grep -E "device|median" "$out/bench-cache.log"
+if [ "$mode" = "--bench" ]; then  # the suite's one script: here, the CUDA and cache rows
+  bash "$root/scripts/benchmarks.sh" --reps 5 --build "$build" --out "$out" || status=1
 fi
 if [ "$benchmarks" = ON ]; then  # each run a fresh process, alternating the ways
   warm_cache="$build/first-launch-cache"
