@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
 
@@ -14,8 +15,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -108,23 +107,9 @@ bool inline_calls(Function& f, const std::set<Function*>& barrier_users, std::st
 
 /// SROA and friends on the inlined entry: what stays in SSA registers needs no frame slot.
 void simplify(Function& f) {
-  llvm::PassBuilder pb;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::FunctionPassManager fpm;
-  if (auto error = pb.parsePassPipeline(fpm,
-                                        "sroa<modify-cfg>,early-cse<memssa>,gvn,instcombine,dse,"
-                                        "sroa<modify-cfg>,instcombine,simplifycfg")) {
-    throw BackendError("kjit: internal error: " + llvm::toString(std::move(error)));
-  }
-  fpm.run(f, fam);
+  llvm_setup::run_function_passes(f,
+                                  "sroa<modify-cfg>,early-cse<memssa>,gvn,instcombine,dse,"
+                                  "sroa<modify-cfg>,instcombine,simplifycfg");
 }
 
 /// The construct that keeps `f` from being split, or an empty string.
@@ -664,23 +649,25 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
   BasicBlock* old_entry = &g->getEntryBlock();
   BasicBlock* entry = BasicBlock::Create(ctx, "kjit.region", g, old_entry);
   llvm::IRBuilder<> b(entry);
-  std::vector<Value*> slot_addresses;
-  for (const FrameSlot& slot : layout.slots) {
-    auto* local = llvm::cast<AllocaInst>(map[slot.alloca]);
-    Value* address = slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot);
+  // The clone's locals become their places in the frame.
+  const auto move_to = [&](AllocaInst* original, Value* address) {
+    auto* local = llvm::cast<AllocaInst>(map[original]);
     address->takeName(local);
     local->replaceAllUsesWith(address);
     local->eraseFromParent();
-    slot_addresses.push_back(address);
+    return address;
+  };
+  std::vector<Value*> slot_addresses;
+  for (const FrameSlot& slot : layout.slots) {
+    slot_addresses.push_back(
+        move_to(slot.alloca,
+                slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot)));
   }
   std::vector<Value*> snapshot_addresses;
   for (const Snapshot& snapshot : layout.snapshots) {
-    auto* local = llvm::cast<AllocaInst>(map[snapshot.alloca]);
-    Value* address = snapshot_address(b, g->getArg(kFrame), g->getArg(kThreads), layout, snapshot);
-    address->takeName(local);
-    local->replaceAllUsesWith(address);
-    local->eraseFromParent();
-    snapshot_addresses.push_back(address);
+    snapshot_addresses.push_back(
+        move_to(snapshot.alloca,
+                snapshot_address(b, g->getArg(kFrame), g->getArg(kThreads), layout, snapshot)));
   }
   b.CreateBr(r == 0 ? old_entry : llvm::cast<BasicBlock>(map[barriers[r - 1].resume]));
   for (std::size_t k = 0; k < barriers.size(); ++k) {

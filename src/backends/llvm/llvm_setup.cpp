@@ -1,7 +1,10 @@
 #include "backends/llvm/llvm_setup.hpp"
 
+#include <kjit/error.hpp>
+
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -54,24 +57,46 @@ bool has_amdgpu() {
   return KJIT_LLVM_AMDGPU != 0;
 }
 
-void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
+namespace {
+
+/// LLVM's default analyses at every level, registered with `builder`, as its pipelines need.
+struct Analyses {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
+
+  explicit Analyses(llvm::PassBuilder& builder) {
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+};
+
+}  // namespace
+
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   tuning.LoopUnrolling = true;
   llvm::PassBuilder builder(&tm, tuning);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  Analyses analyses(builder);
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, mam);
+  passes.run(module, analyses.mam);
+}
+
+void run_function_passes(llvm::Function& function, std::string_view pipeline) {
+  llvm::PassBuilder builder;
+  Analyses analyses(builder);
+  llvm::FunctionPassManager passes;
+  if (auto error = builder.parsePassPipeline(passes, pipeline)) {
+    throw BackendError("kjit: internal error: " + llvm::toString(std::move(error)));
+  }
+  passes.run(function, analyses.fam);
 }
 
 }  // namespace kjit::llvm_setup

@@ -2,7 +2,10 @@
 // pipeline.
 #pragma once
 
+#include <string_view>
+
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
 }  // namespace llvm
@@ -20,5 +23,8 @@ bool has_amdgpu();
 
 /// LLVM's standard O3 pipeline for `tm`, with loop and SLP vectorisation.
 void run_o3(llvm::Module& module, llvm::TargetMachine& tm);
+
+/// A function pass pipeline in LLVM's textual syntax ("sroa,gvn,...") on one function.
+void run_function_passes(llvm::Function& function, std::string_view pipeline);
 
 }  // namespace kjit::llvm_setup
