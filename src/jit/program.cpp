@@ -5,6 +5,7 @@
 #include "jit/logging.hpp"
 #include "jit/name_expression.hpp"
 #include "jit/program_impl.hpp"
+#include "jit/thread_pool.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/program.hpp>
@@ -12,9 +13,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
-#include <system_error>
+#include <optional>
 #include <thread>
 
 namespace kjit {
@@ -300,9 +300,8 @@ void Program::build(const Device& device) const {
 
 void build_all(std::span<const Program> programs, const Device& device) {
   std::vector<std::exception_ptr> failures(programs.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < programs.size(); i = next++) {
+  const auto build = [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
       try {
         programs[i].build(device);
       } catch (...) {
@@ -310,19 +309,18 @@ void build_all(std::span<const Program> programs, const Device& device) {
       }
     }
   };
-  const std::size_t workers =
-      std::min<std::size_t>(programs.size(), std::max(1U, std::thread::hardware_concurrency()));
-  std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < workers; ++w) {
-    try {
-      threads.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the ones there (and the caller) do the rest
-    }
+  const auto threads = static_cast<unsigned>(
+      std::min<std::size_t>(programs.size(), std::max(1U, std::thread::hardware_concurrency())));
+  std::optional<detail::ThreadPool> pool;
+  try {
+    pool.emplace(threads);
+  } catch (const BackendError&) {
+    // No threads to be had: the caller builds them all.
   }
-  work();  // the caller builds too
-  for (std::thread& t : threads) {
-    t.join();
+  if (pool) {
+    pool->run(programs.size(), 1, build);
+  } else {
+    build(0, programs.size());
   }
   std::exception_ptr first;
   for (std::size_t i = 0; i < programs.size(); ++i) {
