@@ -314,8 +314,8 @@ void build_all(std::span<const Program> programs, const Device& device) {
   std::optional<detail::ThreadPool> pool;
   try {
     pool.emplace(threads);
-  } catch (const BackendError&) {
-    // No threads to be had: the caller builds them all.
+  } catch (const BackendError& e) {
+    detail::log().warn("build_all: {}; this thread builds every program", e.what());
   }
   if (pool) {
     pool->run(programs.size(), 1, build);
