@@ -75,7 +75,7 @@ class CompileDump {
 }  // namespace
 
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
-                                const std::string& device) {
+                                const std::string& device, bool split_barriers) {
   using clock = std::chrono::steady_clock;
   using ms = std::chrono::duration<double, std::milli>;
   const auto t0 = clock::now();
@@ -86,8 +86,7 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   const auto t1 = clock::now();
 
   LoweringRequest lowering{request.program_name, device, request.kernel_names,
-                           std::move(front.dynamic_shared),
-                           detail::environment::cpu_split_barriers()};
+                           std::move(front.dynamic_shared), split_barriers};
   lower_kernels(*front.module, lowering);
   const auto t2 = clock::now();
   const CompileDump dump(request.program_name);
@@ -114,6 +113,13 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   return binary;
 }
 
+bool CpuCompiler::split_barriers() {
+  // A ConfigError leaves the flag unset: the next call reports it again.
+  std::call_once(barriers_once_,
+                 [this] { split_barriers_ = detail::environment::cpu_split_barriers(); });
+  return split_barriers_;
+}
+
 backend::TargetIdentity CpuCompiler::identity() {
   const HostTarget& t = host_target();
   return {"cpu",
@@ -122,11 +128,11 @@ backend::TargetIdentity CpuCompiler::identity() {
            {"cpu", t.cpu},
            {"features", t.feature_string()},
            {"abi", std::to_string(KJIT_CPU_ABI_VERSION)},
-           {"barriers", detail::environment::cpu_split_barriers() ? "regions" : "fibers"}}};
+           {"barriers", split_barriers() ? "regions" : "fibers"}}};
 }
 
 backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
-  return compile_program(request, host_target(), label_);
+  return compile_program(request, host_target(), label_, split_barriers());
 }
 
 }  // namespace kjit::cpu

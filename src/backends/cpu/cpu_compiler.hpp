@@ -4,13 +4,15 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
 
+#include <mutex>
 #include <string>
 
 namespace kjit::cpu {
 
-/// Compiles a program for `target`; `device` names the device in messages.
+/// Compiles a program for `target`; `device` names the device in messages. `split_barriers`:
+/// barrier kernels run from barrier to barrier (true) or on fibers (cpu_kernel_lowering.hpp).
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
-                                const std::string& device);
+                                const std::string& device, bool split_barriers);
 
 /// The CPU backend's compiler: for this host's CPU, with or without a device.
 class CpuCompiler : public backend::Compiler {
@@ -21,7 +23,12 @@ class CpuCompiler : public backend::Compiler {
   backend::Binary compile(const backend::CompileRequest& request) override;
 
  private:
+  /// KJIT_CPU_BARRIERS, read once: the cache key and the compiles must agree on it.
+  bool split_barriers();
+
   std::string label_;
+  std::once_flag barriers_once_;
+  bool split_barriers_ = true;
 };
 
 }  // namespace kjit::cpu
