@@ -82,12 +82,9 @@ TEST_F(Build, OneFailureDoesNotStopTheOthersAndTheFirstIsThrown) {
     EXPECT_NE(std::string(e.what()).find("broken.cu"), std::string::npos) << e.what();
   }
   const std::uint64_t built = builds();
-  for (const int salt : {11, 12, 13, 14}) {
-    check(programs[static_cast<std::size_t>(salt == 11   ? 0
-                                            : salt == 12 ? 1
-                                            : salt == 13 ? 3
-                                                         : 5)],
-          salt);
+  for (const auto& [index, salt] :
+       {std::pair<std::size_t, int>{0, 11}, {1, 12}, {3, 13}, {5, 14}}) {
+    check(programs[index], salt);
   }
   EXPECT_EQ(builds(), built) << "the good programs were not built";
   EXPECT_THROW(programs[4].build(device), KernelNotFoundError);
