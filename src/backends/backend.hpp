@@ -67,6 +67,9 @@ struct TargetIdentity {
   std::string target;  // as kjit-warm's --target spells it: "cpu", "cuda:sm_90"
   /// Ordered facts: ("nvrtc", "13.0 libnvrtc.so.13.0.88"), ("cpu", "znver4"), ...
   std::vector<std::pair<std::string, std::string>> facts;
+  /// Not in the key: files (the compiler's library) whose stamps must not have changed for an
+  /// identity remembered under Compiler::identity_probe() to still hold.
+  std::vector<std::filesystem::path> files{};
 };
 
 /// Source to Binary for one target. Needs no device, so that kjit-warm can fill a cache for
@@ -79,6 +82,11 @@ class Compiler {
   virtual ~Compiler();
   /// May load the compiler's libraries; throws BackendError when they cannot be used.
   virtual TargetIdentity identity() = 0;
+  /// For a compiler whose identity() loads a large library: a text, made without loading
+  /// anything, that changes whenever identity() could (given unchanged `files`). The disk cache
+  /// remembers identity() under it, so that a start that finds every program cached never loads
+  /// the compiler. nullopt (the default): identity() is cheap, or there is no such text.
+  virtual std::optional<std::string> identity_probe() { return std::nullopt; }
   /// Throws CompileError / KernelNotFoundError.
   virtual Binary compile(const CompileRequest& request) = 0;
 };

@@ -31,20 +31,29 @@ void* DynamicLibrary::symbol(const char* name) const {
   return dlsym(handle_, name);
 }
 
-std::string DynamicLibrary::file_identity() const {
+std::optional<std::filesystem::path> DynamicLibrary::file() const {
   link_map* map = nullptr;
   if (dlinfo(handle_, RTLD_DI_LINKMAP, static_cast<void*>(&map)) != 0 || map == nullptr ||
       map->l_name == nullptr) {
+    return std::nullopt;
+  }
+  std::error_code ec;
+  std::filesystem::path path = std::filesystem::canonical(map->l_name, ec);
+  if (ec) {
+    return std::nullopt;
+  }
+  return path;
+}
+
+std::string DynamicLibrary::file_identity() const {
+  const std::optional<std::filesystem::path> path = file();
+  if (!path) {
     return "unknown";
   }
   std::error_code ec;
-  const std::filesystem::path file = std::filesystem::canonical(map->l_name, ec);
-  if (ec) {
-    return "unknown";
-  }
-  const auto size = std::filesystem::file_size(file, ec);
-  return ec ? file.filename().string()
-            : fmt::format("{}, {} bytes", file.filename().string(), size);
+  const auto size = std::filesystem::file_size(*path, ec);
+  return ec ? path->filename().string()
+            : fmt::format("{}, {} bytes", path->filename().string(), size);
 }
 
 bool load_symbols(const DynamicLibrary& library, const std::vector<SymbolEntry>& entries,

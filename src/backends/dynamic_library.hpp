@@ -2,7 +2,9 @@
 // loads on machines that lack one. Shared by the GPU backends.
 #pragma once
 
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +27,8 @@ class DynamicLibrary {
   /// The file that was loaded, as "libnvrtc.so.13.0.88, 104857600 bytes": its real name and
   /// size tell builds of one version apart (for cache keys). "unknown" when it cannot be found.
   [[nodiscard]] std::string file_identity() const;
+  /// The real path of the file that was loaded (links resolved), or nullopt.
+  [[nodiscard]] std::optional<std::filesystem::path> file() const;
 
  private:
   DynamicLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}

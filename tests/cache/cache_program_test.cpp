@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -53,11 +54,17 @@ class CacheProgramTest : public DeviceTest {
     std::ofstream(p, std::ios::trunc) << scaled_copy_source(salt);
     return p;
   }
+  /// The programs' entries; on CUDA the cache also holds NVRTC's remembered identity, which the
+  /// notes beside an entry tell apart.
   std::vector<fs::path> entries() const {
     std::vector<fs::path> out;
     for (const auto& f : fs::recursive_directory_iterator(dir_ / "cache")) {
       if (f.path().extension() == ".kjit") {
-        out.push_back(f.path());
+        std::ifstream notes(fs::path(f.path()).replace_extension(".json"));
+        const std::string text{std::istreambuf_iterator<char>(notes), {}};
+        if (text.find("\"format\": \"compiler-identity\"") == std::string::npos) {
+          out.push_back(f.path());
+        }
       }
     }
     return out;
@@ -201,6 +208,35 @@ TEST_F(CacheProgramTest, EightProcessesWarmingOneEmptyCacheCompileEachKeyOnce) {
     total += compiles;
   }
   EXPECT_EQ(total, 4U) << "four programs, eight processes: each program compiled once";
+}
+
+TEST_F(CacheProgramTest, AWarmProcessNeverLoadsNvrtc) {
+  if (device.info().backend != BackendKind::cuda) {
+    GTEST_SKIP() << "only the CUDA backend loads its compiler (NVRTC) as a library";
+  }
+  write_source(20);
+  write_source(21);
+  const auto run = [&] {
+    const std::string command =
+        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' 20 22 2>&1", (dir_ / "cache").string(),
+                    KJIT_CACHE_WORKER, (dir_ / "src").string());
+    FILE* p = popen(command.c_str(), "r");
+    EXPECT_NE(p, nullptr);
+    std::string output;
+    std::array<char, 256> buffer{};
+    while (p != nullptr && fgets(buffer.data(), buffer.size(), p) != nullptr) {
+      output += buffer.data();
+    }
+    EXPECT_EQ(p != nullptr ? pclose(p) : -1, 0) << output;
+    return output;
+  };
+  const std::string cold = run();
+  EXPECT_NE(cold.find("compiles=2 "), std::string::npos) << cold;
+  EXPECT_NE(cold.find("nvrtc_loaded=1"), std::string::npos) << cold;
+  const std::string warm = run();
+  EXPECT_NE(warm.find("compiles=0 hits=2 "), std::string::npos) << warm;
+  EXPECT_NE(warm.find("nvrtc_loaded=0"), std::string::npos)
+      << "every program was cached, yet NVRTC was loaded: " << warm;
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 // A process of the multi-process cache test: compiles and checks programs scaled<from>.cu to
-// scaled<to - 1>.cu of a folder, then prints its cache counters. Exit 1 on a wrong result.
+// scaled<to - 1>.cu of a folder, then prints its cache counters and whether NVRTC's library was
+// loaded. Exit 1 on a wrong result.
 #include "cache_support.hpp"
 
 #include <kjit/kjit.hpp>
+
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <string>
@@ -23,10 +26,17 @@ int main(int argc, char** argv) {
       bad += kjit::test::scaled_copy_mismatches(program, device, 3, salt, 99);
     }
     const kjit::CacheStats s = kjit::cache_stats();
-    std::printf("compiles=%llu hits=%llu waits=%llu mismatches=%d\n",
+    bool nvrtc_loaded = false;
+    for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) {
+      if (void* handle = dlopen(name, RTLD_LAZY | RTLD_NOLOAD)) {
+        nvrtc_loaded = true;
+        dlclose(handle);
+      }
+    }
+    std::printf("compiles=%llu hits=%llu waits=%llu mismatches=%d nvrtc_loaded=%d\n",
                 static_cast<unsigned long long>(s.compiles),
                 static_cast<unsigned long long>(s.hits), static_cast<unsigned long long>(s.waits),
-                bad);
+                bad, nvrtc_loaded ? 1 : 0);
     return bad == 0 ? 0 : 1;
   } catch (const kjit::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -144,5 +144,32 @@ TEST_F(Nvrtc, TargetsFollowWhatNvrtcSupports) {
   EXPECT_THROW((void)target_for_device(*api, 10), BackendError);
 }
 
+// What the disk cache remembers NVRTC's identity by (identity_memo_test.cpp tests the memo).
+TEST_F(Nvrtc, ADeviceCompilerNamesItsLibraryAndProbesWithoutLoading) {
+  NvrtcCompiler device_compiler([this]() -> const NvrtcApi& { return *api; },
+                                [](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, 90); },
+                                "cuda:0", "a device of sm_90");
+  const backend::TargetIdentity identity = device_compiler.identity();
+  EXPECT_EQ(identity.target, "cuda:sm_90");
+  ASSERT_EQ(identity.files.size(), 1U);
+  const std::filesystem::path& file = identity.files[0];
+  EXPECT_TRUE(std::filesystem::is_regular_file(file)) << file;
+  EXPECT_EQ(file, std::filesystem::canonical(file));
+  EXPECT_EQ(file.filename().string().rfind("libnvrtc.so", 0), 0U) << file;
+
+  const std::optional<std::string> probe = device_compiler.identity_probe();
+  ASSERT_TRUE(probe);
+  EXPECT_EQ(probe->rfind("NVRTC for a device of sm_90\n", 0), 0U) << *probe;
+  EXPECT_NE(probe->find("loaded " + api->library + " from "), std::string::npos) << *probe;
+
+  // An offline compiler (kjit-warm) has NVRTC loaded already: it has no probe.
+  NvrtcCompiler offline([this]() -> const NvrtcApi& { return *api; },
+                        [](const NvrtcApi&) {
+                          return NvrtcTarget{90, true};
+                        },
+                        "cuda:sm_90");
+  EXPECT_FALSE(offline.identity_probe());
+}
+
 }  // namespace
 }  // namespace kjit::cuda

@@ -42,11 +42,15 @@ const DriverApi* driver_api(std::string& why) {
   return loaded->api.get();
 }
 
+const std::vector<std::string>& nvrtc_library_names() {
+  static const std::vector<std::string> names{"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+  return names;
+}
+
 const NvrtcApi* nvrtc_api(std::string& why) {
   static const Loaded<NvrtcApi>* const loaded = [] {
     auto* l = new Loaded<NvrtcApi>();
-    l->library =
-        backend::DynamicLibrary::open({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}, l->why);
+    l->library = backend::DynamicLibrary::open(nvrtc_library_names(), l->why);
     if (!l->library) {
       l->why = "NVRTC is not installed (" + l->why + ")";
       return l;
@@ -60,6 +64,7 @@ const NvrtcApi* nvrtc_api(std::string& why) {
     if (backend::load_symbols(*l->library, entries, l->why)) {
       api->library = l->library->name();
       api->build = l->library->file_identity();
+      api->file = l->library->file();
       api->nvrtcVersion(&api->major, &api->minor);
       l->api = std::move(api);
     }

@@ -24,21 +24,21 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
       info_(std::move(info)),
       arch_(arch),
       id_(info_.id()),
-      nvrtc_why_(std::make_shared<std::string>()),
       compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
-                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_),
+                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_,
+                fmt::format("a device of sm_{}", arch)),
       bitcode_compiler_([this] {
         return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id_);
       }) {
-  // Both take a while (a context ~300 ms, NVRTC's 100 MB library ~100 ms cold) and neither needs
-  // the other: start them now, wait for each only where it is needed.
+  // A context takes ~300 ms: start it now, so that it overlaps the first compile. NVRTC's 100 MB
+  // library (~100 ms to load) is loaded at the first compile or cache miss, and only then: a
+  // start that finds every program in the disk cache never loads it.
   context_ = std::async(std::launch::async, [this] {
                CUcontext context = nullptr;
                check(api_, api_.cuDevicePrimaryCtxRetain(&context, device_),
                      "cuDevicePrimaryCtxRetain", id_);
                return context;
              }).share();
-  nvrtc_ = std::async(std::launch::async, [why = nvrtc_why_] { return nvrtc_api(*why); }).share();
 }
 
 // The primary context stays retained: devices live until the process ends, and releasing it
@@ -59,9 +59,10 @@ void CudaDevice::make_current() {
 }
 
 const NvrtcApi& CudaDevice::nvrtc() {
-  const NvrtcApi* api = nvrtc_.get();
+  std::string why;
+  const NvrtcApi* api = nvrtc_api(why);  // loaded once per process
   if (api == nullptr) {
-    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id_, *nvrtc_why_));
+    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id_, why));
   }
   return *api;
 }

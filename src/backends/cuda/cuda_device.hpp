@@ -1,5 +1,6 @@
 // One NVIDIA GPU: its primary context (retained in the background when the device opens, so that
-// the first compile overlaps it), memory, streams, modules, and NVRTC for its architecture.
+// the first compile overlaps it), memory, streams, modules, and NVRTC for its architecture
+// (loaded on first use).
 #pragma once
 
 #include "backends/backend.hpp"
@@ -66,8 +67,6 @@ class CudaDevice : public backend::Device {
   std::string id_;
   std::shared_future<CUcontext> context_;
   std::atomic<CUcontext> context_ready_{nullptr};  // context_'s value once it has one
-  std::shared_future<const NvrtcApi*> nvrtc_;
-  std::shared_ptr<std::string> nvrtc_why_;
   NvrtcCompiler compiler_;
   backend::LazyCompiler bitcode_compiler_;  // LLVM's NVPTX code generator
   backend::KernelLabels labels_;

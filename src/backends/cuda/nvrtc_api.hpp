@@ -3,7 +3,10 @@
 
 #include "backends/cuda/cuda_types.hpp"
 
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace kjit::cuda {
 
@@ -36,9 +39,13 @@ struct NvrtcApi {
 #undef KJIT_NVRTC_MEMBER
   int major = 0;
   int minor = 0;
-  std::string library;  // which file was opened
-  std::string build;    // DynamicLibrary::file_identity() of it
+  std::string library;                        // which file was opened
+  std::string build;                          // DynamicLibrary::file_identity() of it
+  std::optional<std::filesystem::path> file;  // its real path, when known
 };
+
+/// The names NVRTC's library is opened by, newest first.
+const std::vector<std::string>& nvrtc_library_names();
 
 /// NVRTC, opened once per process. Null when it cannot be used; `why` then says why.
 const NvrtcApi* nvrtc_api(std::string& why);

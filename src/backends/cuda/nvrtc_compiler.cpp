@@ -4,6 +4,7 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
+#include "backends/library_search.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -226,8 +227,12 @@ NvrtcTarget parse_target(const NvrtcApi& api, const std::string& text) {
   return target;
 }
 
-NvrtcCompiler::NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label)
-    : api_(std::move(api)), choose_(std::move(choose)), label_(std::move(label)) {}
+NvrtcCompiler::NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label,
+                             std::string probe)
+    : api_(std::move(api)),
+      choose_(std::move(choose)),
+      label_(std::move(label)),
+      probe_(std::move(probe)) {}
 
 const NvrtcTarget& NvrtcCompiler::target(const NvrtcApi& api) {
   std::call_once(target_once_, [&] { target_ = choose_(api); });
@@ -237,10 +242,24 @@ const NvrtcTarget& NvrtcCompiler::target(const NvrtcApi& api) {
 backend::TargetIdentity NvrtcCompiler::identity() {
   const NvrtcApi& api = api_();
   const NvrtcTarget& t = target(api);
+  // A library whose file is unknown cannot be checked later: a path that does not exist keeps
+  // the identity from being remembered.
   return {"cuda:" + t.name(),
           {{"nvrtc", fmt::format("{}.{} ({})", api.major, api.minor, api.build)},
            {"target", t.name()},
-           {"format", t.cubin ? "cubin" : "ptx"}}};
+           {"format", t.cubin ? "cubin" : "ptx"}},
+          {api.file.value_or("(the NVRTC library's file is unknown)")}};
+}
+
+std::optional<std::string> NvrtcCompiler::identity_probe() {
+  if (probe_.empty()) {
+    return std::nullopt;
+  }
+  std::optional<std::string> search = backend::describe_library_search(nvrtc_library_names());
+  if (!search) {
+    return std::nullopt;
+  }
+  return "NVRTC for " + probe_ + "\n" + *search;
 }
 
 backend::Binary NvrtcCompiler::compile(const backend::CompileRequest& request) {

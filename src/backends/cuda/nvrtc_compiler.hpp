@@ -35,9 +35,12 @@ class NvrtcCompiler : public backend::Compiler {
  public:
   using ApiSource = std::function<const NvrtcApi&()>;  // throws BackendError when unavailable
   using TargetChoice = std::function<NvrtcTarget(const NvrtcApi&)>;
-  /// `label` names the device ("cuda:0") or the target offline in messages.
-  NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label);
+  /// `label` names the device ("cuda:0") or the target offline in messages. `probe`, when not
+  /// empty, says what `choose` depends on besides NVRTC ("a device of sm_90"): it enables
+  /// identity_probe().
+  NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label, std::string probe = {});
   backend::TargetIdentity identity() override;
+  std::optional<std::string> identity_probe() override;
   backend::Binary compile(const backend::CompileRequest& request) override;
 
  private:
@@ -45,6 +48,7 @@ class NvrtcCompiler : public backend::Compiler {
   ApiSource api_;
   TargetChoice choose_;
   std::string label_;
+  std::string probe_;
   std::once_flag target_once_;
   NvrtcTarget target_;
 };

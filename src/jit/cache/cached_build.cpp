@@ -3,6 +3,7 @@
 #include "jit/cache/cache_counters.hpp"
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/disk_cache.hpp"
+#include "jit/cache/identity_memo.hpp"
 #include "jit/logging.hpp"
 #include "jit/manifest.hpp"
 
@@ -56,8 +57,10 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   DiskCache& cache = disk_cache();
   CachedBuild out;
   std::optional<CacheKey> key;
+  backend::TargetIdentity identity;
   if (cache.enabled()) {
-    KeyResult made = make_key(request, compiler.identity());
+    identity = remembered_identity(compiler, cache);
+    KeyResult made = make_key(request, identity);
     if (!made.key) {
       log().warn("kjit: '{}' is not cached: {}", request.program_name, made.uncacheable);
     }
@@ -97,6 +100,18 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
     throw;
   }
   count_compile();
+  if (key) {
+    // The compiler is loaded now: check that the identity remembered from an earlier run is
+    // still its own, so that no entry is stored under another compiler's key.
+    backend::TargetIdentity actual = compiler.identity();
+    if (actual.target != identity.target || actual.facts != identity.facts) {
+      log().warn(
+          "kjit: the compiler for '{}' is not the one remembered in the cache ({}); "
+          "storing its program under its own key",
+          request.program_name, actual.target);
+      key = make_key(request, actual).key;
+    }
+  }
 
   if (device != nullptr) {
     const auto load_start = Clock::now();
@@ -124,7 +139,7 @@ CachedBuild build_through_cache(const backend::CompileRequest& request, backend:
   if (device == nullptr || !recording_manifest()) {
     return build(request, compiler, device);
   }
-  const std::string target = compiler.identity().target;
+  const std::string target = remembered_identity(compiler, disk_cache()).target;
   try {
     CachedBuild out = build(request, compiler, device);
     record_build({request, target, false});

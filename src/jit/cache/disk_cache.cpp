@@ -368,7 +368,9 @@ void DiskCache::store(const CacheKey& key, const backend::Binary& binary, const 
     warn_once(fmt::format("kjit: cannot store '{}' in the cache: {}", notes.program, *problem));
     return;
   }
-  counters().stored.fetch_add(1, std::memory_order_relaxed);
+  if (notes.counted) {
+    counters().stored.fetch_add(1, std::memory_order_relaxed);
+  }
   note_in_use(key.hex);
   if (settings_.max_bytes) {
     evict_to(*settings_.max_bytes);

@@ -50,6 +50,7 @@ struct EntryFile {
 struct EntryNotes {
   std::string program;
   double compile_ms = 0;
+  bool counted = true;  // false for what is not a program (a remembered compiler identity)
 };
 
 /// Held while this process compiles a key; other processes wait on it.
