@@ -3,6 +3,8 @@
 #  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
 #  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
 #  - The disk cache (cold compile against warm load, 1 and 32 programs) on each of those devices.
+#  - Time to first launch in fresh processes, cold and warm, on each (scripts/first-launch.sh).
+#  - CuPy's RawModule against kjit's CUDA and cache rows, where CuPy is installed.
 # Prints `ratio <case> <kjit time / baseline time>` rows and rewrites each suite's section of
 # docs/benchmarks.md (device, date, medians, ratios). A suite that cannot run says why.
 #
@@ -57,7 +59,9 @@ suite() {
   python3 "$root/benchmarks/report.py" "$out/bench-$section.json" --markdown "$docs" \
     --section "$section"
   ran=$((ran + 1))
+  done_suites+=" $section"
 }
+done_suites=""
 
 suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
 suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
@@ -69,11 +73,27 @@ for device in cpu cuda; do
         > "$out/bench-cache-$device.log" 2>&1; then
       grep -E "^device|median" "$out/bench-cache-$device.log" | sed 's/^/  /'
       ran=$((ran + 1))
+      done_suites+=" cache-$device"
     else
       echo "benchmarks: disk cache on $device: skipped or failed:"
       tail -2 "$out/bench-cache-$device.log" | sed 's/^/  /'
     fi
   fi
+done
+if [[ "$done_suites" == *" cuda"* && "$done_suites" == *" cache-cuda"* ]]; then
+  echo "benchmarks: CuPy's RawModule against kjit's CUDA rows"
+  python3 "$root/benchmarks/cupy_rawmodule.py" --kernels "$root/kernels" --reps "$reps" \
+    --kjit-cuda "$out/bench-cuda.json" --kjit-cache "$out/bench-cache-cuda.json" \
+    --out "$out/bench-cupy.json"
+  if [ -f "$out/bench-cupy.json" ]; then
+    python3 "$root/benchmarks/report.py" "$out/bench-cupy.json" --markdown "$docs" --section cupy
+  fi
+else
+  echo "benchmarks: CuPy: skipped, it is compared with the CUDA and cache-on-cuda rows, which did not run"
+fi
+for device in cpu cuda; do
+  bash "$root/scripts/first-launch.sh" --device "$device" --reps "$reps" --build "$build" \
+    --out "$out"
 done
 cp "$docs" "$out/benchmarks.md" 2>/dev/null || true
 if [ "$ran" -eq 0 ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (Ubuntu 24.04, CUDA 13, no LLVM): builds kjit with the CUDA backend only,
-# runs the CUDA and core test suites, then, when asked, the CUDA benchmarks and time-to-first-launch
-# runs (--bench) or only the latter (--first-launch), and leaves logs in $OUT (or build-gpu/out).
+# runs the CUDA and core test suites, then, when asked, the benchmark suite (--bench: the CUDA, cache,
+# CuPy and time-to-first-launch rows) or only the time-to-first-launch runs (--first-launch), and
+# leaves logs and the rewritten docs/benchmarks.md in $OUT (or build-gpu/out).
 # One call does it all, to spend little device time.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,15 +49,9 @@ python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
 if [ "$mode" = "--bench" ]; then  # the suite's one script: here, the CUDA and cache rows
   bash "$root/scripts/benchmarks.sh" --reps 5 --build "$build" --out "$out" || status=1
 fi
-if [ "$benchmarks" = ON ]; then  # each run a fresh process, alternating the ways
-  warm_cache="$build/first-launch-cache"
-  rm -rf "$warm_cache"
-  KJIT_DEVICE=cuda KJIT_CACHE_DIR="$warm_cache" "$build/benchmarks/kjit_first_launch" > /dev/null
-  for run in 1 2 3 4 5 6 7; do
-    KJIT_DEVICE=cuda KJIT_CACHE=off "$build/benchmarks/kjit_first_launch"
-    KJIT_DEVICE=cuda KJIT_CACHE=off "$build/benchmarks/kjit_first_launch" --sequential
-    echo -n "warm cache "
-    KJIT_DEVICE=cuda KJIT_CACHE_DIR="$warm_cache" "$build/benchmarks/kjit_first_launch"
-  done | tee "$out/first-launch.log"
+if [ "$mode" = "--first-launch" ]; then  # --bench runs it within benchmarks.sh
+  bash "$root/scripts/first-launch.sh" --device cuda --reps 7 --build "$build" --out "$out" ||
+    status=1
 fi
+cp "$root/docs/benchmarks.md" "$out/benchmarks.md"
 exit $status
