@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace kjit::backend {
@@ -16,8 +18,12 @@ namespace kjit::backend {
 class LazyCompiler : public Compiler {
  public:
   using Factory = std::function<std::unique_ptr<Compiler>()>;
-  explicit LazyCompiler(Factory factory) : factory_(std::move(factory)) {}
+  using Probe = std::function<std::optional<std::string>()>;
+  /// `probe`, when given, is identity_probe() (made without calling the factory).
+  explicit LazyCompiler(Factory factory, Probe probe = {})
+      : factory_(std::move(factory)), probe_(std::move(probe)) {}
   TargetIdentity identity() override { return get().identity(); }
+  std::optional<std::string> identity_probe() override { return probe_ ? probe_() : std::nullopt; }
   Binary compile(const CompileRequest& request) override { return get().compile(request); }
 
  private:
@@ -36,6 +42,7 @@ class LazyCompiler : public Compiler {
   }
 
   Factory factory_;
+  Probe probe_;
   std::once_flag once_;
   std::unique_ptr<Compiler> compiler_;
   std::exception_ptr failure_;

@@ -326,6 +326,11 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   auto backend = create_backend(fake_source);
   ASSERT_EQ(backend->enumerate().size(), 1U);
   auto device = backend->open(0);
+  // The probe the disk cache remembers hipRTC's identity by names the device and both libraries.
+  const std::optional<std::string> probe = device->compiler().identity_probe();
+  ASSERT_TRUE(probe);
+  EXPECT_EQ(probe->rfind("hipRTC for a device of gfx90a:sramecc+:xnack-\n", 0), 0U) << *probe;
+  EXPECT_NE(probe->find("\ncomgr\n"), std::string::npos) << *probe;
   EXPECT_EQ(device->compiler().identity().target, "hip:gfx90a:sramecc+:xnack-");
   const backend::Binary binary = device->compiler().compile(
       test::request_for(test::kernel_files().front()));  // kernels/vadd.cu

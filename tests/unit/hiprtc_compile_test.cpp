@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <algorithm>
 
 namespace kjit::hip {
@@ -204,6 +206,13 @@ TEST_F(Hiprtc, IdentityNamesTheTargetAndTheCompiler) {
   EXPECT_NE(ia.facts, ib.facts);
   EXPECT_EQ(ia.facts.at(0).first, "hiprtc");
   EXPECT_NE(ia.facts.at(0).second.find(std::to_string(api->major)), std::string::npos);
+  // The files a remembered identity is checked against: hipRTC's library and comgr's.
+  ASSERT_EQ(ia.files.size(), 2U);
+  for (const std::filesystem::path& file : ia.files) {
+    EXPECT_TRUE(std::filesystem::is_regular_file(file)) << file;
+    EXPECT_EQ(file, std::filesystem::canonical(file));
+  }
+  EXPECT_NE(ia.files[1].filename().string().find("comgr"), std::string::npos) << ia.files[1];
 }
 
 }  // namespace

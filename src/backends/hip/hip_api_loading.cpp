@@ -68,7 +68,7 @@ bool read_isas(const backend::DynamicLibrary& comgr, HiprtcApi& api, std::string
 
 /// The comgr hipRTC already loaded (same soname, so the same copy), else the newest installed.
 std::unique_ptr<backend::DynamicLibrary> open_comgr(std::string& why) {
-  const std::vector<std::string> names = {"libamd_comgr.so.3", "libamd_comgr.so.2"};
+  const std::vector<std::string>& names = comgr_library_names();
   for (const std::string& name : names) {
     void* loaded = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
     if (loaded != nullptr) {
@@ -113,12 +113,22 @@ const HipApi* hip_api(std::string& why) {
   return loaded->api.get();
 }
 
+const std::vector<std::string>& hiprtc_library_names() {
+  // ROCm 6 and later ship hipRTC on its own; ROCm 5 has it inside the runtime.
+  static const std::vector<std::string> names{"libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so",
+                                              "libamdhip64.so.5"};
+  return names;
+}
+
+const std::vector<std::string>& comgr_library_names() {
+  static const std::vector<std::string> names{"libamd_comgr.so.3", "libamd_comgr.so.2"};
+  return names;
+}
+
 const HiprtcApi* hiprtc_api(std::string& why) {
   static const Loaded<HiprtcApi>* const loaded = [] {
     auto* l = new Loaded<HiprtcApi>();
-    // ROCm 6 and later ship hipRTC on its own; ROCm 5 has it inside the runtime.
-    l->library = backend::DynamicLibrary::open(
-        {"libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5"}, l->why);
+    l->library = backend::DynamicLibrary::open(hiprtc_library_names(), l->why);
     if (!l->library) {
       l->why = "hipRTC is not installed (" + l->why + ")";
       return l;
@@ -144,6 +154,11 @@ const HiprtcApi* hiprtc_api(std::string& why) {
     }
     api->library = l->library->name();
     api->build = l->library->file_identity();
+    for (const backend::DynamicLibrary* library : {l->library.get(), l->helper.get()}) {
+      // A file that is unknown cannot be checked later: a path that does not exist keeps the
+      // identity from being remembered (identity_memo.cpp).
+      api->files.push_back(library->file().value_or("(" + library->name() + ": file unknown)"));
+    }
     api->hiprtcVersion(&api->major, &api->minor);
     l->api = std::move(api);
     return l;

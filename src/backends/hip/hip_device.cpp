@@ -6,6 +6,7 @@
 #include "backends/hip/hip_stream.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
+#include "backends/library_search.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
 #include "jit/logging.hpp"
 
@@ -46,7 +47,17 @@ HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarg
       info_(std::move(info)),
       target_(std::move(target)),
       id_(info_.id()),
-      compiler_([this] { return hiprtc_for(target_, id_); }),
+      compiler_([this] { return hiprtc_for(target_, id_); },
+                [this]() -> std::optional<std::string> {
+                  // What the loader would choose hipRTC and comgr from: see docs/cache.md.
+                  auto hiprtc = backend::describe_library_search(hiprtc_library_names());
+                  auto comgr = backend::describe_library_search(comgr_library_names());
+                  if (!hiprtc || !comgr) {
+                    return std::nullopt;
+                  }
+                  return "hipRTC for a device of " + target_.id() + "\n" + *hiprtc + "comgr\n" +
+                         *comgr;
+                }),
       bitcode_compiler_([this] {
         return bitcode::amdgpu_compiler({target_.processor, target_.sramecc, target_.xnack},
                                         "hip:" + target_.id(), id_);

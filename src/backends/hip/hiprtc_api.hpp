@@ -4,6 +4,7 @@
 
 #include "backends/hip/hip_types.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,17 @@ struct HiprtcApi {
   /// outside this list aborts the process inside hiprtcCompileProgram (ROCm 5.2), so nothing
   /// reaches hipRTC unless it is here.
   std::vector<std::string> isas;
+  /// The real paths of the hipRTC and comgr libraries loaded, when known.
+  std::vector<std::filesystem::path> files;
   std::string comgr;  // "libamd_comgr.so.2 2.4"
 };
 
 /// hipRTC: libhiprtc.so (ROCm 6 and later) or, before that, inside libamdhip64.so.5; with the
 /// comgr it uses. Opened once per process; null when it cannot be used, and `why` says why.
 const HiprtcApi* hiprtc_api(std::string& why);
+
+/// The names hipRTC's library, and comgr's, are opened by, newest first.
+const std::vector<std::string>& hiprtc_library_names();
+const std::vector<std::string>& comgr_library_names();
 
 }  // namespace kjit::hip

@@ -151,7 +151,8 @@ backend::TargetIdentity HiprtcCompiler::identity() {
           {{"hiprtc", fmt::format("{}.{} ({})", api_.major, api_.minor, api_.build)},
            {"comgr", api_.comgr},
            {"target", target_.id()},
-           {"format", "hsaco"}}};
+           {"format", "hsaco"}},
+          api_.files};
 }
 
 backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) {
