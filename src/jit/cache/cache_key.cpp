@@ -13,16 +13,33 @@ const char* source_fingerprint() {
   return kjit_source_fingerprint;
 }
 
+CacheKey key_for_this_kjit() {
+  CacheKey key;
+  key.components.emplace_back("cache format", fmt::format("{}", kFormatVersion));
+  key.components.emplace_back("kjit",
+                              fmt::format("{} sources {}", KJIT_VERSION, source_fingerprint()));
+  return key;
+}
+
+void seal(CacheKey& key) {
+  std::string text;
+  for (const auto& [name, value] : key.components) {
+    text += name;
+    text += '\0';
+    text += value;
+    text += '\0';
+  }
+  key.hex = hash128_hex(text);
+}
+
 KeyResult make_key(const backend::CompileRequest& request, const backend::TargetIdentity& target) {
   const bool bitcode = request.input == backend::InputKind::bitcode;
   IncludeScan includes = bitcode ? IncludeScan{} : scan_includes(request);  // bitcode includes none
   if (includes.uncacheable) {
     return {std::nullopt, *includes.uncacheable};
   }
-  CacheKey key;
+  CacheKey key = key_for_this_kjit();
   auto& c = key.components;
-  c.emplace_back("cache format", fmt::format("{}", kFormatVersion));
-  c.emplace_back("kjit", fmt::format("{} sources {}", KJIT_VERSION, source_fingerprint()));
   c.emplace_back("target", target.target);
   for (const auto& [name, value] : target.facts) {
     c.emplace_back("compiler " + name, value);
@@ -41,14 +58,7 @@ KeyResult make_key(const backend::CompileRequest& request, const backend::Target
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     c.emplace_back(fmt::format("kernel {}", i), request.kernel_label(i));
   }
-  std::string text;
-  for (const auto& [name, value] : c) {
-    text += name;
-    text += '\0';
-    text += value;
-    text += '\0';
-  }
-  key.hex = hash128_hex(text);
+  seal(key);
   return {std::move(key), {}};
 }
 

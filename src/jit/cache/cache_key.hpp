@@ -25,6 +25,12 @@ struct KeyResult {
   std::string uncacheable;  // why there is no key, when there is none
 };
 
+/// A key whose components start with the cache format and kjit's version and sources: what
+/// every key holds first. Add the rest, then seal().
+CacheKey key_for_this_kjit();
+/// Sets key.hex from key.components.
+void seal(CacheKey& key);
+
 /// The key of `request` compiled by a compiler of `target`.
 KeyResult make_key(const backend::CompileRequest& request, const backend::TargetIdentity& target);
 

@@ -1,7 +1,6 @@
 #include "jit/cache/identity_memo.hpp"
 
 #include "backends/library_search.hpp"
-#include "jit/cache/cache_hash.hpp"
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/disk_cache.hpp"
 #include "jit/logging.hpp"
@@ -34,18 +33,9 @@ Remembered& remembered() {
 }  // namespace
 
 CacheKey identity_memo_key(const std::string& probe) {
-  CacheKey key;
-  key.components = {{"cache format", fmt::format("{}", kFormatVersion)},
-                    {"kjit", fmt::format("{} sources {}", KJIT_VERSION, source_fingerprint())},
-                    {"compiler identity probe", probe}};
-  std::string text;
-  for (const auto& [name, value] : key.components) {
-    text += name;
-    text += '\0';
-    text += value;
-    text += '\0';
-  }
-  key.hex = hash128_hex(text);
+  CacheKey key = key_for_this_kjit();
+  key.components.emplace_back("compiler identity probe", probe);
+  seal(key);
   return key;
 }
 
