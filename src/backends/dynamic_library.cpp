@@ -23,6 +23,12 @@ std::unique_ptr<DynamicLibrary> DynamicLibrary::open(const std::vector<std::stri
   return nullptr;
 }
 
+std::unique_ptr<DynamicLibrary> DynamicLibrary::already_loaded(const std::string& name) {
+  void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  return handle != nullptr ? std::unique_ptr<DynamicLibrary>(new DynamicLibrary(handle, name))
+                           : nullptr;
+}
+
 DynamicLibrary::~DynamicLibrary() {
   dlclose(handle_);
 }
@@ -43,6 +49,10 @@ std::optional<std::filesystem::path> DynamicLibrary::file() const {
     return std::nullopt;
   }
   return path;
+}
+
+std::filesystem::path DynamicLibrary::checked_file() const {
+  return file().value_or("(" + name_ + ": the file loaded is unknown)");
 }
 
 std::string DynamicLibrary::file_identity() const {

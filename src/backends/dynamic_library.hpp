@@ -17,6 +17,9 @@ class DynamicLibrary {
   /// every name tried with the loader's reason.
   static std::unique_ptr<DynamicLibrary> open(const std::vector<std::string>& candidates,
                                               std::string& why);
+  /// The library `name` when this process has loaded it already (same soname), else nullptr.
+  /// Never loads anything.
+  static std::unique_ptr<DynamicLibrary> already_loaded(const std::string& name);
   DynamicLibrary(const DynamicLibrary&) = delete;
   DynamicLibrary& operator=(const DynamicLibrary&) = delete;
   ~DynamicLibrary();
@@ -29,6 +32,9 @@ class DynamicLibrary {
   [[nodiscard]] std::string file_identity() const;
   /// The real path of the file that was loaded (links resolved), or nullopt.
   [[nodiscard]] std::optional<std::filesystem::path> file() const;
+  /// file() for TargetIdentity::files. When the file is unknown, a path that does not exist:
+  /// an identity naming it cannot be checked later, so it is never remembered.
+  [[nodiscard]] std::filesystem::path checked_file() const;
 
  private:
   DynamicLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}

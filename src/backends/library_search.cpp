@@ -1,7 +1,8 @@
 #include "backends/library_search.hpp"
 
+#include "backends/dynamic_library.hpp"
+
 #include <dlfcn.h>
-#include <link.h>
 #include <sys/stat.h>
 
 #include <fmt/format.h>
@@ -54,21 +55,6 @@ std::optional<std::vector<std::string>> search_dirs() {
   return dirs;
 }
 
-/// The file a handle refers to, for a library this process has already loaded.
-std::optional<std::string> loaded_file(const std::string& name) {
-  void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-  if (handle == nullptr) {
-    return std::nullopt;
-  }
-  const std::unique_ptr<void, int (*)(void*)> closer(handle, dlclose);
-  link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, static_cast<void*>(&map)) != 0 || map == nullptr ||
-      map->l_name == nullptr) {
-    return "unknown";
-  }
-  return std::string(map->l_name);
-}
-
 }  // namespace
 
 std::optional<std::string> file_stamp(const std::filesystem::path& file) {
@@ -98,8 +84,10 @@ std::optional<std::string> describe_library_search(const std::vector<std::string
     text += '\n';
   };
   for (const std::string& name : candidates) {
-    if (const std::optional<std::string> loaded = loaded_file(name)) {
-      add("loaded " + name + " from " + *loaded, file_stamp(*loaded));
+    if (const auto loaded = DynamicLibrary::already_loaded(name)) {
+      const std::optional<std::filesystem::path> file = loaded->file();
+      add("loaded " + name + " from " + (file ? file->string() : "an unknown file"),
+          file ? file_stamp(*file) : std::nullopt);
     }
     if (name.find('/') != std::string::npos) {
       add(name, file_stamp(name));

@@ -64,7 +64,7 @@ const NvrtcApi* nvrtc_api(std::string& why) {
     if (backend::load_symbols(*l->library, entries, l->why)) {
       api->library = l->library->name();
       api->build = l->library->file_identity();
-      api->file = l->library->file();
+      api->file = l->library->checked_file();
       api->nvrtcVersion(&api->major, &api->minor);
       l->api = std::move(api);
     }

@@ -4,7 +4,6 @@
 #include "backends/cuda/cuda_types.hpp"
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +38,9 @@ struct NvrtcApi {
 #undef KJIT_NVRTC_MEMBER
   int major = 0;
   int minor = 0;
-  std::string library;                        // which file was opened
-  std::string build;                          // DynamicLibrary::file_identity() of it
-  std::optional<std::filesystem::path> file;  // its real path, when known
+  std::string library;         // which file was opened
+  std::string build;           // DynamicLibrary::file_identity() of it
+  std::filesystem::path file;  // DynamicLibrary::checked_file() of it
 };
 
 /// The names NVRTC's library is opened by, newest first.

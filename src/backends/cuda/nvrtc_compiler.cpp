@@ -242,13 +242,11 @@ const NvrtcTarget& NvrtcCompiler::target(const NvrtcApi& api) {
 backend::TargetIdentity NvrtcCompiler::identity() {
   const NvrtcApi& api = api_();
   const NvrtcTarget& t = target(api);
-  // A library whose file is unknown cannot be checked later: a path that does not exist keeps
-  // the identity from being remembered.
   return {"cuda:" + t.name(),
           {{"nvrtc", fmt::format("{}.{} ({})", api.major, api.minor, api.build)},
            {"target", t.name()},
            {"format", t.cubin ? "cubin" : "ptx"}},
-          {api.file.value_or("(the NVRTC library's file is unknown)")}};
+          {api.file}};
 }
 
 std::optional<std::string> NvrtcCompiler::identity_probe() {

@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <memory>
 #include <string_view>
@@ -70,11 +68,8 @@ bool read_isas(const backend::DynamicLibrary& comgr, HiprtcApi& api, std::string
 std::unique_ptr<backend::DynamicLibrary> open_comgr(std::string& why) {
   const std::vector<std::string>& names = comgr_library_names();
   for (const std::string& name : names) {
-    void* loaded = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (loaded != nullptr) {
-      dlclose(loaded);
-      std::string ignored;
-      return backend::DynamicLibrary::open({name}, ignored);
+    if (auto loaded = backend::DynamicLibrary::already_loaded(name)) {
+      return loaded;
     }
   }
   return backend::DynamicLibrary::open(names, why);
@@ -154,11 +149,7 @@ const HiprtcApi* hiprtc_api(std::string& why) {
     }
     api->library = l->library->name();
     api->build = l->library->file_identity();
-    for (const backend::DynamicLibrary* library : {l->library.get(), l->helper.get()}) {
-      // A file that is unknown cannot be checked later: a path that does not exist keeps the
-      // identity from being remembered (identity_memo.cpp).
-      api->files.push_back(library->file().value_or("(" + library->name() + ": file unknown)"));
-    }
+    api->files = {l->library->checked_file(), l->helper->checked_file()};
     api->hiprtcVersion(&api->major, &api->minor);
     l->api = std::move(api);
     return l;
