@@ -7,9 +7,13 @@ Usage: first_launch_report.py LOG --markdown FILE --section NAME
 """
 import argparse
 import datetime
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (beside this file)
 
 LINE = re.compile(r"^(cold|warm) (overlapped|sequential) (\S+), (\d+) programs: (.*) ms \((\w+)\)$")
 COLUMNS = ["select", "wait for context", "compile and load", "launch and download", "first launch"]
@@ -48,12 +52,7 @@ def main():
               f"compile and load {medians[2]:.1f} ms, first launch {medians[4]:.1f} ms")
     lines.append(f"<!-- {args.section}-end -->")
     if args.markdown:
-        text = open(args.markdown).read()
-        pattern = re.compile(rf"<!-- {args.section}-begin -->.*?<!-- {args.section}-end -->", re.S)
-        if not pattern.search(text):
-            sys.exit(f"{args.markdown} has no <!-- {args.section}-begin/end --> markers")
-        open(args.markdown, "w").write(pattern.sub(lambda _: "\n".join(lines), text))
-        print(f"wrote the {args.section} section of {args.markdown}")
+        report.replace_section(args.markdown, args.section, "\n".join(lines))
     return 0
 
 

@@ -74,6 +74,17 @@ def markdown(section, context, ratios, compiles, bandwidth, reps):
     return "\n".join(lines)
 
 
+def replace_section(path, section, block):
+    """Replaces the text between <!-- section-begin --> and <!-- section-end --> in `path`
+    (markers included) with `block`, which carries the markers itself."""
+    text = open(path).read()
+    pattern = re.compile(rf"<!-- {section}-begin -->.*?<!-- {section}-end -->", re.S)
+    if not pattern.search(text):
+        sys.exit(f"{path} has no <!-- {section}-begin/end --> markers")
+    open(path, "w").write(pattern.sub(lambda _: block, text))
+    print(f"wrote the {section} section of {path}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -93,14 +104,9 @@ def main():
     for name, bps in sorted(bandwidths(data).items()):
         print(f"bandwidth {name} {bps / 1e9:.1f} GB/s")
     if args.markdown:
-        text = open(args.markdown).read()
-        block = markdown(args.section, data.get("context", {}), ratios, compiles, bandwidths(data),
-                         reps)
-        pattern = re.compile(rf"<!-- {args.section}-begin -->.*?<!-- {args.section}-end -->", re.S)
-        if not pattern.search(text):
-            sys.exit(f"{args.markdown} has no <!-- {args.section}-begin/end --> markers")
-        open(args.markdown, "w").write(pattern.sub(lambda _: block, text))
-        print(f"wrote the {args.section} section of {args.markdown}")
+        replace_section(args.markdown, args.section,
+                        markdown(args.section, data.get("context", {}), ratios, compiles,
+                                 bandwidths(data), reps))
     return 0
 
 
