@@ -70,6 +70,24 @@ class CacheProgramTest : public DeviceTest {
     return out;
   }
 
+  /// Starts a worker process on this test's cache for programs scaled<from> to scaled<to - 1>.
+  FILE* start_worker(int from, int to) const {
+    const std::string command =
+        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' {} {} 2>&1", (dir_ / "cache").string(),
+                    KJIT_CACHE_WORKER, (dir_ / "src").string(), from, to);
+    return popen(command.c_str(), "r");
+  }
+  /// A started worker's output, once it has exited; its exit status must be 0.
+  static std::string finish_worker(FILE* worker) {
+    std::string output;
+    std::array<char, 256> buffer{};
+    while (fgets(buffer.data(), buffer.size(), worker) != nullptr) {
+      output += buffer.data();
+    }
+    EXPECT_EQ(pclose(worker), 0) << output;
+    return output;
+  }
+
   fs::path dir_;
 };
 
@@ -185,22 +203,13 @@ TEST_F(CacheProgramTest, EightProcessesWarmingOneEmptyCacheCompileEachKeyOnce) {
   }
   std::vector<FILE*> workers;
   for (int w = 0; w < 8; ++w) {
-    const std::string command =
-        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' 10 14 2>&1", (dir_ / "cache").string(),
-                    KJIT_CACHE_WORKER, (dir_ / "src").string());
-    FILE* p = popen(command.c_str(), "r");
+    FILE* p = start_worker(10, 14);
     ASSERT_NE(p, nullptr);
     workers.push_back(p);
   }
   unsigned long total = 0;
   for (FILE* p : workers) {
-    std::string output;
-    char buffer[256];
-    while (fgets(buffer, sizeof buffer, p) != nullptr) {
-      output += buffer;
-    }
-    const int status = pclose(p);
-    EXPECT_EQ(status, 0) << output;
+    const std::string output = finish_worker(p);
     unsigned long compiles = 0;
     const auto at = output.find("compiles=");
     ASSERT_NE(at, std::string::npos) << output;
@@ -216,24 +225,14 @@ TEST_F(CacheProgramTest, AWarmProcessNeverLoadsNvrtc) {
   }
   write_source(20);
   write_source(21);
-  const auto run = [&] {
-    const std::string command =
-        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' 20 22 2>&1", (dir_ / "cache").string(),
-                    KJIT_CACHE_WORKER, (dir_ / "src").string());
-    FILE* p = popen(command.c_str(), "r");
-    EXPECT_NE(p, nullptr);
-    std::string output;
-    std::array<char, 256> buffer{};
-    while (p != nullptr && fgets(buffer.data(), buffer.size(), p) != nullptr) {
-      output += buffer.data();
-    }
-    EXPECT_EQ(p != nullptr ? pclose(p) : -1, 0) << output;
-    return output;
-  };
-  const std::string cold = run();
+  FILE* first = start_worker(20, 22);
+  ASSERT_NE(first, nullptr);
+  const std::string cold = finish_worker(first);
   EXPECT_NE(cold.find("compiles=2 "), std::string::npos) << cold;
   EXPECT_NE(cold.find("nvrtc_loaded=1"), std::string::npos) << cold;
-  const std::string warm = run();
+  FILE* second = start_worker(20, 22);
+  ASSERT_NE(second, nullptr);
+  const std::string warm = finish_worker(second);
   EXPECT_NE(warm.find("compiles=0 hits=2 "), std::string::npos) << warm;
   EXPECT_NE(warm.find("nvrtc_loaded=0"), std::string::npos)
       << "every program was cached, yet NVRTC was loaded: " << warm;
