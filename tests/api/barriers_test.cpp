@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 namespace kjit::test {
 namespace {
@@ -120,6 +121,93 @@ TEST_F(Barriers, StateKeptAcrossBarriers) {
       const int w = (t + 3) % 128;
       const double later = x[at(w)] * (w % 8 + 1) + 0.5 * w;
       ASSERT_EQ(o[at(t)], acc + later + t * 7 + p[at(t)]) << "block " << b << " thread " << t;
+    }
+  }
+}
+
+TEST_F(Barriers, LoopsBetweenBarriersWhateverEachThreadsTripCount) {
+  // On the CPU, loops that walk memory other than element by element run in step across the
+  // threads (a pass over the threads per iteration) until some thread leaves them. These give
+  // each thread its own trip count: a grid-stride loop with a tail, a walk down a column as long
+  // as the thread wants, a chase through a table that breaks early, next to threads that
+  // returned at once; then thread 0 alone walks shared memory in a given order.
+  auto k = Program::from_source("walks.cu", R"(
+    __global__ void walks(const int* in, int n, const int* m, int rows, const int* next,
+                          const int* order, int live, int* out, int* totals) {
+      __shared__ int s[256];
+      const int t = threadIdx.x;
+      if (t >= live) return;
+      int acc = 0;
+      for (int i = blockIdx.x * blockDim.x + t; i < n; i += gridDim.x * blockDim.x) acc += in[i];
+      int col = 0;
+      for (int c = 0; c <= (t * 7 + (int)blockIdx.x) % 37; ++c) col += m[c * rows + t];
+      int v = in[t], hops = 0;
+      while (hops < 1000) {
+        v = next[v & 1023];
+        ++hops;
+        if (v % 17 == 0) break;
+      }
+      s[t] = acc + 3 * col + 1000 * hops;
+      __syncthreads();
+      out[blockIdx.x * blockDim.x + t] = s[t];
+      if (t == 0) {
+        int total = 0;
+        for (int j = 0; j < live; ++j) total += s[order[j]] * (j % 5 + 1);
+        totals[blockIdx.x] = total;
+      }
+    })")
+               .kernel<const int*, int, const int*, int, const int*, const int*, int, int*, int*>(
+                   "walks", device);
+  const int blocks = 3;
+  const int threads = 256;
+  const int n = 5000;  // not a multiple of the grid's 768 threads
+  const int rows = threads;
+  const auto in = random_vector<int>(n, 0, 100);
+  const auto m = random_vector<int>(std::size_t{37} * rows, -100, 100);
+  const auto next = random_vector<int>(1024, 0, 100000);
+  const auto in_d = device.upload(in);
+  const auto m_d = device.upload(m);
+  const auto next_d = device.upload(next);
+  for (const int live : {256, 200, 1}) {
+    SCOPED_TRACE(live);
+    std::vector<int> order(static_cast<std::size_t>(live));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    auto out = poisoned<int>(std::size_t{blocks} * threads);
+    auto totals = poisoned<int>(blocks);
+    k.launch(LaunchConfig{.grid = {blocks}, .block = {threads}}, in_d, n, m_d, rows, next_d,
+             device.upload(order), live, out, totals);
+    const auto o = out.download();
+    const auto tot = totals.download();
+    for (int b = 0; b < blocks; ++b) {
+      std::vector<int> s(static_cast<std::size_t>(live));
+      for (int t = 0; t < live; ++t) {
+        int acc = 0;
+        for (int i = b * threads + t; i < n; i += blocks * threads) {
+          acc += in[static_cast<std::size_t>(i)];
+        }
+        int col = 0;
+        for (int c = 0; c <= (t * 7 + b) % 37; ++c) {
+          col += m[static_cast<std::size_t>(c * rows + t)];
+        }
+        int v = in[static_cast<std::size_t>(t)];
+        int hops = 0;
+        while (hops < 1000) {
+          v = next[static_cast<std::size_t>(v & 1023)];
+          ++hops;
+          if (v % 17 == 0) {
+            break;
+          }
+        }
+        s[static_cast<std::size_t>(t)] = acc + 3 * col + 1000 * hops;
+        ASSERT_EQ(o[static_cast<std::size_t>(b * threads + t)], s[static_cast<std::size_t>(t)])
+            << "block " << b << " thread " << t;
+      }
+      int total = 0;
+      for (int j = 0; j < live; ++j) {
+        total += s[static_cast<std::size_t>(order[static_cast<std::size_t>(j)])] * (j % 5 + 1);
+      }
+      ASSERT_EQ(tot[static_cast<std::size_t>(b)], total) << "block " << b;
     }
   }
 }

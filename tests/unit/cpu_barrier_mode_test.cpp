@@ -49,5 +49,49 @@ TEST(CpuBarrierMode, TheSettingChoosesTheEntryAndIsInTheIdentity) {
   unsetenv("KJIT_CPU_BARRIERS");  // NOLINT(concurrency-mt-unsafe)
 }
 
+backend::Binary compile_split(const std::string& loop) {
+  backend::CompileRequest r;
+  r.program_name = "loop.cu";
+  r.source = R"(
+    __global__ void walk(const float* in, float* out, int n, int stride) {
+      __shared__ float s[256];
+      float acc = 0;
+      )" + loop +
+             R"(
+      s[threadIdx.x] = acc;
+      __syncthreads();
+      out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+    })";
+  r.kernel_names = {"walk"};
+  r.kernel_signatures.resize(1);
+  setenv("KJIT_CPU_BARRIERS", "regions", 1);  // NOLINT(concurrency-mt-unsafe): one thread
+  cpu::CpuCompiler compiler("cpu");
+  unsetenv("KJIT_CPU_BARRIERS");  // NOLINT(concurrency-mt-unsafe)
+  return compiler.compile(r);
+}
+
+TEST(CpuBarrierMode, LoopsThatWalkMemoryAcrossTheThreadsRunInStep) {
+  // A loop in step is cut at its back edge; the threads that leave it at different times each
+  // run on through a region's copy that ignores the cut (named '.through').
+  const auto in_step = [](const std::string& loop) {
+    const backend::Binary b = compile_split(loop);
+    const std::string suffix = ".through";
+    return std::search(b.bytes.begin(), b.bytes.end(), suffix.begin(), suffix.end()) !=
+           b.bytes.end();
+  };
+  // A grid-stride loop, and a walk down a column: each iteration moves by a run-time stride.
+  EXPECT_TRUE(in_step(R"(
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        acc += in[i];)"));
+  EXPECT_TRUE(in_step(R"(
+      for (int r = 0; r < n; ++r) acc += in[r * stride + threadIdx.x];)"));
+  // A thread walking its own row element by element: LLVM vectorises that loop itself.
+  EXPECT_FALSE(in_step(R"(
+      for (int j = 0; j < n; ++j) acc += in[threadIdx.x * n + j];)"));
+  // A short loop of known length: LLVM unrolls it.
+  EXPECT_FALSE(in_step(R"(
+      for (int j = 0; j < 8; ++j) acc += in[j * stride + threadIdx.x];)"));
+}
+
 }  // namespace
 }  // namespace kjit

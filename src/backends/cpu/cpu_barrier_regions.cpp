@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
+#include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 
@@ -7,7 +8,10 @@
 
 #include <llvm/ADT/BitVector.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ScopedNoAliasAA.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/IRBuilder.h>
@@ -136,20 +140,24 @@ std::string unsplittable(Function& f) {
 struct Barrier {
   BasicBlock* block;   // ends with the barrier call, then a branch to `resume`
   BasicBlock* resume;  // where the threads go on once all have arrived
+  bool stop;           // a loop stop (cpu_loop_stops.hpp), not a __syncthreads()
 };
 
-std::vector<Barrier> split_blocks_at(Function& f, Function& barrier) {
-  std::vector<llvm::CallInst*> calls;
-  for (Instruction& i : llvm::instructions(f)) {
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-        call != nullptr && call->getCalledFunction() == &barrier) {
-      calls.push_back(call);
-    }
-  }
+/// The barriers, then the loop stops: a state above the number of barriers is a stop.
+std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function& stop) {
   std::vector<Barrier> out;
-  for (llvm::CallInst* call : calls) {
-    BasicBlock* resume = llvm::SplitBlock(call->getParent(), call->getNextNode());
-    out.push_back({call->getParent(), resume});
+  for (Function* kind : {&barrier, &stop}) {
+    std::vector<llvm::CallInst*> calls;
+    for (Instruction& i : llvm::instructions(f)) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+          call != nullptr && call->getCalledFunction() == kind) {
+        calls.push_back(call);
+      }
+    }
+    for (llvm::CallInst* call : calls) {
+      BasicBlock* resume = llvm::SplitBlock(call->getParent(), call->getNextNode());
+      out.push_back({call->getParent(), resume, kind == &stop});
+    }
   }
   return out;
 }
@@ -309,7 +317,7 @@ class MemorySpaces {
   MemorySpaces(Function& f, const std::vector<UniformSlot>& uniform)
       : args_(f.getArg(kArgs)), block_(f.getArg(kBlock)), dl_(f.getParent()->getDataLayout()) {
     llvm::MDBuilder md(f.getContext());
-    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain("kjit.memory");
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain(kDomain);
     const auto scope = [&](const char* name) {
       return llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, name)});
     };
@@ -362,7 +370,46 @@ class MemorySpaces {
     i.setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::concatenate(shared_, snapshot_));
   }
 
+  /// Inlining a region into its pass gives the region's scopes fresh copies; this puts the
+  /// originals back, so that the pass's own accesses to the frame (the threads' states) are in
+  /// the same scope as the region's, and known not to alias what the region reads elsewhere.
+  void restore_after_inlining(Function& f) const {
+    const auto original = [&](const llvm::MDNode* scope) -> const llvm::MDNode* {
+      const llvm::AliasScopeNode node(scope);
+      const llvm::MDNode* domain = node.getDomain();  // {itself, its name}
+      const auto* domain_name = domain != nullptr && domain->getNumOperands() > 1
+                                    ? llvm::dyn_cast<llvm::MDString>(domain->getOperand(1))
+                                    : nullptr;
+      if (domain_name == nullptr || domain_name->getString() != kDomain) {
+        return scope;
+      }
+      for (const llvm::MDNode* list : {shared_, frame_, snapshot_}) {
+        const auto* mine = llvm::cast<llvm::MDNode>(list->getOperand(0));
+        if (llvm::AliasScopeNode(mine).getName() == node.getName()) {
+          return mine;
+        }
+      }
+      return scope;
+    };
+    for (Instruction& i : llvm::instructions(f)) {
+      for (unsigned kind : {llvm::LLVMContext::MD_alias_scope, llvm::LLVMContext::MD_noalias}) {
+        const llvm::MDNode* list = i.getMetadata(kind);
+        if (list == nullptr) {
+          continue;
+        }
+        llvm::SmallSetVector<llvm::Metadata*, 8> scopes;
+        for (const llvm::MDOperand& op : list->operands()) {
+          scopes.insert(const_cast<llvm::MDNode*>(  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+              original(llvm::cast<llvm::MDNode>(op.get()))));
+        }
+        i.setMetadata(kind, llvm::MDNode::get(f.getContext(), scopes.getArrayRef()));
+      }
+    }
+  }
+
  private:
+  static constexpr const char* kDomain = "kjit.memory";
+
   enum class Space { unknown, shared, frame, snapshot, global };
 
   static void add(Instruction& i, llvm::MDNode* scope, llvm::MDNode* noalias) {
@@ -623,26 +670,62 @@ Function* function_like(Function& f, llvm::FunctionType* type,
   return g;
 }
 
+/// Moves the loads of memory no kernel writes (the block record, the argument table and the
+/// arguments), and the arithmetic on them and on `g`'s parameters, to `g`'s entry: out of the
+/// loops over threads of a pass. LLVM cannot hoist such a load from one arm of a branch itself
+/// (it does not know the memory is always there to read), and a base pointer loaded in the loop
+/// keeps it from computing the bounds of the loop's accesses, and so from vectorising the loop.
+void hoist_invariant_loads(Function& g) {
+  BasicBlock& entry = g.getEntryBlock();
+  std::set<const Value*> ready;
+  const auto available = [&](const Value* v) {
+    return llvm::isa<llvm::Argument, llvm::Constant>(v) || ready.count(v) != 0;
+  };
+  llvm::ReversePostOrderTraversal<Function*> order(&g);
+  for (BasicBlock* b : order) {
+    for (Instruction& i : llvm::make_early_inc_range(*b)) {
+      const auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+      const bool movable =
+          load != nullptr
+              ? load->isSimple() && load->hasMetadata(llvm::LLVMContext::MD_invariant_load)
+              : !i.mayReadOrWriteMemory() && !llvm::isa<llvm::PHINode>(i) &&
+                    llvm::isSafeToSpeculativelyExecute(&i);
+      if (!movable || !llvm::all_of(i.operands(), available)) {
+        continue;
+      }
+      ready.insert(&i);
+      if (b != &entry) {
+        i.moveBefore(entry.getTerminator());
+      }
+    }
+  }
+}
+
 /// Region r of `f`: a thread that starts at the entry (r = 0) or resumes after barrier r, and
-/// runs to its next barrier (returns its number) or to its end (returns kEnded).
+/// runs to its next barrier (returns its number) or to its end (returns kEnded). With
+/// `through_stops`, the thread goes on past loop stops, up to a barrier or its end.
 Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
-                      const FrameLayout& layout, const MemorySpaces& spaces) {
+                      const FrameLayout& layout, const MemorySpaces& spaces, bool through_stops) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* type = llvm::FunctionType::get(i32, {ptr, ptr, i32, i32, i32, ptr, i64, i64}, false);
-  Function* g = Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                 f.getName() + ".region" + std::to_string(r), f.getParent());
+  Function* g = Function::Create(
+      type, llvm::GlobalValue::InternalLinkage,
+      f.getName() + ".region" + std::to_string(r) + (through_stops ? ".through" : ""),
+      f.getParent());
   llvm::ValueToValueMapTy map;
   for (unsigned p = kArgs; p <= kZ; ++p) {
     map[f.getArg(p)] = g->getArg(p);
   }
   llvm::SmallVector<llvm::ReturnInst*, 4> returns;
   llvm::CloneFunctionInto(g, &f, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
-  g->addParamAttr(kFrame, llvm::Attribute::NoAlias);
+  // No parameter is noalias: inlined into a pass's loop over threads, a noalias parameter
+  // becomes an alias scope declared inside that loop, and LLVM's loop access analysis drops the
+  // scope lists that name such a scope, those of MemorySpaces included. What the attribute would
+  // say, MemorySpaces' scopes say.
   for (unsigned p : {kArgs, kBlock}) {  // written by no one while the block runs
-    g->addParamAttr(p, llvm::Attribute::NoAlias);
     g->addParamAttr(p, llvm::Attribute::ReadOnly);
   }
 
@@ -672,6 +755,10 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
   b.CreateBr(r == 0 ? old_entry : llvm::cast<BasicBlock>(map[barriers[r - 1].resume]));
   for (std::size_t k = 0; k < barriers.size(); ++k) {
     auto* block = llvm::cast<BasicBlock>(map[barriers[k].block]);
+    if (through_stops && barriers[k].stop) {
+      block->getTerminator()->getPrevNode()->eraseFromParent();  // the stop's call
+      continue;
+    }
     block->getTerminator()->eraseFromParent();
     block->back().eraseFromParent();  // the barrier call
     llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(i32, k + 1), block);
@@ -743,13 +830,21 @@ Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
 }
 
 enum class PassMode {
-  all,  // every thread runs the region (inlined: the loop may be vectorised)
-  any,  // each thread that has not ended runs the region it waits for (called)
+  all,      // every thread runs the region (inlined: the loop may be vectorised)
+  any,      // each thread that has not ended runs the region it waits for (called)
+  through,  // each thread at a loop stop runs on to its next barrier or its end (called)
+};
+
+/// A kernel's regions: regions[r] starts at the entry (r = 0) or after barrier r; through[r],
+/// for a loop stop r, goes on past stops (null for the others).
+struct Regions {
+  std::vector<Function*> regions;
+  std::vector<Function*> through;
 };
 
 /// One pass over the block's threads. Returns {min state, min state of threads that have not
 /// ended, max state}; a state is the barrier a thread waits at, or kEnded.
-Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned r, PassMode mode,
+Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
                     const FrameLayout& layout, const MemorySpaces& spaces) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
@@ -757,7 +852,7 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* result = llvm::StructType::get(ctx, {i32, i32, i32});
   auto* type = llvm::FunctionType::get(result, {ptr, ptr, ptr, i64, i32, i32, i32}, false);
-  const char* suffix = mode == PassMode::all ? "all" : "any";
+  const char* suffix = mode == PassMode::all ? "all" : mode == PassMode::any ? "any" : "through";
   Function* pass = function_like(f, type, llvm::GlobalValue::InternalLinkage,
                                  fmt::format("{}.pass{}.{}", f.getName().str(), r, suffix));
   Value* args = pass->getArg(0);
@@ -782,10 +877,14 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
     take_snapshots(b.getInt64(0));
   }
 
-  const auto call_region = [&](unsigned k, Value* x, Value* y, Value* z, Value* tid) {
-    llvm::CallInst* call = b.CreateCall(regions[k], {args, block, x, y, z, frame, threads, tid});
-    call->addFnAttr(mode == PassMode::any ? llvm::Attribute::NoInline
-                                          : llvm::Attribute::AlwaysInline);
+  std::vector<llvm::CallInst*> inlined;
+  const auto call_region = [&](Function* region, Value* x, Value* y, Value* z, Value* tid) {
+    llvm::CallInst* call = b.CreateCall(region, {args, block, x, y, z, frame, threads, tid});
+    call->addFnAttr(mode == PassMode::all ? llvm::Attribute::AlwaysInline
+                                          : llvm::Attribute::NoInline);
+    if (mode == PassMode::all) {
+      inlined.push_back(call);
+    }
     return call;
   };
   const auto thread = [&](Value* x, Value* y, Value* z) -> Value* {
@@ -797,7 +896,7 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
     Value* state_address = b.CreateInBoundsGEP(i32, states, tid);
     Value* next = nullptr;
     if (mode == PassMode::all) {
-      next = call_region(r, x, y, z, tid);
+      next = call_region(code.regions[r], x, y, z, tid);
     } else {
       take_snapshots(tid);
       auto* state = b.CreateLoad(i32, state_address, "state");
@@ -805,17 +904,20 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
       BasicBlock* from = b.GetInsertBlock();
       BasicBlock* join = BasicBlock::Create(ctx, "kjit.thread.done", pass);
       std::vector<std::pair<BasicBlock*, Value*>> incoming{{from, state}};
-      const auto run = [&](unsigned k) {
+      const auto run = [&](Function* region) {
         BasicBlock* body = BasicBlock::Create(ctx, "kjit.thread.run", pass, join);
         b.SetInsertPoint(body);
-        Value* v = call_region(k, x, y, z, tid);
+        Value* v = call_region(region, x, y, z, tid);
         b.CreateBr(join);
         incoming.emplace_back(b.GetInsertBlock(), v);
         return body;
       };
-      llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(regions.size()));
-      for (unsigned k = 1; k < regions.size(); ++k) {
-        sw->addCase(b.getInt32(k), run(k));
+      const std::vector<Function*>& runs = mode == PassMode::any ? code.regions : code.through;
+      llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(runs.size()));
+      for (unsigned k = 1; k < runs.size(); ++k) {
+        if (runs[k] != nullptr) {
+          sw->addCase(b.getInt32(k), run(runs[k]));
+        }
       }
       b.SetInsertPoint(join);
       llvm::PHINode* phi = b.CreatePHI(i32, static_cast<unsigned>(incoming.size()), "next");
@@ -847,13 +949,25 @@ Function* make_pass(Function& f, const std::vector<Function*>& regions, unsigned
     packed = b.CreateInsertValue(packed, out[i], i);
   }
   b.CreateRet(packed);
+  for (llvm::CallInst* call : inlined) {
+    llvm::InlineFunctionInfo info;
+    if (!llvm::InlineFunction(*call, info).isSuccess()) {
+      throw BackendError(fmt::format(
+          "kjit: internal error: region of '{}' not inlined into its pass", f.getName().str()));
+    }
+  }
+  spaces.restore_after_inlining(*pass);
+  hoist_invariant_loads(*pass);
   return pass;
 }
 
 /// The block entry: region 0 for every thread, then, while any thread waits at a barrier, the
-/// region after it (all threads at one barrier, the common case) or each thread's own region.
-Function* make_driver(Function& f, const std::vector<Function*>& regions, const FrameLayout& layout,
-                      const MemorySpaces& spaces, const std::string& name) {
+/// region after it (all threads at one barrier or stop, the common case); otherwise, the threads
+/// at loop stops run on to their next barrier, and only then each thread its own region.
+Function* make_driver(Function& f, const Regions& code, unsigned barriers,
+                      const FrameLayout& layout, const MemorySpaces& spaces,
+                      const std::string& name) {
+  const std::vector<Function*>& regions = code.regions;
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
@@ -879,7 +993,7 @@ Function* make_driver(Function& f, const std::vector<Function*>& regions, const 
 
   std::vector<std::pair<BasicBlock*, Value*>> incoming;
   const auto call_pass = [&](unsigned r, PassMode mode) {
-    Value* result = b.CreateCall(make_pass(f, regions, r, mode, layout, spaces),
+    Value* result = b.CreateCall(make_pass(f, code, r, mode, layout, spaces),
                                  {args, block, frame, threads, nx, ny, nz});
     incoming.emplace_back(b.GetInsertBlock(), result);
     b.CreateBr(loop);
@@ -889,6 +1003,8 @@ Function* make_driver(Function& f, const std::vector<Function*>& regions, const 
 
   BasicBlock* check = BasicBlock::Create(ctx, "check", driver);
   BasicBlock* same = BasicBlock::Create(ctx, "same_barrier", driver);
+  BasicBlock* mixed = BasicBlock::Create(ctx, "mixed", driver);
+  BasicBlock* through = BasicBlock::Create(ctx, "through_stops", driver);
   BasicBlock* any = BasicBlock::Create(ctx, "own_barriers", driver);
   b.SetInsertPoint(loop);
   llvm::PHINode* result = b.CreatePHI(incoming.front().second->getType(), 4, "states");
@@ -900,7 +1016,12 @@ Function* make_driver(Function& f, const std::vector<Function*>& regions, const 
   // Every thread at one barrier (none ended): the vectorisable pass; otherwise each its own.
   b.CreateCondBr(
       b.CreateAnd(b.CreateICmpEQ(min_live, max), b.CreateICmpNE(min_all, b.getInt32(kEnded))), same,
-      any);
+      mixed);
+  // The stops have the highest numbers: a thread waits at one when the maximum is above them.
+  b.SetInsertPoint(mixed);
+  b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(barriers)), through, any);
+  b.SetInsertPoint(through);
+  call_pass(0, PassMode::through);
   b.SetInsertPoint(same);
   llvm::SwitchInst* sw = b.CreateSwitch(max, any, static_cast<unsigned>(regions.size()));
   for (unsigned r = 1; r < regions.size(); ++r) {
@@ -943,18 +1064,31 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
   }
   simplify(thread_entry);
 
-  const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier);
+  llvm::Module& m = *thread_entry.getParent();
+  Function* stop =
+      Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(m.getContext()), false),
+                       llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
+  stop->addFnAttr(llvm::Attribute::Convergent);
+  stop->addFnAttr(llvm::Attribute::NoUnwind);
+  mark_loop_stops(thread_entry, barrier, *stop);
+  const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier, *stop);
+  const auto real =
+      static_cast<unsigned>(llvm::count_if(barriers, [](const Barrier& x) { return !x.stop; }));
   Reachability reach(thread_entry, barriers);
   const std::vector<UniformSlot> uniform = keep_values_across(thread_entry, reach);
   const MemorySpaces spaces(thread_entry, uniform);
   spaces.annotate(thread_entry);
   const FrameLayout layout = lay_out_frame(thread_entry, uniform);
-  std::vector<Function*> regions;
+  Regions code;
   for (unsigned r = 0; r <= barriers.size(); ++r) {
-    regions.push_back(make_region(thread_entry, r, barriers, layout, spaces));
+    code.regions.push_back(make_region(thread_entry, r, barriers, layout, spaces, false));
+    code.through.push_back(r > 0 && barriers[r - 1].stop
+                               ? make_region(thread_entry, r, barriers, layout, spaces, true)
+                               : nullptr);
   }
-  make_driver(thread_entry, regions, layout, spaces, block_name);
+  make_driver(thread_entry, code, real, layout, spaces, block_name);
   thread_entry.eraseFromParent();
+  stop->eraseFromParent();
   out.split = true;
   out.frame_bytes = layout.bytes_per_thread;
   return out;

@@ -1,0 +1,20 @@
+// Chooses the loops of a barrier kernel whose iterations the threads of a block should run in
+// step, and marks each one's back edge with a stop: a barrier that only kjit placed, which the
+// threads may pass one by one. Cut at its stop, the loop runs as a loop over passes, each pass a
+// loop over the threads that the optimiser can vectorise, and consecutive threads touch
+// consecutive memory in each pass, as a GPU's warp does: a grid-stride loop, run one thread after
+// another, would walk the whole array once per thread.
+#pragma once
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace kjit::cpu {
+
+/// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to `barrier`,
+/// may run more than a few iterations, and touches memory at addresses that do not advance by
+/// one element per iteration. Returns how many loops it marked.
+unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function& stop);
+
+}  // namespace kjit::cpu
