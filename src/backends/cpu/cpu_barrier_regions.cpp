@@ -799,10 +799,12 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
 }
 
 /// Emits `for (iv = 0; iv < count; ++iv)` around body(iv, carried), count >= 1; the values the
-/// body returns are carried to the next iteration and out of the loop.
+/// body returns are carried to the next iteration and out of the loop. `loop_id`, if any, is the
+/// loop's metadata.
 using Carried = std::vector<Value*>;
 Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
-                  const std::function<Carried(Value*, const Carried&)>& body) {
+                  const std::function<Carried(Value*, const Carried&)>& body,
+                  llvm::MDNode* loop_id = nullptr) {
   Function* f = b.GetInsertBlock()->getParent();
   BasicBlock* before = b.GetInsertBlock();
   BasicBlock* header = BasicBlock::Create(f->getContext(), "kjit.threads", f);
@@ -824,7 +826,10 @@ Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
   for (std::size_t i = 0; i < phis.size(); ++i) {
     llvm::cast<llvm::PHINode>(phis[i])->addIncoming(out[i], latch);
   }
-  b.CreateCondBr(b.CreateICmpULT(next, count), header, exit);
+  llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, count), header, exit);
+  if (loop_id != nullptr) {
+    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+  }
   b.SetInsertPoint(exit);
   return out;
 }
@@ -930,18 +935,37 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     return next;
   };
 
+  // The threads of a pass share nothing through memory that a barrier does not order (any other
+  // exchange is a data race, as on a GPU), so the loop over threads carries no dependence
+  // through its loads and stores. Said to LLVM, it vectorises without checking at run time that
+  // the threads' accesses do not overlap, a check that fails whenever they do but are masked off
+  // (a reduction tree's `if (t < stride) s[t] += s[t + stride]`).
+  llvm::MDNode* accesses = mode == PassMode::all ? llvm::MDNode::getDistinct(ctx, {}) : nullptr;
+  llvm::MDNode* loop_id = nullptr;
+  if (accesses != nullptr) {
+    llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
+    loop_id = llvm::MDNode::getDistinct(
+        ctx, {placeholder.get(),
+              llvm::MDNode::get(
+                  ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
+    loop_id->replaceOperandWith(0, loop_id);
+  }
   const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
                      b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
   const Carried out = emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
     return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
-      return emit_loop(b, nx, c_y, [&](Value* x, const Carried& c) -> Carried {
-        Value* next = thread(x, y, z);
-        Value* live = b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
-                                     b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
-        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
-                b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
-                b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
-      });
+      return emit_loop(
+          b, nx, c_y,
+          [&](Value* x, const Carried& c) -> Carried {
+            Value* next = thread(x, y, z);
+            Value* live =
+                b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
+                               b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
+            return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
+                    b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
+                    b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
+          },
+          loop_id);
     });
   });
   Value* packed = llvm::PoisonValue::get(result);
@@ -958,6 +982,13 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   }
   spaces.restore_after_inlining(*pass);
   hoist_invariant_loads(*pass);
+  if (accesses != nullptr) {
+    for (Instruction& i : llvm::instructions(*pass)) {
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
+        i.setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+      }
+    }
+  }
   return pass;
 }
 
