@@ -741,12 +741,14 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
     return address;
   };
   std::vector<Value*> slot_addresses;
+  slot_addresses.reserve(layout.slots.size());
   for (const FrameSlot& slot : layout.slots) {
     slot_addresses.push_back(
         move_to(slot.alloca,
                 slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot)));
   }
   std::vector<Value*> snapshot_addresses;
+  snapshot_addresses.reserve(layout.snapshots.size());
   for (const Snapshot& snapshot : layout.snapshots) {
     snapshot_addresses.push_back(
         move_to(snapshot.alloca,
