@@ -188,7 +188,8 @@ TEST_F(Barriers, LoopsBetweenBarriersWhateverEachThreadsTripCount) {
         }
         int col = 0;
         for (int c = 0; c <= (t * 7 + b) % 37; ++c) {
-          col += m[static_cast<std::size_t>(c * rows + t)];
+          col += m[(static_cast<std::size_t>(c) * static_cast<std::size_t>(rows)) +
+                   static_cast<std::size_t>(t)];
         }
         int v = in[static_cast<std::size_t>(t)];
         int hops = 0;
