@@ -75,6 +75,21 @@ void kjit_saxpy(benchmark::State& state) {
   set_bytes(state, 3ULL * kElements * sizeof(float));
 }
 
+// A grid-stride loop over a fixed grid of four blocks per core, as CUDA code sizes grids.
+void kjit_saxpy_grid_stride(benchmark::State& state) {
+  auto k = kjit::Program::from_file(kernel("saxpy.cu"))
+               .kernel<float, const float*, float*, int>("saxpy_grid_stride<float>", device());
+  auto x = device().upload(std::vector<float>(kElements, 1.0f));
+  auto y = device().upload(std::vector<float>(kElements, 2.0f));
+  kjit::Stream s = device().default_stream();
+  const LaunchConfig config{.grid = {4 * device().info().compute_units}, .block = {256}};
+  for (auto _ : state) {
+    k.launch(config, 0.5f, x, y, kElements);
+    s.synchronize();
+  }
+  set_bytes(state, 3ULL * kElements * sizeof(float));
+}
+
 void omp_saxpy(benchmark::State& state) {
   std::vector<float> x(kElements, 1.0f), y(kElements, 2.0f);
   for (auto _ : state) {
@@ -123,6 +138,14 @@ BENCHMARK(omp_vadd)->Name("elementwise/vadd/openmp")->Unit(benchmark::kMilliseco
 BENCHMARK(kjit_saxpy)->Name("elementwise/saxpy/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(omp_saxpy)
     ->Name("elementwise/saxpy/openmp")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(kjit_saxpy_grid_stride)
+    ->Name("elementwise/saxpy_grid_stride/kjit")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(omp_saxpy)
+    ->Name("elementwise/saxpy_grid_stride/openmp")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(kjit_mandelbrot)

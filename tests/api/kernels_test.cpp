@@ -61,6 +61,37 @@ TEST_F(Kernels, SaxpyTemplatesMatchHost) {
   check_saxpy<double>(*this, device, "saxpy<double>");
 }
 
+TEST_F(Kernels, GridStrideSaxpyCoversEveryElementWhateverTheGrid) {
+  // A fixed grid walks any n: one block, a grid smaller than a block's worth of elements, a
+  // grid that leaves a tail, more threads than elements. On the CPU the loop runs in step
+  // across the threads until the tail, where each thread finishes alone.
+  KJIT_SEED_TRACE();
+  auto saxpy = Program::from_file(kernel_path("saxpy.cu"))
+                   .kernel<float, const float*, float*, int>("saxpy_grid_stride<float>", device);
+  struct Shape {
+    int n;
+    unsigned grid;
+    unsigned block;
+  };
+  for (const Shape& shape : {Shape{1000, 1, 1}, Shape{100000, 1, 256}, Shape{100000, 3, 96},
+                             Shape{12345, 8, 256}, Shape{50, 4, 64}, Shape{0, 2, 32}}) {
+    const float a = random_vector<float>(1, -4.0f, 4.0f)[0];
+    const auto x = random_vector<float>(static_cast<std::size_t>(shape.n), -1000.0f, 1000.0f);
+    const auto y = random_vector<float>(static_cast<std::size_t>(shape.n), -1000.0f, 1000.0f);
+    auto dy = device.upload(y);
+    saxpy.launch(LaunchConfig{.grid = {shape.grid}, .block = {shape.block}}, a, device.upload(x),
+                 dy, shape.n);
+    const auto out = dy.download();
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const float fused = std::fma(a, x[i], y[i]);
+      const float separate = a * x[i] + y[i];
+      ASSERT_TRUE(out[i] == fused || out[i] == separate)
+          << "n=" << shape.n << " grid=" << shape.grid << " block=" << shape.block << " i=" << i
+          << ": " << out[i] << " vs " << fused;
+    }
+  }
+}
+
 TEST_F(Kernels, MandelbrotEqualsTheHostImageExactly) {
   auto mandelbrot = Program::from_file(kernel_path("mandelbrot.cu"))
                         .kernel<MandelbrotView, int*>("mandelbrot", device);

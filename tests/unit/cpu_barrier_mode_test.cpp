@@ -93,5 +93,26 @@ TEST(CpuBarrierMode, LoopsThatWalkMemoryAcrossTheThreadsRunInStep) {
       for (int j = 0; j < 8; ++j) acc += in[j * stride + threadIdx.x];)"));
 }
 
+TEST(CpuBarrierMode, AKernelWithoutBarriersIsSplitOnlyForALoopInStep) {
+  const auto compile = [](const std::string& body) {
+    backend::CompileRequest r;
+    r.program_name = "plain.cu";
+    r.source = "__global__ void plain(const float* in, float* out, int n) {" + body + "}";
+    r.kernel_names = {"plain"};
+    r.kernel_signatures.resize(1);
+    return cpu::CpuCompiler("cpu").compile(r);
+  };
+  const backend::Binary grid_stride = compile(R"(
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        out[i] = 2 * in[i];)");
+  EXPECT_TRUE(has_symbol(grid_stride, "__kjit_block_0"));
+  EXPECT_TRUE(has_symbol(grid_stride, "__kjit_thread_0.region1.through"));
+  const backend::Binary one_each = compile(R"(
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = 2 * in[i];)");
+  EXPECT_TRUE(has_symbol(one_each, "__kjit_block_0"));
+  EXPECT_FALSE(has_symbol(one_each, "__kjit_thread_0.region1.through"));
+}
+
 }  // namespace
 }  // namespace kjit

@@ -55,7 +55,10 @@ constexpr std::uint64_t kFrameAlign = 64;
 /// Inlines every call on the way to a barrier into `f`, so that `f` calls the barrier itself, and
 /// the small and always-inline functions it calls (the builtins' accessors, the argument
 /// unpacking), so that the thread's context and arguments become registers.
-bool inline_calls(Function& f, const std::set<Function*>& barrier_users, std::string& why) {
+/// With `everything`, inlines every call that is not recursive, so that the loops of the kernel
+/// and of the functions it calls are in `f`.
+bool inline_calls(Function& f, const std::set<Function*>& barrier_users, bool everything,
+                  std::string& why) {
   constexpr std::size_t kSmallFunction = 64;  // instructions
   const auto calls_itself = [](Function* g) {
     return llvm::any_of(llvm::instructions(*g), [g](Instruction& i) {
@@ -70,7 +73,7 @@ bool inline_calls(Function& f, const std::set<Function*>& barrier_users, std::st
       return false;
     }
     return barrier_users.count(callee) != 0 ||
-           ((callee->hasFnAttribute(llvm::Attribute::AlwaysInline) ||
+           ((everything || callee->hasFnAttribute(llvm::Attribute::AlwaysInline) ||
              callee->getInstructionCount() <= kSmallFunction) &&
             !calls_itself(callee));
   };
@@ -1077,11 +1080,11 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
 
 RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
                               const std::set<Function*>& barrier_users,
-                              const std::string& block_name) {
+                              const std::string& block_name, SplitAt what) {
   RegionSplit out;
   barrier.addFnAttr(llvm::Attribute::Convergent);
   barrier.addFnAttr(llvm::Attribute::NoUnwind);
-  if (!inline_calls(thread_entry, barrier_users, out.why_not)) {
+  if (!inline_calls(thread_entry, barrier_users, what == SplitAt::loops, out.why_not)) {
     return out;
   }
   out.why_not = unsplittable(thread_entry);
@@ -1103,7 +1106,11 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
-  mark_loop_stops(thread_entry, barrier, *stop);
+  if (mark_loop_stops(thread_entry, barrier, *stop) == 0 && what == SplitAt::loops) {
+    stop->eraseFromParent();
+    out.why_not = "no loop to run in step";
+    return out;
+  }
   const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier, *stop);
   const auto real =
       static_cast<unsigned>(llvm::count_if(barriers, [](const Barrier& x) { return !x.stop; }));

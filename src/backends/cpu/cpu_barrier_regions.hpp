@@ -20,13 +20,20 @@ struct RegionSplit {
   std::string why_not;            // when not split: the construct that kept the fibers
 };
 
+/// Where a kernel is split.
+enum class SplitAt {
+  barriers,  // a kernel that calls __syncthreads(): at its barriers and at its loop stops
+  loops,     // a kernel without barriers: at its loop stops (cpu_loop_stops.hpp), if it has any
+};
+
 /// `thread_entry` is void(args, block, x, y, z), one thread that calls __kjit_barrier_wait
-/// (`barrier`), directly or through `barrier_users`. On success, replaces it by `block_name`,
-/// void(args, block), which runs every thread of the block; the block's frame must hold
-/// frame_bytes for each of its threads. Otherwise (recursion, a variable-sized local) the thread
-/// entry is left as it was, apart from inlining and simplification.
+/// (`barrier`), directly or through `barrier_users` (with SplitAt::loops, one that does not).
+/// On success, replaces it by `block_name`, void(args, block), which runs every thread of the
+/// block; the block's frame must hold frame_bytes for each of its threads. Otherwise (recursion,
+/// a variable-sized local, no loop to run in step) the thread entry is left as it was, apart from
+/// inlining and simplification.
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
                               const std::set<llvm::Function*>& barrier_users,
-                              const std::string& block_name);
+                              const std::string& block_name, SplitAt what = SplitAt::barriers);
 
 }  // namespace kjit::cpu

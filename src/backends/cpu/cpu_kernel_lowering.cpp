@@ -517,6 +517,25 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                              request.kernel_names[n], request.program, split.why_not);
         }
       }
+    } else if (request.split_barriers) {
+      // Without barriers, the kernel is split only at the stops of loops that should run in
+      // step (a grid-stride loop); otherwise its threads run as the block entry's one loop.
+      const std::string name = block_entry->getName().str();
+      block_entry->setName(name + ".unsplit");
+      llvm::Function* barrier_wait =
+          llvm::cast<Function>(m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
+                                                     llvm::PointerType::get(ctx, 0))
+                                   .getCallee());
+      split = split_at_barriers(*thread_entry, *barrier_wait, barrier, name, SplitAt::loops);
+      if (split.split) {
+        block_entry->eraseFromParent();
+      } else {
+        thread_entry->eraseFromParent();
+        block_entry->setName(name);
+      }
+      if (barrier_wait->use_empty()) {
+        barrier_wait->eraseFromParent();
+      }
     } else {
       thread_entry->eraseFromParent();
     }
