@@ -704,20 +704,61 @@ void hoist_invariant_loads(Function& g) {
   }
 }
 
+/// The blocks that may run after a store to `slot` within one region.
+std::set<const BasicBlock*> after_stores_to(const Value* slot) {
+  std::set<const BasicBlock*> after;
+  std::vector<const BasicBlock*> work;
+  for (const llvm::User* user : slot->users()) {
+    if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
+        store != nullptr && store->getPointerOperand() == slot) {
+      work.push_back(store->getParent());
+    }
+  }
+  while (!work.empty()) {
+    const BasicBlock* x = work.back();
+    work.pop_back();
+    if (after.insert(x).second) {
+      work.insert(work.end(), llvm::succ_begin(x), llvm::succ_end(x));
+    }
+  }
+  return after;
+}
+
+/// The loads of `slot` that no store to it within the region may precede: they read what the
+/// thread kept at its previous stop or barrier.
+std::vector<llvm::LoadInst*> loads_of_kept(Value* slot) {
+  const std::set<const BasicBlock*> after = after_stores_to(slot);
+  std::vector<llvm::LoadInst*> out;
+  for (llvm::User* user : slot->users()) {
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user); load != nullptr &&
+                                                           load->getPointerOperand() == slot &&
+                                                           after.count(load->getParent()) == 0) {
+      out.push_back(load);
+    }
+  }
+  return out;
+}
+
 /// Region r of `f`: a thread that starts at the entry (r = 0) or resumes after barrier r, and
 /// runs to its next barrier (returns its number) or to its end (returns kEnded). With
-/// `through_stops`, the thread goes on past loop stops, up to a barrier or its end.
+/// `through_stops`, the thread goes on past loop stops, up to a barrier or its end. For each slot
+/// in `affine` (indices in layout.slots), the region takes one more parameter, an i32 `base`,
+/// and reads base + tid instead of what the thread kept in that slot (see AffineRegion).
 Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
-                      const FrameLayout& layout, const MemorySpaces& spaces, bool through_stops) {
+                      const FrameLayout& layout, const MemorySpaces& spaces, bool through_stops,
+                      const std::vector<std::size_t>& affine = {}) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  auto* type = llvm::FunctionType::get(i32, {ptr, ptr, i32, i32, i32, ptr, i64, i64}, false);
-  Function* g = Function::Create(
-      type, llvm::GlobalValue::InternalLinkage,
-      f.getName() + ".region" + std::to_string(r) + (through_stops ? ".through" : ""),
-      f.getParent());
+  std::vector<llvm::Type*> params{ptr, ptr, i32, i32, i32, ptr, i64, i64};
+  params.insert(params.end(), affine.size(), i32);
+  auto* type = llvm::FunctionType::get(i32, params, false);
+  Function* g =
+      Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                       f.getName() + ".region" + std::to_string(r) +
+                           (through_stops ? ".through" : "") + (affine.empty() ? "" : ".affine"),
+                       f.getParent());
   llvm::ValueToValueMapTy map;
   for (unsigned p = kArgs; p <= kZ; ++p) {
     map[f.getArg(p)] = g->getArg(p);
@@ -777,21 +818,7 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
   // the others read the snapshot taken before the pass.
   for (std::size_t k = 0; k < layout.snapshots.size(); ++k) {
     Value* slot = slot_addresses[layout.snapshots[k].slot];
-    std::set<const BasicBlock*> after_store;
-    std::vector<const BasicBlock*> work;
-    for (llvm::User* user : slot->users()) {
-      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
-          store != nullptr && store->getPointerOperand() == slot) {
-        work.push_back(store->getParent());
-      }
-    }
-    while (!work.empty()) {
-      const BasicBlock* x = work.back();
-      work.pop_back();
-      if (after_store.insert(x).second) {
-        work.insert(work.end(), llvm::succ_begin(x), llvm::succ_end(x));
-      }
-    }
+    const std::set<const BasicBlock*> after_store = after_stores_to(slot);
     for (llvm::User* user : llvm::make_early_inc_range(snapshot_addresses[k]->users())) {
       auto* load = llvm::dyn_cast<llvm::LoadInst>(user);
       if (load != nullptr && after_store.count(load->getParent()) != 0) {
@@ -800,7 +827,43 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
       }
     }
   }
+  for (std::size_t j = 0; j < affine.size(); ++j) {
+    Value* base = g->getArg(static_cast<unsigned>(kTid + 1 + j));
+    for (llvm::LoadInst* load : loads_of_kept(slot_addresses[affine[j]])) {
+      llvm::IRBuilder<> at(load);
+      // No wrap: the pass checked that base + tid is what every thread kept, as an i32.
+      load->replaceAllUsesWith(
+          at.CreateAdd(base, at.CreateTrunc(g->getArg(kTid), i32), "kept.affine", false, true));
+      load->eraseFromParent();
+    }
+  }
   return g;
+}
+
+/// The slots of region r's own loads (in layout.slots) that may hold, in every thread, the
+/// first thread's value plus the thread's index: a grid-stride loop's index at its stop. Only
+/// i32 slots of values that differ between threads.
+std::vector<std::size_t> affine_candidates(Function& region, const FrameLayout& layout) {
+  std::set<std::size_t> uniform;
+  for (const Snapshot& snapshot : layout.snapshots) {
+    uniform.insert(snapshot.slot);
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < layout.slots.size(); ++k) {
+    const AllocaInst* a = layout.slots[k].alloca;
+    if (uniform.count(k) != 0 || !a->getAllocatedType()->isIntegerTy(32) ||
+        a->isArrayAllocation() || layout.slots[k].stride != sizeof(std::int32_t)) {
+      continue;
+    }
+    // The slot's address in the region is named after the alloca (make_region's move_to).
+    for (Instruction& i : region.getEntryBlock()) {
+      if (a->hasName() && i.getName() == a->getName() && !loads_of_kept(&i).empty()) {
+        out.push_back(k);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /// Emits `for (iv = 0; iv < count; ++iv)` around body(iv, carried), count >= 1; the values the
@@ -845,11 +908,22 @@ enum class PassMode {
   through,  // each thread at a loop stop runs on to its next barrier or its end (called)
 };
 
+/// A region that reads some kept i32 values as base + tid (make_region's `affine`), for the
+/// passes in which every thread's kept value is the first thread's plus its index, checked when
+/// the pass starts. In a grid-stride loop run in step, each thread's index is kept at the stop
+/// as such a value: read that way, LLVM loads the threads' elements as a vector, not a gather.
+struct AffineRegion {
+  Function* region = nullptr;
+  std::vector<std::size_t> slots;  // in FrameLayout::slots, one base parameter each
+};
+
 /// A kernel's regions: regions[r] starts at the entry (r = 0) or after barrier r; through[r],
-/// for a loop stop r, goes on past stops (null for the others).
+/// for a loop stop r, goes on past stops (null for the others); affine[r], for a loop stop r,
+/// as above (no region where no candidate slot is read).
 struct Regions {
   std::vector<Function*> regions;
   std::vector<Function*> through;
+  std::vector<AffineRegion> affine;
 };
 
 /// One pass over the block's threads. Returns {min state, min state of threads that have not
@@ -888,8 +962,13 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   }
 
   std::vector<llvm::CallInst*> inlined;
+  std::vector<Value*> region_extra;  // the bases of an affine region
   const auto call_region = [&](Function* region, Value* x, Value* y, Value* z, Value* tid) {
-    llvm::CallInst* call = b.CreateCall(region, {args, block, x, y, z, frame, threads, tid});
+    std::vector<Value*> call_args{args, block, x, y, z, frame, threads, tid};
+    if (region->arg_size() > call_args.size()) {
+      call_args.insert(call_args.end(), region_extra.begin(), region_extra.end());
+    }
+    llvm::CallInst* call = b.CreateCall(region, call_args);
     call->addFnAttr(mode == PassMode::all ? llvm::Attribute::AlwaysInline
                                           : llvm::Attribute::NoInline);
     if (mode == PassMode::all) {
@@ -897,6 +976,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     }
     return call;
   };
+  Function* all_region = code.regions[r];
   const auto thread = [&](Value* x, Value* y, Value* z) -> Value* {
     Value* tid = b.CreateAdd(
         b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateZExt(z, i64), b.CreateZExt(ny, i64)),
@@ -906,7 +986,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     Value* state_address = b.CreateInBoundsGEP(i32, states, tid);
     Value* next = nullptr;
     if (mode == PassMode::all) {
-      next = call_region(code.regions[r], x, y, z, tid);
+      next = call_region(all_region, x, y, z, tid);
     } else {
       take_snapshots(tid);
       auto* state = b.CreateLoad(i32, state_address, "state");
@@ -946,33 +1026,86 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   // the threads' accesses do not overlap, a check that fails whenever they do but are masked off
   // (a reduction tree's `if (t < stride) s[t] += s[t + stride]`).
   llvm::MDNode* accesses = mode == PassMode::all ? llvm::MDNode::getDistinct(ctx, {}) : nullptr;
-  llvm::MDNode* loop_id = nullptr;
-  if (accesses != nullptr) {
+  const auto new_loop_id = [&]() -> llvm::MDNode* {
+    if (accesses == nullptr) {
+      return nullptr;
+    }
     llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
-    loop_id = llvm::MDNode::getDistinct(
+    llvm::MDNode* id = llvm::MDNode::getDistinct(
         ctx, {placeholder.get(),
               llvm::MDNode::get(
                   ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
-    loop_id->replaceOperandWith(0, loop_id);
-  }
-  const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
-                     b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
-  const Carried out = emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
-    return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
-      return emit_loop(
-          b, nx, c_y,
-          [&](Value* x, const Carried& c) -> Carried {
-            Value* next = thread(x, y, z);
-            Value* live =
-                b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
-                               b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
-            return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
-                    b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
-                    b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
-          },
-          loop_id);
+    id->replaceOperandWith(0, id);
+    return id;
+  };
+  const auto nest = [&]() {
+    llvm::MDNode* loop_id = new_loop_id();
+    const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
+                       b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
+    return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
+      return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
+        return emit_loop(
+            b, nx, c_y,
+            [&](Value* x, const Carried& c) -> Carried {
+              Value* next = thread(x, y, z);
+              Value* live =
+                  b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
+                                 b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
+              return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
+                      b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
+                      b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
+            },
+            loop_id);
+      });
     });
-  });
+  };
+  Carried out;
+  const AffineRegion* affine =
+      mode == PassMode::all && r < code.affine.size() && code.affine[r].region != nullptr
+          ? &code.affine[r]
+          : nullptr;
+  if (affine == nullptr) {
+    out = nest();
+  } else {
+    // Does every thread keep the first thread's value plus its index? Then the affine region.
+    std::vector<Value*> slots;
+    for (const std::size_t k : affine->slots) {
+      slots.push_back(slot_address(b, frame, threads, b.getInt64(0), layout.slots[k]));
+      region_extra.push_back(b.CreateLoad(i32, slots.back(), "base"));
+    }
+    const Carried all_affine =
+        emit_loop(b, threads, {b.getTrue()}, [&](Value* tid, const Carried& c) {
+          Value* ok = c[0];
+          for (std::size_t j = 0; j < slots.size(); ++j) {
+            Value* kept = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, slots[j], tid));
+            ok = b.CreateAnd(ok,
+                             b.CreateICmpEQ(b.CreateSExt(kept, i64),
+                                            b.CreateAdd(b.CreateSExt(region_extra[j], i64), tid)));
+          }
+          return Carried{ok};
+        });
+    BasicBlock* affine_block = BasicBlock::Create(ctx, "kjit.affine", pass);
+    BasicBlock* plain_block = BasicBlock::Create(ctx, "kjit.plain", pass);
+    BasicBlock* join = BasicBlock::Create(ctx, "kjit.pass.done", pass);
+    b.CreateCondBr(all_affine[0], affine_block, plain_block);
+    b.SetInsertPoint(affine_block);
+    all_region = affine->region;
+    const Carried out_affine = nest();
+    BasicBlock* from_affine = b.GetInsertBlock();
+    b.CreateBr(join);
+    b.SetInsertPoint(plain_block);
+    all_region = code.regions[r];
+    const Carried out_plain = nest();
+    BasicBlock* from_plain = b.GetInsertBlock();
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+    for (std::size_t i = 0; i < out_plain.size(); ++i) {
+      llvm::PHINode* phi = b.CreatePHI(i32, 2);
+      phi->addIncoming(out_affine[i], from_affine);
+      phi->addIncoming(out_plain[i], from_plain);
+      out.push_back(phi);
+    }
+  }
   Value* packed = llvm::PoisonValue::get(result);
   for (unsigned i = 0; i < 3; ++i) {
     packed = b.CreateInsertValue(packed, out[i], i);
@@ -1106,6 +1239,10 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
+  // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
+  // thread stops only to run another iteration, so a loop that each thread runs once (a
+  // grid-stride loop over a grid as large as the data) costs no pass of its own.
+  llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
   if (mark_loop_stops(thread_entry, barrier, *stop) == 0 && what == SplitAt::loops) {
     stop->eraseFromParent();
     out.why_not = "no loop to run in step";
@@ -1121,10 +1258,18 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
   const FrameLayout layout = lay_out_frame(thread_entry, uniform);
   Regions code;
   for (unsigned r = 0; r <= barriers.size(); ++r) {
+    const bool stop = r > 0 && barriers[r - 1].stop;
     code.regions.push_back(make_region(thread_entry, r, barriers, layout, spaces, false));
-    code.through.push_back(r > 0 && barriers[r - 1].stop
-                               ? make_region(thread_entry, r, barriers, layout, spaces, true)
-                               : nullptr);
+    code.through.push_back(stop ? make_region(thread_entry, r, barriers, layout, spaces, true)
+                                : nullptr);
+    AffineRegion affine;
+    if (stop) {
+      affine.slots = affine_candidates(*code.regions.back(), layout);
+      if (!affine.slots.empty()) {
+        affine.region = make_region(thread_entry, r, barriers, layout, spaces, false, affine.slots);
+      }
+    }
+    code.affine.push_back(affine);
   }
   make_driver(thread_entry, code, real, layout, spaces, block_name);
   thread_entry.eraseFromParent();
