@@ -1239,11 +1239,14 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
-  // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
-  // thread stops only to run another iteration, so a loop that each thread runs once (a
-  // grid-stride loop over a grid as large as the data) costs no pass of its own.
-  llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
-  if (mark_loop_stops(thread_entry, barrier, *stop) == 0 && what == SplitAt::loops) {
+  if (mark_loop_stops(thread_entry, barrier, nullptr) > 0) {
+    // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
+    // thread stops only to run another iteration, so a loop that each thread runs once (a
+    // grid-stride loop over a grid as large as the data) costs no pass of its own. Only then:
+    // rotating every loop would grow the code of kernels without a loop in step.
+    llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
+    mark_loop_stops(thread_entry, barrier, stop);
+  } else if (what == SplitAt::loops) {
     stop->eraseFromParent();
     out.why_not = "no loop to run in step";
     return out;

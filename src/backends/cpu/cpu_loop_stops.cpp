@@ -83,7 +83,7 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::F
 
 }  // namespace
 
-unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function& stop) {
+unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function* stop) {
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
   llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));
@@ -96,9 +96,9 @@ unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm:
       back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
     }
   }
-  for (auto [latch, header] : back_edges) {
+  for (auto [latch, header] : stop != nullptr ? back_edges : decltype(back_edges){}) {
     llvm::BasicBlock* edge = llvm::SplitEdge(latch, header);
-    llvm::CallInst::Create(stop.getFunctionType(), &stop, {}, "", edge->getTerminator());
+    llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", edge->getTerminator());
   }
   return static_cast<unsigned>(back_edges.size());
 }

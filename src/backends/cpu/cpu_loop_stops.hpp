@@ -14,7 +14,8 @@ namespace kjit::cpu {
 
 /// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to `barrier`,
 /// may run more than a few iterations, and touches memory at addresses that do not advance by
-/// one element per iteration. Returns how many loops it marked.
-unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function& stop);
+/// one element per iteration. Returns how many such loops there are; with a null `stop`, only
+/// counts them.
+unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function* stop);
 
 }  // namespace kjit::cpu
