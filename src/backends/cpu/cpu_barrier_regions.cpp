@@ -332,20 +332,10 @@ class MemorySpaces {
     }
   }
 
-  static Value* memory_operand(Instruction& i) {
-    if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
-      return rmw->getPointerOperand();
-    }
-    if (auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
-      return cas->getPointerOperand();
-    }
-    return llvm::getLoadStorePointerOperand(&i);
-  }
-
   /// Adds scopes to every load, store and atomic of `f` whose memory is known.
   void annotate(Function& f) const {
     for (Instruction& i : llvm::instructions(f)) {
-      if (Value* pointer = memory_operand(i)) {
+      if (const Value* pointer = accessed_pointer(i)) {
         switch (space_of(pointer)) {
           case Space::shared:
             add(i, shared_, llvm::MDNode::concatenate(frame_, snapshot_));
@@ -432,7 +422,7 @@ class MemorySpaces {
            llvm::GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset, dl_) == base;
   }
 
-  Space space_of(Value* pointer) const {
+  Space space_of(const Value* pointer) const {
     const Value* object = llvm::getUnderlyingObject(pointer);
     if (llvm::isa<AllocaInst>(object)) {
       return snapshots_.count(object) != 0 ? Space::snapshot : Space::frame;
@@ -744,9 +734,11 @@ std::vector<llvm::LoadInst*> loads_of_kept(Value* slot) {
 /// `through_stops`, the thread goes on past loop stops, up to a barrier or its end. For each slot
 /// in `affine` (indices in layout.slots), the region takes one more parameter, an i32 `base`,
 /// and reads base + tid instead of what the thread kept in that slot (see AffineRegion).
+/// `slots`, if given, receives the address of each of layout.slots in the region.
 Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
                       const FrameLayout& layout, const MemorySpaces& spaces, bool through_stops,
-                      const std::vector<std::size_t>& affine = {}) {
+                      const std::vector<std::size_t>& affine = {},
+                      std::vector<Value*>* slots = nullptr) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
@@ -837,13 +829,18 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
       load->eraseFromParent();
     }
   }
+  if (slots != nullptr) {
+    *slots = std::move(slot_addresses);
+  }
   return g;
 }
 
 /// The slots of region r's own loads (in layout.slots) that may hold, in every thread, the
 /// first thread's value plus the thread's index: a grid-stride loop's index at its stop. Only
 /// i32 slots of values that differ between threads.
-std::vector<std::size_t> affine_candidates(Function& region, const FrameLayout& layout) {
+/// `slot_addresses` are the region's addresses of layout.slots (make_region's `slots`).
+std::vector<std::size_t> affine_candidates(const std::vector<Value*>& slot_addresses,
+                                           const FrameLayout& layout) {
   std::set<std::size_t> uniform;
   for (const Snapshot& snapshot : layout.snapshots) {
     uniform.insert(snapshot.slot);
@@ -851,16 +848,10 @@ std::vector<std::size_t> affine_candidates(Function& region, const FrameLayout& 
   std::vector<std::size_t> out;
   for (std::size_t k = 0; k < layout.slots.size(); ++k) {
     const AllocaInst* a = layout.slots[k].alloca;
-    if (uniform.count(k) != 0 || !a->getAllocatedType()->isIntegerTy(32) ||
-        a->isArrayAllocation() || layout.slots[k].stride != sizeof(std::int32_t)) {
-      continue;
-    }
-    // The slot's address in the region is named after the alloca (make_region's move_to).
-    for (Instruction& i : region.getEntryBlock()) {
-      if (a->hasName() && i.getName() == a->getName() && !loads_of_kept(&i).empty()) {
-        out.push_back(k);
-        break;
-      }
+    if (uniform.count(k) == 0 && a->getAllocatedType()->isIntegerTy(32) &&
+        !a->isArrayAllocation() && layout.slots[k].stride == sizeof(std::int32_t) &&
+        !loads_of_kept(slot_addresses[k]).empty()) {
+      out.push_back(k);
     }
   }
   return out;
@@ -1261,13 +1252,15 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
   const FrameLayout layout = lay_out_frame(thread_entry, uniform);
   Regions code;
   for (unsigned r = 0; r <= barriers.size(); ++r) {
-    const bool stop = r > 0 && barriers[r - 1].stop;
-    code.regions.push_back(make_region(thread_entry, r, barriers, layout, spaces, false));
-    code.through.push_back(stop ? make_region(thread_entry, r, barriers, layout, spaces, true)
-                                : nullptr);
+    const bool at_stop = r > 0 && barriers[r - 1].stop;
+    std::vector<Value*> slot_addresses;
+    code.regions.push_back(
+        make_region(thread_entry, r, barriers, layout, spaces, false, {}, &slot_addresses));
+    code.through.push_back(at_stop ? make_region(thread_entry, r, barriers, layout, spaces, true)
+                                   : nullptr);
     AffineRegion affine;
-    if (stop) {
-      affine.slots = affine_candidates(*code.regions.back(), layout);
+    if (at_stop) {
+      affine.slots = affine_candidates(slot_addresses, layout);
       if (!affine.slots.empty()) {
         affine.region = make_region(thread_entry, r, barriers, layout, spaces, false, affine.slots);
       }

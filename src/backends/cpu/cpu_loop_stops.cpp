@@ -22,16 +22,6 @@ namespace {
 // A loop of at most this many iterations is left whole: LLVM unrolls it.
 constexpr unsigned kShortLoop = 32;
 
-const llvm::Value* accessed_pointer(const llvm::Instruction& i) {
-  if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
-    return rmw->getPointerOperand();
-  }
-  if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
-    return cas->getPointerOperand();
-  }
-  return llvm::getLoadStorePointerOperand(&i);
-}
-
 /// Whether `pointer`, accessed with `bytes` per access, moves in `loop` other than by one
 /// element per iteration (a stride of the grid, a column of a matrix, an unknown pattern).
 bool strided(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Value* pointer,
@@ -83,6 +73,16 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::F
 
 }  // namespace
 
+const llvm::Value* accessed_pointer(const llvm::Instruction& i) {
+  if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
+    return rmw->getPointerOperand();
+  }
+  if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+    return cas->getPointerOperand();
+  }
+  return llvm::getLoadStorePointerOperand(&i);
+}
+
 unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function* stop) {
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
@@ -96,9 +96,11 @@ unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm:
       back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
     }
   }
-  for (auto [latch, header] : stop != nullptr ? back_edges : decltype(back_edges){}) {
-    llvm::BasicBlock* edge = llvm::SplitEdge(latch, header);
-    llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", edge->getTerminator());
+  if (stop != nullptr) {
+    for (auto [latch, header] : back_edges) {
+      llvm::BasicBlock* edge = llvm::SplitEdge(latch, header);
+      llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", edge->getTerminator());
+    }
   }
   return static_cast<unsigned>(back_edges.size());
 }

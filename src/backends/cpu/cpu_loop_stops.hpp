@@ -8,9 +8,14 @@
 
 namespace llvm {
 class Function;
+class Instruction;
+class Value;
 }  // namespace llvm
 
 namespace kjit::cpu {
+
+/// The address a load, a store or an atomic reads or writes; null for any other instruction.
+const llvm::Value* accessed_pointer(const llvm::Instruction& i);
 
 /// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to `barrier`,
 /// may run more than a few iterations, and touches memory at addresses that do not advance by
