@@ -62,27 +62,18 @@ void omp_vadd(benchmark::State& state) {
   set_bytes(state, 3ULL * kElements * sizeof(float));
 }
 
-void kjit_saxpy(benchmark::State& state) {
+// saxpy<float>, one element per thread; or saxpy_grid_stride<float>, a grid-stride loop over a
+// fixed grid of four blocks per core, as CUDA code sizes grids.
+void kjit_saxpy(benchmark::State& state, bool grid_stride) {
   auto k = kjit::Program::from_file(kernel("saxpy.cu"))
-               .kernel<float, const float*, float*, int>("saxpy<float>", device());
+               .kernel<float, const float*, float*, int>(
+                   grid_stride ? "saxpy_grid_stride<float>" : "saxpy<float>", device());
   auto x = device().upload(std::vector<float>(kElements, 1.0f));
   auto y = device().upload(std::vector<float>(kElements, 2.0f));
   kjit::Stream s = device().default_stream();
-  for (auto _ : state) {
-    k.launch(LaunchConfig::for_elements(kElements), 0.5f, x, y, kElements);
-    s.synchronize();
-  }
-  set_bytes(state, 3ULL * kElements * sizeof(float));
-}
-
-// A grid-stride loop over a fixed grid of four blocks per core, as CUDA code sizes grids.
-void kjit_saxpy_grid_stride(benchmark::State& state) {
-  auto k = kjit::Program::from_file(kernel("saxpy.cu"))
-               .kernel<float, const float*, float*, int>("saxpy_grid_stride<float>", device());
-  auto x = device().upload(std::vector<float>(kElements, 1.0f));
-  auto y = device().upload(std::vector<float>(kElements, 2.0f));
-  kjit::Stream s = device().default_stream();
-  const LaunchConfig config{.grid = {4 * device().info().compute_units}, .block = {256}};
+  const LaunchConfig config =
+      grid_stride ? LaunchConfig{.grid = {4 * device().info().compute_units}, .block = {256}}
+                  : LaunchConfig::for_elements(kElements);
   for (auto _ : state) {
     k.launch(config, 0.5f, x, y, kElements);
     s.synchronize();
@@ -135,12 +126,15 @@ void cold_compile(benchmark::State& state, const char* file, const char* name) {
 
 BENCHMARK(kjit_vadd)->Name("elementwise/vadd/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(omp_vadd)->Name("elementwise/vadd/openmp")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(kjit_saxpy)->Name("elementwise/saxpy/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(kjit_saxpy, one_each, false)
+    ->Name("elementwise/saxpy/kjit")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(omp_saxpy)
     ->Name("elementwise/saxpy/openmp")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(kjit_saxpy_grid_stride)
+BENCHMARK_CAPTURE(kjit_saxpy, grid_stride, true)
     ->Name("elementwise/saxpy_grid_stride/kjit")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
