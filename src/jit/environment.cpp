@@ -95,6 +95,24 @@ bool cpu_split_barriers() {
   return !value || parse_cpu_barriers(*value);
 }
 
+bool parse_perf_map(std::string_view text) {
+  const std::string_view t = trim(text);
+  if (t.empty() || t == "0") {
+    return false;
+  }
+  if (t == "1") {
+    return true;
+  }
+  throw ConfigError(fmt::format(
+      "kjit: KJIT_PERF_MAP='{}' is not a switch; use '1' (write /tmp/perf-<pid>.map) or '0'",
+      text));
+}
+
+bool perf_map() {
+  const auto value = get("KJIT_PERF_MAP");
+  return value && parse_perf_map(*value);
+}
+
 std::optional<std::string> device_spec() {
   auto value = get("KJIT_DEVICE");
   if (!value || trim(*value).empty()) {

@@ -31,6 +31,12 @@ std::uint32_t parse_cpu_threads(std::string_view text);
 bool cpu_split_barriers();
 bool parse_cpu_barriers(std::string_view text);
 
+/// KJIT_PERF_MAP: "1" makes the CPU backend list the code of every kernel it loads in
+/// /tmp/perf-<pid>.map, where Linux perf finds names for JIT-compiled code; "0", unset or empty:
+/// off. ConfigError for anything else.
+bool perf_map();
+bool parse_perf_map(std::string_view text);
+
 /// KJIT_DEVICE, or nullopt when it is unset or blank.
 std::optional<std::string> device_spec();
 

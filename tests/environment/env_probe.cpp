@@ -3,6 +3,32 @@
 #include <kjit/kjit.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace {
+
+/// Under KJIT_PERF_MAP=1: prints this process's perf map, then removes it.
+void print_perf_map() {
+  if (std::getenv("KJIT_PERF_MAP") == nullptr) {
+    return;
+  }
+  const std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  std::ifstream in(path);
+  if (!in) {
+    std::printf("no perf map at %s\n", path.c_str());
+    return;
+  }
+  for (std::string line; std::getline(in, line);) {
+    std::printf("perf map: %s\n", line.c_str());
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace
 
 int main() {
   try {
@@ -14,6 +40,7 @@ int main() {
     auto v = device.alloc<int>(1);
     k.launch(kjit::LaunchConfig{}, v);
     std::printf("kernel result %d\n", v.download()[0]);
+    print_perf_map();
     return 0;
   } catch (const kjit::ConfigError& e) {
     std::printf("ConfigError: %s\n", e.what());

@@ -43,6 +43,21 @@ TEST(Environment, RejectsBadThreadCounts) {
   }
 }
 
+TEST(Environment, ParsesThePerfMapSwitch) {
+  EXPECT_TRUE(parse_perf_map("1"));
+  EXPECT_TRUE(parse_perf_map(" 1 "));
+  EXPECT_FALSE(parse_perf_map("0"));
+  EXPECT_FALSE(parse_perf_map(""));
+  for (const char* bad : {"yes", "true", "2", "on", "10"}) {
+    try {
+      (void)parse_perf_map(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_PERF_MAP"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Environment, ParsesBarrierModes) {
   EXPECT_TRUE(parse_cpu_barriers("regions"));
   EXPECT_TRUE(parse_cpu_barriers(" regions "));

@@ -31,13 +31,13 @@ class TrackedStream : public CpuStream {
   CpuDevice& device_;
 };
 
-CpuDevice::CpuDevice(DeviceInfo info, unsigned threads)
-    : info_(std::move(info)), compiler_(info_.id()), executor_(threads) {}
+CpuDevice::CpuDevice(DeviceInfo info, unsigned threads, bool perf_map)
+    : info_(std::move(info)), compiler_(info_.id()), executor_(threads), perf_map_(perf_map) {}
 
 CpuDevice::~CpuDevice() = default;
 
 ObjectLinker& CpuDevice::linker() {
-  std::call_once(linker_once_, [this] { linker_ = std::make_unique<ObjectLinker>(); });
+  std::call_once(linker_once_, [this] { linker_ = std::make_unique<ObjectLinker>(perf_map_); });
   return *linker_;
 }
 

@@ -17,7 +17,8 @@ class CpuStream;
 
 class CpuDevice : public backend::Device {
  public:
-  CpuDevice(DeviceInfo info, unsigned threads);
+  /// perf_map: list loaded kernels in /tmp/perf-<pid>.map (KJIT_PERF_MAP).
+  CpuDevice(DeviceInfo info, unsigned threads, bool perf_map);
   ~CpuDevice() override;
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
@@ -42,6 +43,7 @@ class CpuDevice : public backend::Device {
   DeviceInfo info_;
   CpuCompiler compiler_;
   CpuExecutor executor_;
+  bool perf_map_;
   std::once_flag linker_once_;
   std::unique_ptr<ObjectLinker> linker_;
   std::mutex streams_mutex_;

@@ -9,12 +9,17 @@
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#include <unistd.h>
 
 namespace kjit::cpu {
 
@@ -24,9 +29,52 @@ std::string message_of(llvm::Error error) {
   return llvm::toString(std::move(error));
 }
 
+/// Appends "address size name" for every function of each linked object to /tmp/perf-<pid>.map,
+/// the file where Linux perf looks up JIT-compiled code (KJIT_PERF_MAP=1). Lines are never
+/// removed: perf reads the file after the process has ended.
+class PerfMapPlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
+ public:
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility& /*mr*/,
+                        llvm::jitlink::LinkGraph& /*graph*/,
+                        llvm::jitlink::PassConfiguration& config) override {
+    config.PostFixupPasses.emplace_back([](llvm::jitlink::LinkGraph& graph) {
+      write(graph);
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility& /*mr*/) override {
+    return llvm::Error::success();
+  }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib& /*dylib*/,
+                                      llvm::orc::ResourceKey /*key*/) override {
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib& /*dylib*/, llvm::orc::ResourceKey /*dst*/,
+                                   llvm::orc::ResourceKey /*src*/) override {}
+
+ private:
+  static void write(llvm::jitlink::LinkGraph& graph) {
+    static std::mutex mutex;
+    const std::lock_guard lock(mutex);
+    const std::string path = fmt::format("/tmp/perf-{}.map", ::getpid());
+    std::FILE* file = std::fopen(path.c_str(), "a");
+    if (file == nullptr) {
+      detail::log().warn("KJIT_PERF_MAP: cannot write {}", path);
+      return;
+    }
+    for (const llvm::jitlink::Symbol* symbol : graph.defined_symbols()) {
+      if (symbol->isCallable() && symbol->hasName() && symbol->getSize() > 0) {
+        fmt::print(file, "{:x} {:x} kjit:{}:{}\n", symbol->getAddress().getValue(),
+                   symbol->getSize(), graph.getName(), symbol->getName().str());
+      }
+    }
+    std::fclose(file);
+  }
+};
+
 }  // namespace
 
-ObjectLinker::ObjectLinker() {
+ObjectLinker::ObjectLinker(bool perf_map) {
   llvm_setup::initialize_targets();
   // No process symbols (kernels see only what runtime_ exposes) and no platform runtime: kernel
   // objects have no static initialisers or thread-locals to set up.
@@ -39,6 +87,15 @@ ObjectLinker::ObjectLinker() {
                        message_of(jit.takeError()));
   }
   jit_ = std::move(*jit);
+  if (perf_map) {
+    auto* layer = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&jit_->getObjLinkingLayer());
+    if (layer == nullptr) {
+      throw BackendError(
+          "kjit: KJIT_PERF_MAP=1 needs LLVM's JITLink, which this LLVM does not "
+          "use for this host");
+    }
+    layer->addPlugin(std::make_unique<PerfMapPlugin>());
+  }
   jit_->getExecutionSession().setErrorReporter([](llvm::Error error) {
     detail::log().error("CPU backend linker: {}", message_of(std::move(error)));
   });

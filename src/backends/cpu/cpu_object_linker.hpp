@@ -39,7 +39,8 @@ class LinkedObject {
 
 class ObjectLinker {
  public:
-  ObjectLinker();
+  /// perf_map: append every loaded function to /tmp/perf-<pid>.map, for Linux perf.
+  explicit ObjectLinker(bool perf_map);
   ObjectLinker(const ObjectLinker&) = delete;
   ObjectLinker& operator=(const ObjectLinker&) = delete;
   ~ObjectLinker();

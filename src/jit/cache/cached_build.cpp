@@ -40,6 +40,8 @@ bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device* device, C
     if (device != nullptr) {
       out.module = device->load(found->binary);
     }
+  } catch (const ConfigError&) {
+    throw;  // the environment is wrong, not the entry
   } catch (const Error& e) {
     cache.discard(*found, e.what());
     return false;
