@@ -213,6 +213,48 @@ TEST_F(Barriers, LoopsBetweenBarriersWhateverEachThreadsTripCount) {
   }
 }
 
+TEST_F(Barriers, BlocksTakingTurnsKeepTheirOwnSharedMemoryAndState) {
+  // On the CPU, the blocks of a kernel with a loop in step take turns on a worker, an iteration
+  // each, and a block that ends gives its place to the next. Here each block walks a column as
+  // long as its own (none for some), keeping a sum in a register, while its shared memory holds
+  // what it wrote before the loop, which the other blocks on the worker must not touch.
+  auto k = Program::from_source("turns.cu", R"(
+    __global__ void turns(const int* in, const int* lengths, int stride, int* out) {
+      __shared__ int s[256];
+      const int t = threadIdx.x;
+      s[t] = (int)blockIdx.x * 1000 + t;
+      int acc = 0;
+      const int len = lengths[blockIdx.x];
+      for (int r = 0; r < len; ++r) {
+        acc += in[r * stride + t] * (r + 1);
+      }
+      __syncthreads();
+      out[blockIdx.x * blockDim.x + t] = acc - 3 * s[blockDim.x - 1 - t];
+    })")
+               .kernel<const int*, const int*, int, int*>("turns", device);
+  for (const auto& [blocks, threads] : {std::pair{200, 128}, std::pair{3, 256}, std::pair{9, 64}}) {
+    SCOPED_TRACE(testing::Message() << blocks << " blocks of " << threads);
+    const int rows = 40;
+    const auto in = random_vector<int>(std::size_t{rows} * threads, -1000, 1000);
+    const auto lengths = random_vector<int>(std::size_t(blocks), 0, rows);
+    auto out = poisoned<int>(std::size_t(blocks) * threads);
+    k.launch(LaunchConfig{.grid = {unsigned(blocks)}, .block = {unsigned(threads)}},
+             device.upload(in), device.upload(lengths), threads, out);
+    const auto o = out.download();
+    for (int b = 0; b < blocks; ++b) {
+      const int len = lengths[std::size_t(b)];
+      for (int t = 0; t < threads; ++t) {
+        int acc = 0;
+        for (int r = 0; r < len; ++r) {
+          acc += in[std::size_t(r) * threads + t] * (r + 1);
+        }
+        ASSERT_EQ(o[std::size_t(b) * threads + t], acc - 3 * (b * 1000 + threads - 1 - t))
+            << "block " << b << " (length " << len << ") thread " << t;
+      }
+    }
+  }
+}
+
 TEST_F(Barriers, ThreeDimensionalBlocks) {
   auto k = Program::from_source("cube.cu", R"(
     __global__ void mirror(int* out) {

@@ -1124,6 +1124,9 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
 /// The block entry: region 0 for every thread, then, while any thread waits at a barrier, the
 /// region after it (all threads at one barrier or stop, the common case); otherwise, the threads
 /// at loop stops run on to their next barrier, and only then each thread its own region.
+/// A kernel with loop stops can take turns with other blocks (kjit_cpu_block.yield): after a pass
+/// that leaves every thread at one stop, it keeps the pass's outcome in the block record and
+/// returns; called with `resume` set, it goes on from that outcome.
 Function* make_driver(Function& f, const Regions& code, unsigned barriers,
                       const FrameLayout& layout, const MemorySpaces& spaces,
                       const std::string& name) {
@@ -1149,15 +1152,37 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   BasicBlock* start = BasicBlock::Create(ctx, "start", driver);
   BasicBlock* loop = BasicBlock::Create(ctx, "loop", driver);
   BasicBlock* done = BasicBlock::Create(ctx, "done", driver);
-  b.CreateCondBr(b.CreateICmpEQ(threads, b.getInt64(0)), done, start);
+  const bool can_yield = llvm::any_of(code.through, [](const Function* g) { return g != nullptr; });
+  auto* states_type = llvm::StructType::get(ctx, {i32, i32, i32});
+  Value* resume_flag = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block,
+                                                    offsetof(kjit_cpu_block, resume), "resume_at");
+  Value* saved_states = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block,
+                                                     offsetof(kjit_cpu_block, states), "saved_at");
+  BasicBlock* resume = can_yield ? BasicBlock::Create(ctx, "resume", driver) : nullptr;
+  BasicBlock* first = can_yield ? BasicBlock::Create(ctx, "first", driver) : start;
+  b.CreateCondBr(b.CreateICmpEQ(threads, b.getInt64(0)), done, first);
 
-  std::vector<std::pair<BasicBlock*, Value*>> incoming;
+  // (block, states, whether the driver may yield after them)
+  std::vector<std::tuple<BasicBlock*, Value*, bool>> incoming;
   const auto call_pass = [&](unsigned r, PassMode mode) {
     Value* result = b.CreateCall(make_pass(f, code, r, mode, layout, spaces),
                                  {args, block, frame, threads, nx, ny, nz});
-    incoming.emplace_back(b.GetInsertBlock(), result);
+    incoming.emplace_back(b.GetInsertBlock(), result, true);
     b.CreateBr(loop);
   };
+  if (can_yield) {
+    b.SetInsertPoint(first);
+    b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i32, resume_flag, "resuming"), b.getInt32(0)),
+                   resume, start);
+    b.SetInsertPoint(resume);
+    Value* saved = llvm::PoisonValue::get(states_type);
+    for (unsigned k = 0; k < 3; ++k) {
+      saved = b.CreateInsertValue(
+          saved, b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(i32, saved_states, k)), k);
+    }
+    incoming.emplace_back(b.GetInsertBlock(), saved, false);  // it yielded after these: go on
+    b.CreateBr(loop);
+  }
   b.SetInsertPoint(start);
   call_pass(0, PassMode::all);
 
@@ -1167,11 +1192,34 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   BasicBlock* through = BasicBlock::Create(ctx, "through_stops", driver);
   BasicBlock* any = BasicBlock::Create(ctx, "own_barriers", driver);
   b.SetInsertPoint(loop);
-  llvm::PHINode* result = b.CreatePHI(incoming.front().second->getType(), 4, "states");
+  llvm::PHINode* result = b.CreatePHI(states_type, 4, "states");
+  llvm::PHINode* may_yield = b.CreatePHI(b.getInt1Ty(), 4, "may_yield");
   Value* min_all = b.CreateExtractValue(result, 0, "min");
   Value* min_live = b.CreateExtractValue(result, 1, "min_live");
   Value* max = b.CreateExtractValue(result, 2, "max");
-  b.CreateCondBr(b.CreateICmpEQ(max, b.getInt32(kEnded)), done, check);
+  if (can_yield) {
+    BasicBlock* at_stop = BasicBlock::Create(ctx, "at_one_stop", driver);
+    BasicBlock* yield = BasicBlock::Create(ctx, "yield", driver);
+    BasicBlock* not_done = BasicBlock::Create(ctx, "not_done", driver);
+    b.CreateCondBr(b.CreateICmpEQ(max, b.getInt32(kEnded)), done, not_done);
+    b.SetInsertPoint(not_done);
+    // Every thread at one stop (the stops have the highest numbers) after a pass of this call.
+    b.CreateCondBr(b.CreateAnd(may_yield, b.CreateAnd(b.CreateICmpEQ(min_all, max),
+                                                      b.CreateICmpUGT(max, b.getInt32(barriers)))),
+                   at_stop, check);
+    b.SetInsertPoint(at_stop);
+    Value* asked = field(i32, offsetof(kjit_cpu_block, yield), "yield");
+    b.CreateCondBr(b.CreateICmpNE(asked, b.getInt32(0)), yield, check);
+    b.SetInsertPoint(yield);
+    for (unsigned k = 0; k < 3; ++k) {
+      b.CreateStore(b.CreateExtractValue(result, k),
+                    b.CreateConstInBoundsGEP1_64(i32, saved_states, k));
+    }
+    b.CreateStore(b.getInt32(1), resume_flag);
+    b.CreateRetVoid();
+  } else {
+    b.CreateCondBr(b.CreateICmpEQ(max, b.getInt32(kEnded)), done, check);
+  }
   b.SetInsertPoint(check);
   // Every thread at one barrier (none ended): the vectorisable pass; otherwise each its own.
   b.CreateCondBr(
@@ -1192,10 +1240,14 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   }
   b.SetInsertPoint(any);
   call_pass(0, PassMode::any);
-  for (auto& [pred, value] : incoming) {
+  for (auto& [pred, value, after_pass] : incoming) {
     result->addIncoming(value, pred);
+    may_yield->addIncoming(b.getInt1(after_pass), pred);
   }
   b.SetInsertPoint(done);
+  if (can_yield) {
+    b.CreateStore(b.getInt32(0), resume_flag);
+  }
   b.CreateRetVoid();
   return driver;
 }
@@ -1272,6 +1324,7 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
   stop->eraseFromParent();
   out.split = true;
   out.frame_bytes = layout.bytes_per_thread;
+  out.yields = llvm::any_of(code.through, [](const Function* g) { return g != nullptr; });
   return out;
 }
 

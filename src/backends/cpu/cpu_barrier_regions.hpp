@@ -17,6 +17,7 @@ namespace kjit::cpu {
 struct RegionSplit {
   bool split = false;
   std::uint64_t frame_bytes = 0;  // per thread
+  bool yields = false;            // has loops in step: blocks can take turns (cpu_abi.h)
   std::string why_not;            // when not split: the construct that kept the fibers
 };
 

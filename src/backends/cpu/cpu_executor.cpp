@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 
 namespace kjit::cpu {
@@ -55,34 +57,101 @@ WorkerScratch& scratch() {
   return s;
 }
 
+/// At most this many blocks take turns on one worker: enough to walk whole pages of memory
+/// together, few enough that their frames and shared memory stay in the core's caches.
+constexpr std::uint64_t kTurnBlocks = 8;
+
+kjit_cpu_block block_record(const CpuLaunch& launch) {
+  kjit_cpu_block b{};
+  b.block_dim[0] = launch.block.x;
+  b.block_dim[1] = launch.block.y;
+  b.block_dim[2] = launch.block.z;
+  b.grid_dim[0] = launch.grid.x;
+  b.grid_dim[1] = launch.grid.y;
+  b.grid_dim[2] = launch.grid.z;
+  return b;
+}
+
+void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
+  b.block_idx[0] = static_cast<unsigned>(id % b.grid_dim[0]);
+  b.block_idx[1] = static_cast<unsigned>((id / b.grid_dim[0]) % b.grid_dim[1]);
+  b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{b.grid_dim[0]} * b.grid_dim[1]));
+}
+
+/// Blocks [begin, end) one after another.
+void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
+  WorkerScratch& s = scratch();
+  kjit_cpu_block b = block_record(launch);
+  b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
+  b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
+  void* const* args = launch.argument_pointers.get();
+  for (std::uint64_t id = begin; id < end; ++id) {
+    set_block_index(b, id);
+    if (launch.block_entry != nullptr) {
+      launch.block_entry(args, &b);
+    } else {
+      s.fiber_runner().run(launch.thread_entry, args, b);
+    }
+  }
+}
+
+/// Blocks [begin, end) of a kernel that yields, up to kTurnBlocks at a time, each with its own
+/// shared memory and frame, taking turns: a call runs one block until its threads stop at a loop
+/// in step (an iteration) or the block ends; an ended block's place goes to the next block.
+void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
+  WorkerScratch& s = scratch();
+  const std::uint64_t places = std::min(kTurnBlocks, end - begin);
+  const std::size_t shared_stride = align_up(launch.shared_bytes, kCacheLine);
+  const std::size_t frame_stride = align_up(launch.frame_bytes, kCacheLine);
+  char* shared = shared_stride > 0 ? s.shared.get(shared_stride * places) : nullptr;
+  char* frame = frame_stride > 0 ? s.frame.get(frame_stride * places) : nullptr;
+  void* const* args = launch.argument_pointers.get();
+  std::array<kjit_cpu_block, kTurnBlocks> blocks{};
+  std::uint64_t next = begin;
+  std::uint64_t running = 0;
+  for (std::uint64_t p = 0; p < places; ++p) {
+    blocks[p] = block_record(launch);
+    blocks[p].shared = shared == nullptr ? nullptr : shared + p * shared_stride;
+    blocks[p].frame = frame == nullptr ? nullptr : frame + p * frame_stride;
+    blocks[p].yield = 1;
+    set_block_index(blocks[p], next++);
+    ++running;
+  }
+  while (running > 0) {
+    for (std::uint64_t p = 0; p < places; ++p) {
+      kjit_cpu_block& b = blocks[p];
+      if (b.yield == 0) {
+        continue;  // this place has no block left to run
+      }
+      launch.block_entry(args, &b);
+      if (b.resume == 0) {  // the block has ended
+        if (next < end) {
+          set_block_index(b, next++);
+        } else {
+          b.yield = 0;
+          --running;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void CpuExecutor::run(const CpuLaunch& launch) {
-  const Dim3 grid = launch.grid;
-  const std::uint64_t blocks = grid.volume();
-  const std::uint64_t grain =
-      std::max<std::uint64_t>(1, blocks / (std::uint64_t{pool_.threads()} * 8));
-  void* const* args = launch.argument_pointers.get();
+  const std::uint64_t blocks = launch.grid.volume();
+  const std::uint64_t threads = pool_.threads();
+  std::uint64_t grain = std::max<std::uint64_t>(1, blocks / (threads * 8));
+  const bool turns = launch.yields && launch.block_entry != nullptr;
+  if (turns) {
+    // Blocks take turns only within a worker's chunk: give each worker several of a small grid.
+    grain = std::max(grain, std::min(kTurnBlocks, (blocks + threads - 1) / threads));
+  }
   pool_.run(blocks, grain, [&](std::uint64_t begin, std::uint64_t end) {
-    WorkerScratch& s = scratch();
-    kjit_cpu_block b{};
-    b.block_dim[0] = launch.block.x;
-    b.block_dim[1] = launch.block.y;
-    b.block_dim[2] = launch.block.z;
-    b.grid_dim[0] = grid.x;
-    b.grid_dim[1] = grid.y;
-    b.grid_dim[2] = grid.z;
-    b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
-    b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
-    for (std::uint64_t id = begin; id < end; ++id) {
-      b.block_idx[0] = static_cast<unsigned>(id % grid.x);
-      b.block_idx[1] = static_cast<unsigned>((id / grid.x) % grid.y);
-      b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{grid.x} * grid.y));
-      if (launch.block_entry != nullptr) {
-        launch.block_entry(args, &b);
-      } else {
-        s.fiber_runner().run(launch.thread_entry, args, b);
-      }
+    if (turns && end - begin > 1) {
+      run_in_turns(launch, begin, end);
+    } else {
+      run_in_order(launch, begin, end);
     }
   });
 }

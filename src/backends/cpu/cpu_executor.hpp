@@ -1,5 +1,7 @@
 // Runs a kernel's grid on the CPU: blocks are spread over the thread pool; each block runs its
-// threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h).
+// threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h). Blocks of a kernel
+// with loops in step take turns on their worker, an iteration each, so that they walk memory
+// together as a GPU's resident blocks do.
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
@@ -15,13 +17,14 @@ namespace kjit::cpu {
 
 class LinkedObject;
 
-using BlockEntry = void (*)(void* const* args, const kjit_cpu_block* block);
+using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
+  bool yields = false;                       // block_entry can take turns (cpu_abi.h)
   Dim3 grid;
   Dim3 block;
   std::size_t shared_bytes = 0;  // static + dynamic, per block

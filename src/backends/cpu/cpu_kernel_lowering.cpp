@@ -545,7 +545,9 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     keep.insert(info_name);
     auto* info = llvm::ConstantStruct::get(
         info_type, {llvm::ConstantInt::get(i32, KJIT_CPU_ABI_VERSION),
-                    llvm::ConstantInt::get(i32, on_fibers ? KJIT_CPU_KERNEL_USES_BARRIER : 0U),
+                    llvm::ConstantInt::get(i32, on_fibers      ? KJIT_CPU_KERNEL_USES_BARRIER
+                                                : split.yields ? KJIT_CPU_KERNEL_YIELDS
+                                                               : 0U),
                     llvm::ConstantInt::get(i64, static_shared_bytes),
                     llvm::ConstantInt::get(i64, split.frame_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,

@@ -41,6 +41,11 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
     offset += size;
   }
   CpuFunction::Entries entries;
+  if ((info->flags & ~(KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS)) != 0 ||
+      info->flags == (KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS)) {
+    throw corrupt(fmt::format("its kernel flags {:#x} are not a valid set", info->flags));
+  }
+  entries.yields = (info->flags & KJIT_CPU_KERNEL_YIELDS) != 0;
   if ((info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0) {
     entries.thread = reinterpret_cast<ThreadEntry>(code_->find("__kjit_thread_" + symbol));
   } else {
@@ -75,6 +80,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->code = code_;
   launch->block_entry = entries_.block;
   launch->thread_entry = entries_.thread;
+  launch->yields = entries_.yields;
   launch->grid = config.grid;
   launch->block = config.block;
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;

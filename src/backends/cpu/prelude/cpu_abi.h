@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 2
+#define KJIT_CPU_ABI_VERSION 3
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -16,6 +16,15 @@ struct kjit_cpu_block {
   char* shared;  /* the block's shared memory: static variables, then the dynamic area */
   void* barrier; /* the block's fiber scheduler (barrier kernels); null on the loop path */
   char* frame;   /* per-thread state of a kernel split at its barriers (frame_bytes per thread) */
+  /* Taking turns (kernels flagged KJIT_CPU_KERNEL_YIELDS): with `yield` set, the block entry
+   * returns after a pass in which all its threads stopped at a loop run in step, with `resume`
+   * set and the pass's outcome in `states`; called again, it goes on from there. It returns with
+   * `resume` clear when the block has finished. Several blocks on one worker can so run their
+   * loops' iterations in turn, as a GPU's resident blocks do, and walk memory together. */
+  unsigned yield;
+  unsigned resume;
+  unsigned states[3];
+  unsigned reserved2;
 };
 
 /* Per thread of a block: what threadIdx and friends read. */
@@ -34,12 +43,14 @@ struct kjit_cpu_kernel_info {
 };
 
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
+#define KJIT_CPU_KERNEL_YIELDS 2u /* its block entry can take turns (kjit_cpu_block.yield) */
 
 /* Symbols of kernel entry N in a compiled object (only the entry the info's flags call for is
  * present):
- *  - __kjit_block_N, void (void* const* args, const struct kjit_cpu_block*): all threads of a
- *    block in loops; a kernel with barriers runs its threads region by region, from barrier to
- *    barrier, and keeps each thread's live values in the block's frame;
+ *  - __kjit_block_N, void (void* const* args, struct kjit_cpu_block*): all threads of a block in
+ *    loops; a kernel with barriers runs its threads region by region, from barrier to barrier,
+ *    and keeps each thread's live values in the block's frame; only a kernel flagged
+ *    KJIT_CPU_KERNEL_YIELDS writes to the block record;
  *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
  *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;
