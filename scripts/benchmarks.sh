@@ -38,6 +38,10 @@ mkdir -p "$out"
 docs="$root/docs/benchmarks.md"
 bench="$build/benchmarks"
 aggregates=(--benchmark_report_aggregates_only=true --benchmark_out_format=json)
+# A run's repetitions in random order, kjit's and the baselines' mixed: the machine's speed drifts
+# (this VM's memory bandwidth moves by a third within minutes), and a ratio should not depend on
+# which of its two rows ran while the machine was slow.
+interleave=(--benchmark_enable_random_interleaving=true)
 ran=0
 
 # suite <name> <docs section> <binary> [environment...]: runs one suite, reports, or says why not.
@@ -50,7 +54,7 @@ suite() {
   fi
   echo "benchmarks: $name ($binary, $reps repetitions)"
   if ! env "$@" "$bench/$binary" --benchmark_repetitions="$reps" \
-      --benchmark_min_time="$min_time" "${aggregates[@]}" \
+      --benchmark_min_time="$min_time" "${aggregates[@]}" "${interleave[@]}" \
       --benchmark_out="$out/bench-$section.json" > "$out/bench-$section.log" 2>&1; then
     echo "benchmarks: $name: skipped or failed:"
     tail -5 "$out/bench-$section.log" | sed 's/^/  /'
