@@ -98,6 +98,8 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
 /// Blocks [begin, end) of a kernel that yields, up to kTurnBlocks at a time, each with its own
 /// shared memory and frame, taking turns: a call runs one block until its threads stop at a loop
 /// in step (an iteration) or the block ends; an ended block's place goes to the next block.
+/// Places open when a block first yields: blocks that never stop (a grid-stride loop over a grid
+/// as large as the data) run one after another in one place, whose memory stays in the cache.
 void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
   WorkerScratch& s = scratch();
   const std::uint64_t places = std::min(kTurnBlocks, end - begin);
@@ -108,29 +110,37 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   void* const* args = launch.argument_pointers.get();
   std::array<kjit_cpu_block, kTurnBlocks> blocks{};
   std::uint64_t next = begin;
+  std::uint64_t open = 0;  // places in use
   std::uint64_t running = 0;
-  for (std::uint64_t p = 0; p < places; ++p) {
-    blocks[p] = block_record(launch);
-    blocks[p].shared = shared == nullptr ? nullptr : shared + p * shared_stride;
-    blocks[p].frame = frame == nullptr ? nullptr : frame + p * frame_stride;
-    blocks[p].yield = 1;
-    set_block_index(blocks[p], next++);
+  const auto open_place = [&] {
+    kjit_cpu_block& b = blocks[open];
+    b = block_record(launch);
+    b.shared = shared == nullptr ? nullptr : shared + open * shared_stride;
+    b.frame = frame == nullptr ? nullptr : frame + open * frame_stride;
+    b.yield = 1;
+    set_block_index(b, next++);
+    ++open;
     ++running;
-  }
+  };
+  open_place();
   while (running > 0) {
-    for (std::uint64_t p = 0; p < places; ++p) {
+    // Places opened in a round take their first turn in the same round, so that the blocks stay
+    // at the same iteration.
+    for (std::uint64_t p = 0; p < open; ++p) {
       kjit_cpu_block& b = blocks[p];
       if (b.yield == 0) {
         continue;  // this place has no block left to run
       }
       launch.block_entry(args, &b);
-      if (b.resume == 0) {  // the block has ended
-        if (next < end) {
-          set_block_index(b, next++);
-        } else {
-          b.yield = 0;
-          --running;
+      if (b.resume != 0) {
+        while (open < places && next < end) {
+          open_place();
         }
+      } else if (next < end) {  // the block has ended: the next one takes its place
+        set_block_index(b, next++);
+      } else {
+        b.yield = 0;
+        --running;
       }
     }
   }
