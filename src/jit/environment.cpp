@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <thread>
 #include <utility>
@@ -25,26 +25,38 @@ std::optional<std::string> get(const char* name) {
   return std::string(value);
 }
 
-spdlog::level::level_enum parse_log_level(std::string_view text) {
-  static constexpr std::array<std::pair<std::string_view, spdlog::level::level_enum>, 7> levels{{
-      {"trace", spdlog::level::trace},
-      {"debug", spdlog::level::debug},
-      {"info", spdlog::level::info},
-      {"warn", spdlog::level::warn},
-      {"error", spdlog::level::err},
-      {"critical", spdlog::level::critical},
-      {"off", spdlog::level::off},
-  }};
+namespace {
+
+/// The value that `words` gives the trimmed `text`; otherwise a ConfigError that names
+/// `variable`, quotes the text, and goes on with `what_to_use`.
+template <class T>
+T choose(std::string_view text, std::initializer_list<std::pair<std::string_view, T>> words,
+         const char* variable, std::string_view what_to_use) {
   const std::string_view t = trim(text);
-  for (const auto& [name, level] : levels) {
-    if (t == name) {
-      return level;
+  for (const auto& [word, value] : words) {
+    if (t == word) {
+      return value;
     }
   }
-  throw ConfigError(
-      fmt::format("kjit: KJIT_LOG_LEVEL='{}' is not a level; use one of trace, "
-                  "debug, info, warn, error, critical, off",
-                  text));
+  throw ConfigError(fmt::format("kjit: {}='{}' {}", variable, text, what_to_use));
+}
+
+}  // namespace
+
+spdlog::level::level_enum parse_log_level(std::string_view text) {
+  return choose<spdlog::level::level_enum>(text,
+                                           {
+                                               {"trace", spdlog::level::trace},
+                                               {"debug", spdlog::level::debug},
+                                               {"info", spdlog::level::info},
+                                               {"warn", spdlog::level::warn},
+                                               {"error", spdlog::level::err},
+                                               {"critical", spdlog::level::critical},
+                                               {"off", spdlog::level::off},
+                                           },
+                                           "KJIT_LOG_LEVEL",
+                                           "is not a level; use one of trace, debug, info, warn, "
+                                           "error, critical, off");
 }
 
 spdlog::level::level_enum log_level() {
@@ -77,17 +89,9 @@ std::uint32_t cpu_threads() {
 }
 
 bool parse_cpu_barriers(std::string_view text) {
-  const std::string_view t = trim(text);
-  if (t.empty() || t == "regions") {
-    return true;
-  }
-  if (t == "fibers") {
-    return false;
-  }
-  throw ConfigError(
-      fmt::format("kjit: KJIT_CPU_BARRIERS='{}' is not a way to run barrier kernels; use "
-                  "'regions' (the default) or 'fibers'",
-                  text));
+  return choose<bool>(text, {{"", true}, {"regions", true}, {"fibers", false}}, "KJIT_CPU_BARRIERS",
+                      "is not a way to run barrier kernels; use 'regions' (the default) or "
+                      "'fibers'");
 }
 
 bool cpu_split_barriers() {
@@ -96,16 +100,8 @@ bool cpu_split_barriers() {
 }
 
 bool parse_perf_map(std::string_view text) {
-  const std::string_view t = trim(text);
-  if (t.empty() || t == "0") {
-    return false;
-  }
-  if (t == "1") {
-    return true;
-  }
-  throw ConfigError(fmt::format(
-      "kjit: KJIT_PERF_MAP='{}' is not a switch; use '1' (write /tmp/perf-<pid>.map) or '0'",
-      text));
+  return choose<bool>(text, {{"", false}, {"0", false}, {"1", true}}, "KJIT_PERF_MAP",
+                      "is not a switch; use '1' (write /tmp/perf-<pid>.map) or '0'");
 }
 
 bool perf_map() {
@@ -122,18 +118,9 @@ std::optional<std::string> device_spec() {
 }
 
 CacheMode parse_cache_mode(std::string_view text) {
-  const std::string_view t = trim(text);
-  if (t == "rw") {
-    return CacheMode::read_write;
-  }
-  if (t == "ro") {
-    return CacheMode::read_only;
-  }
-  if (t == "off") {
-    return CacheMode::off;
-  }
-  throw ConfigError(
-      fmt::format("kjit: KJIT_CACHE='{}' is not a cache mode; use rw, ro or off", text));
+  return choose<CacheMode>(
+      text, {{"rw", CacheMode::read_write}, {"ro", CacheMode::read_only}, {"off", CacheMode::off}},
+      "KJIT_CACHE", "is not a cache mode; use rw, ro or off");
 }
 
 CacheMode cache_mode() {
