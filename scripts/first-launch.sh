@@ -11,17 +11,21 @@ device=""
 reps=7
 build="$root/build"
 out=""
+usage() {
+  echo "usage: $0 --device cpu|cuda [--reps N] [--build DIR] [--out DIR]" >&2
+  exit 2
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --device) device="$2"; shift ;;
     --reps) reps="$2"; shift ;;
     --build) build="$2"; shift ;;
     --out) out="$2"; shift ;;
-    *) echo "usage: $0 --device cpu|cuda [--reps N] [--build DIR] [--out DIR]" >&2; exit 2 ;;
+    *) usage ;;
   esac
   shift
 done
-[ -n "$device" ] || { echo "usage: $0 --device cpu|cuda [--reps N] [--build DIR] [--out DIR]" >&2; exit 2; }
+[ -n "$device" ] || usage
 out="${out:-$build}"
 mkdir -p "$out"
 binary="$build/benchmarks/kjit_first_launch"

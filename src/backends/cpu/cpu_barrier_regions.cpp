@@ -915,6 +915,11 @@ struct Regions {
   std::vector<Function*> regions;
   std::vector<Function*> through;
   std::vector<AffineRegion> affine;
+
+  /// Whether the kernel has a loop in step: then its blocks can take turns (cpu_abi.h).
+  [[nodiscard]] bool has_stops() const {
+    return llvm::any_of(through, [](const Function* g) { return g != nullptr; });
+  }
 };
 
 /// One pass over the block's threads. Returns {min state, min state of threads that have not
@@ -1152,7 +1157,7 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   BasicBlock* start = BasicBlock::Create(ctx, "start", driver);
   BasicBlock* loop = BasicBlock::Create(ctx, "loop", driver);
   BasicBlock* done = BasicBlock::Create(ctx, "done", driver);
-  const bool can_yield = llvm::any_of(code.through, [](const Function* g) { return g != nullptr; });
+  const bool can_yield = code.has_stops();
   auto* states_type = llvm::StructType::get(ctx, {i32, i32, i32});
   Value* resume_flag = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block,
                                                     offsetof(kjit_cpu_block, resume), "resume_at");
@@ -1324,7 +1329,7 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
   stop->eraseFromParent();
   out.split = true;
   out.frame_bytes = layout.bytes_per_thread;
-  out.yields = llvm::any_of(code.through, [](const Function* g) { return g != nullptr; });
+  out.yields = code.has_stops();
   return out;
 }
 
