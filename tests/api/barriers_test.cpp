@@ -255,6 +255,139 @@ TEST_F(Barriers, BlocksTakingTurnsKeepTheirOwnSharedMemoryAndState) {
   }
 }
 
+TEST_F(Barriers, ConditionsOnTheThreadIndexAgainstABlockWideBound) {
+  // `if (t < bound)` with a bound the same in every thread: from an argument (negative, zero, or
+  // past the block), from a value kept across barriers (a reduction tree's stride), signed and
+  // unsigned, <, <=, > and >=, either side. On the CPU such a region runs as two loops, the
+  // threads below the bound and those above it, each with the condition made constant.
+  auto k = Program::from_source("guards.cu", R"(
+    __global__ void guarded(const int* in, int* out, int k, unsigned uk) {
+      __shared__ int s[256];
+      const unsigned t = threadIdx.x;
+      const int ti = threadIdx.x;
+      const int i = blockIdx.x * blockDim.x + t;
+      int v = in[i];
+      s[t] = v;
+      __syncthreads();
+      if (t < uk) v += s[(t + 1) % blockDim.x];
+      __syncthreads();
+      if (ti <= k) v -= 3 * s[blockDim.x - 1 - t];
+      __syncthreads();
+      if (k - 7 < ti) v *= 2;
+      __syncthreads();
+      if (uk >= t) v ^= 5;
+      __syncthreads();
+      if (ti >= k + 1) v += 11;
+      __syncthreads();
+      for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (t < stride) s[t] += s[t + stride];
+        __syncthreads();
+      }
+      out[i] = v + s[0];
+    })")
+               .kernel<const int*, int*, int, unsigned>("guarded", device);
+  const unsigned blocks = 3;
+  for (const unsigned threads : {256U, 64U}) {
+    const auto in = random_vector<int>(std::size_t{blocks} * threads, -1000, 1000);
+    const auto in_d = device.upload(in);
+    for (const int kk : {-5, 0, 1, 37, 64, 255, 300}) {
+      for (const unsigned uk : {0U, 1U, 63U, 200U, 256U, 0xffffffffU}) {
+        SCOPED_TRACE(testing::Message() << threads << " threads, k=" << kk << ", uk=" << uk);
+        auto out = poisoned<int>(in.size());
+        k.launch(LaunchConfig{.grid = {blocks}, .block = {threads}}, in_d, out, kk, uk);
+        const auto o = out.download();
+        for (unsigned b = 0; b < blocks; ++b) {
+          const auto at = [&](unsigned t) { return std::size_t{b} * threads + t; };
+          long total = 0;
+          for (unsigned t = 0; t < threads; ++t) {
+            total += in[at(t)];
+          }
+          for (unsigned t = 0; t < threads; ++t) {
+            const int ti = static_cast<int>(t);
+            int v = in[at(t)];
+            if (t < uk) {
+              v += in[at((t + 1) % threads)];
+            }
+            if (ti <= kk) {
+              v -= 3 * in[at(threads - 1 - t)];
+            }
+            if (kk - 7 < ti) {
+              v *= 2;
+            }
+            if (uk >= t) {
+              v ^= 5;
+            }
+            if (ti >= kk + 1) {
+              v += 11;
+            }
+            ASSERT_EQ(o[at(t)], v + total) << "block " << b << " thread " << t;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Barriers, BlockWideValuesReachThreadsThatPartAtDifferentBarriers) {
+  // A loop counter, the same in every thread, lives across the barriers of a loop that all
+  // threads run together; then odd and even warps wait at different barriers and each thread
+  // goes on alone, reading the counter. On the CPU the passes over all threads keep such a value
+  // once, and every thread must see it when they part. (The branch is the same across each warp:
+  // an H100 gave wrong results for some threads when it split a warp here.)
+  auto k = Program::from_source("part.cu", R"(
+    __global__ void part(const int* in, int* out, int rounds) {
+      __shared__ int s[256];
+      const unsigned t = threadIdx.x;
+      int v = in[blockIdx.x * blockDim.x + t];
+      int r = 0;
+      for (; r < rounds; ++r) {
+        s[t] = v;
+        __syncthreads();
+        v += s[(t + 1) % blockDim.x] % 7 + r;
+        __syncthreads();
+      }
+      if (t / 32 % 2 == 1) {
+        s[t] = v + r;
+        __syncthreads();
+        v = s[t - 32] * r;
+      } else {
+        s[t] = v - r;
+        __syncthreads();
+        v = s[t + 32] + 2 * r;
+      }
+      out[blockIdx.x * blockDim.x + t] = v + r;
+    })")
+               .kernel<const int*, int*, int>("part", device);
+  const unsigned blocks = 4;
+  const unsigned threads = 256;
+  const auto in = random_vector<int>(std::size_t{blocks} * threads, -1000, 1000);
+  for (const int rounds : {0, 1, 5}) {
+    SCOPED_TRACE(rounds);
+    auto out = poisoned<int>(in.size());
+    k.launch(LaunchConfig{.grid = {blocks}, .block = {threads}}, device.upload(in), out, rounds);
+    const auto o = out.download();
+    for (unsigned b = 0; b < blocks; ++b) {
+      std::vector<int> v(threads);
+      std::vector<int> next(threads);
+      for (unsigned t = 0; t < threads; ++t) {
+        v[t] = in[std::size_t{b} * threads + t];
+      }
+      for (int r = 0; r < rounds; ++r) {
+        for (unsigned t = 0; t < threads; ++t) {
+          next[t] = v[t] + v[(t + 1) % threads] % 7 + r;
+        }
+        v.swap(next);
+      }
+      for (unsigned t = 0; t < threads; ++t) {
+        const int expect =
+            t / 32 % 2 == 1 ? (v[t - 32] - rounds) * rounds : v[t + 32] + rounds + 2 * rounds;
+        ASSERT_EQ(o[std::size_t{b} * threads + t], expect + rounds)
+            << "block " << b << " thread " << t;
+      }
+    }
+  }
+}
+
 TEST_F(Barriers, ThreeDimensionalBlocks) {
   auto k = Program::from_source("cube.cu", R"(
     __global__ void mirror(int* out) {

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
 #include "backends/cpu/cpu_loop_stops.hpp"
+#include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 
@@ -43,8 +44,10 @@ using llvm::Function;
 using llvm::Instruction;
 using llvm::Value;
 
-// The thread entry's parameters; region functions take the same, then kFrame..kTid.
-enum Param : unsigned { kArgs = 0, kBlock, kX, kY, kZ, kFrame, kThreads, kTid };
+// The thread entry's parameters; region functions take the same, then kFrame..kUniformTid:
+// the index of the thread whose slots hold the values the same in every thread (UniformSlot).
+// A pass over all threads gives 0: they keep such a value once, not once per thread.
+enum Param : unsigned { kArgs = 0, kBlock, kX, kY, kZ, kFrame, kThreads, kTid, kUniformTid };
 
 // A region function returns the barrier its thread stopped at (1-based), or kEnded.
 constexpr std::uint32_t kEnded = 0;
@@ -311,10 +314,12 @@ struct UniformSlot {
 };
 
 /// Alias scopes for the kinds of memory a region touches: the block's shared memory, the frame
-/// (what were the thread's locals), the frame's snapshots, and what the kernel's arguments point
-/// to. None overlaps another: a kernel argument cannot point into shared memory or into kjit's
-/// frame. Without them, a loop over threads that loads global memory at addresses that are not
-/// affine functions of the thread, and stores shared memory or the frame, cannot be vectorised.
+/// (what were the thread's locals, and their states), the frame's slots of uniform values, its
+/// snapshots, and what the kernel's arguments point to. None overlaps another: a kernel argument
+/// cannot point into shared memory or into kjit's frame, and the frame's parts lie apart. Without
+/// them, a loop over threads that loads global memory at addresses that are not affine functions
+/// of the thread, and stores shared memory or the frame, cannot be vectorised; and the one slot
+/// that a pass over all threads keeps a uniform value in (kUniformTid) could be any thread's.
 class MemorySpaces {
  public:
   MemorySpaces(Function& f, const std::vector<UniformSlot>& uniform)
@@ -326,9 +331,11 @@ class MemorySpaces {
     };
     shared_ = scope("shared");
     frame_ = scope("frame");
+    uniform_ = scope("uniform");
     snapshot_ = scope("snapshot");
     for (const UniformSlot& u : uniform) {
       snapshots_.insert(u.snapshot);
+      uniform_slots_.insert(u.slot);
     }
   }
 
@@ -336,32 +343,19 @@ class MemorySpaces {
   void annotate(Function& f) const {
     for (Instruction& i : llvm::instructions(f)) {
       if (const Value* pointer = accessed_pointer(i)) {
-        switch (space_of(pointer)) {
-          case Space::shared:
-            add(i, shared_, llvm::MDNode::concatenate(frame_, snapshot_));
-            break;
-          case Space::frame:
-            add(i, frame_, llvm::MDNode::concatenate(shared_, snapshot_));
-            break;
-          case Space::snapshot:
-            add(i, snapshot_, llvm::MDNode::concatenate(shared_, frame_));
-            break;
-          case Space::global:
-            add(i, nullptr,
-                llvm::MDNode::concatenate(llvm::MDNode::concatenate(shared_, frame_), snapshot_));
-            break;
-          case Space::unknown:
-            break;
+        const Space space = space_of(pointer);
+        if (space != Space::unknown) {
+          add(i, scope_of(space), others(space));
         }
       }
     }
   }
 
-  /// For kjit's own accesses to the frame, and for a snapshot load turned into a slot load.
-  void annotate_frame_access(Instruction& i) const {
-    i.setMetadata(llvm::LLVMContext::MD_alias_scope, frame_);
-    i.setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::concatenate(shared_, snapshot_));
-  }
+  /// For kjit's own accesses to the threads' states.
+  void annotate_frame_access(Instruction& i) const { set(i, Space::frame); }
+
+  /// For a snapshot load turned into a load of the thread's slot of the uniform value.
+  void annotate_uniform_access(Instruction& i) const { set(i, Space::uniform); }
 
   /// Inlining a region into its pass gives the region's scopes fresh copies; this puts the
   /// originals back, so that the pass's own accesses to the frame (the threads' states) are in
@@ -376,7 +370,7 @@ class MemorySpaces {
       if (domain_name == nullptr || domain_name->getString() != kDomain) {
         return scope;
       }
-      for (const llvm::MDNode* list : {shared_, frame_, snapshot_}) {
+      for (const llvm::MDNode* list : {shared_, frame_, uniform_, snapshot_}) {
         const auto* mine = llvm::cast<llvm::MDNode>(list->getOperand(0));
         if (llvm::AliasScopeNode(mine).getName() == node.getName()) {
           return mine;
@@ -403,7 +397,38 @@ class MemorySpaces {
  private:
   static constexpr const char* kDomain = "kjit.memory";
 
-  enum class Space { unknown, shared, frame, snapshot, global };
+  enum class Space { unknown, shared, frame, uniform, snapshot, global };
+
+  [[nodiscard]] llvm::MDNode* scope_of(Space space) const {
+    switch (space) {
+      case Space::shared:
+        return shared_;
+      case Space::frame:
+        return frame_;
+      case Space::uniform:
+        return uniform_;
+      case Space::snapshot:
+        return snapshot_;
+      default:
+        return nullptr;
+    }
+  }
+
+  /// The scopes of every known space but `space`.
+  [[nodiscard]] llvm::MDNode* others(Space space) const {
+    llvm::MDNode* out = nullptr;
+    for (const Space s : {Space::shared, Space::frame, Space::uniform, Space::snapshot}) {
+      if (s != space) {
+        out = llvm::MDNode::concatenate(out, scope_of(s));
+      }
+    }
+    return out;
+  }
+
+  void set(Instruction& i, Space space) const {
+    i.setMetadata(llvm::LLVMContext::MD_alias_scope, scope_of(space));
+    i.setMetadata(llvm::LLVMContext::MD_noalias, others(space));
+  }
 
   static void add(Instruction& i, llvm::MDNode* scope, llvm::MDNode* noalias) {
     if (scope != nullptr) {
@@ -425,7 +450,9 @@ class MemorySpaces {
   Space space_of(const Value* pointer) const {
     const Value* object = llvm::getUnderlyingObject(pointer);
     if (llvm::isa<AllocaInst>(object)) {
-      return snapshots_.count(object) != 0 ? Space::snapshot : Space::frame;
+      return snapshots_.count(object) != 0       ? Space::snapshot
+             : uniform_slots_.count(object) != 0 ? Space::uniform
+                                                 : Space::frame;
     }
     std::int64_t offset = 0;
     if (loaded_from(object, block_, offset)) {
@@ -448,8 +475,10 @@ class MemorySpaces {
   const Value* block_;
   const llvm::DataLayout& dl_;
   std::set<const Value*> snapshots_;
+  std::set<const Value*> uniform_slots_;
   llvm::MDNode* shared_ = nullptr;
   llvm::MDNode* frame_ = nullptr;
+  llvm::MDNode* uniform_ = nullptr;
   llvm::MDNode* snapshot_ = nullptr;
 };
 
@@ -461,12 +490,21 @@ Instruction* use_point(llvm::Use& use) {
   return user;
 }
 
-/// Values that may differ between the threads of a block, conservatively: the thread's
-/// coordinates, loads of memory kernels write, calls, addresses of locals, what depends on them,
-/// and everything computed under a branch on them (up to where the branch's arms join, where
-/// the join's phis differ too). The rest is the same in every thread.
-std::set<const Value*> divergent_values(Function& f) {
+/// What may differ between the threads of a block, conservatively: values (the thread's
+/// coordinates and index, loads of memory kernels write, calls, addresses of locals, what depends
+/// on them, and everything computed under a branch on them), and the blocks under such a branch,
+/// up to where its arms join (where the join's phis differ too). The rest is the same in every
+/// thread.
+struct Divergence {
+  std::set<const Value*> values;
+  std::set<const BasicBlock*> blocks;
+};
+
+Divergence divergence_of(Function& f) {
   std::set<const Value*> divergent{f.getArg(kX), f.getArg(kY), f.getArg(kZ)};
+  if (f.arg_size() > kTid) {  // a region
+    divergent.insert(f.getArg(kTid));
+  }
   std::set<const BasicBlock*> under_divergent_branch;
   const llvm::PostDominatorTree pdt(f);
   const auto depends = [&](const Instruction& i) {
@@ -523,7 +561,16 @@ std::set<const Value*> divergent_values(Function& f) {
       }
     }
   }
-  return divergent;
+  return {std::move(divergent), std::move(under_divergent_branch)};
+}
+
+/// Whether every thread that runs `region` in a pass returns the same state: no return is under
+/// a branch that may differ between threads.
+bool returns_alike(Function& region) {
+  const Divergence divergence = divergence_of(region);
+  return llvm::none_of(region, [&](const BasicBlock& b) {
+    return llvm::isa<llvm::ReturnInst>(b.getTerminator()) && divergence.blocks.count(&b) != 0;
+  });
 }
 
 /// Makes every value that crosses a barrier either recomputed where it is used, or stored in a
@@ -531,7 +578,7 @@ std::set<const Value*> divergent_values(Function& f) {
 std::vector<UniformSlot> keep_values_across(Function& f, Reachability& reach) {
   Rematerialiser remat(f);
   remat.mark_invariant_loads(f);
-  const std::set<const Value*> divergent = divergent_values(f);
+  const std::set<const Value*> divergent = divergence_of(f).values;
   std::vector<UniformSlot> uniform;
   std::vector<Instruction*> defs;
   for (Instruction& i : llvm::instructions(f)) {
@@ -743,7 +790,7 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  std::vector<llvm::Type*> params{ptr, ptr, i32, i32, i32, ptr, i64, i64};
+  std::vector<llvm::Type*> params{ptr, ptr, i32, i32, i32, ptr, i64, i64, i64};
   params.insert(params.end(), affine.size(), i32);
   auto* type = llvm::FunctionType::get(i32, params, false);
   Function* g =
@@ -776,12 +823,17 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
     local->eraseFromParent();
     return address;
   };
+  std::set<std::size_t> uniform_slots;
+  for (const Snapshot& snapshot : layout.snapshots) {
+    uniform_slots.insert(snapshot.slot);
+  }
   std::vector<Value*> slot_addresses;
   slot_addresses.reserve(layout.slots.size());
-  for (const FrameSlot& slot : layout.slots) {
+  for (std::size_t k = 0; k < layout.slots.size(); ++k) {
+    Value* owner = g->getArg(uniform_slots.count(k) != 0 ? kUniformTid : kTid);
     slot_addresses.push_back(
-        move_to(slot.alloca,
-                slot_address(b, g->getArg(kFrame), g->getArg(kThreads), g->getArg(kTid), slot)));
+        move_to(layout.slots[k].alloca,
+                slot_address(b, g->getArg(kFrame), g->getArg(kThreads), owner, layout.slots[k])));
   }
   std::vector<Value*> snapshot_addresses;
   snapshot_addresses.reserve(layout.snapshots.size());
@@ -815,12 +867,12 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
       auto* load = llvm::dyn_cast<llvm::LoadInst>(user);
       if (load != nullptr && after_store.count(load->getParent()) != 0) {
         load->setOperand(llvm::LoadInst::getPointerOperandIndex(), slot);
-        spaces.annotate_frame_access(*load);
+        spaces.annotate_uniform_access(*load);
       }
     }
   }
   for (std::size_t j = 0; j < affine.size(); ++j) {
-    Value* base = g->getArg(static_cast<unsigned>(kTid + 1 + j));
+    Value* base = g->getArg(static_cast<unsigned>(kUniformTid + 1 + j));
     for (llvm::LoadInst* load : loads_of_kept(slot_addresses[affine[j]])) {
       llvm::IRBuilder<> at(load);
       // No wrap: the pass checked that base + tid is what every thread kept, as an i32.
@@ -857,40 +909,61 @@ std::vector<std::size_t> affine_candidates(const std::vector<Value*>& slot_addre
   return out;
 }
 
-/// Emits `for (iv = 0; iv < count; ++iv)` around body(iv, carried), count >= 1; the values the
-/// body returns are carried to the next iteration and out of the loop. `loop_id`, if any, is the
-/// loop's metadata.
+/// Emits `for (iv = first; iv < end; ++iv)` around body(iv, carried); the values the body
+/// returns are carried to the next iteration and out of the loop. Unless `may_be_empty`, the
+/// loop runs at least once. `loop_id`, if any, is the loop's metadata.
 using Carried = std::vector<Value*>;
-Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init,
-                  const std::function<Carried(Value*, const Carried&)>& body,
-                  llvm::MDNode* loop_id = nullptr) {
+using LoopBody = std::function<Carried(Value*, const Carried&)>;
+Carried emit_range(llvm::IRBuilder<>& b, Value* first, Value* end, const Carried& init,
+                   const LoopBody& body, llvm::MDNode* loop_id, bool may_be_empty) {
   Function* f = b.GetInsertBlock()->getParent();
   BasicBlock* before = b.GetInsertBlock();
   BasicBlock* header = BasicBlock::Create(f->getContext(), "kjit.threads", f);
   BasicBlock* exit = BasicBlock::Create(f->getContext(), "kjit.threads.done", f);
-  b.CreateBr(header);
+  if (may_be_empty) {
+    b.CreateCondBr(b.CreateICmpULT(first, end), header, exit);
+  } else {
+    b.CreateBr(header);
+  }
   b.SetInsertPoint(header);
-  llvm::PHINode* iv = b.CreatePHI(count->getType(), 2, "iv");
-  iv->addIncoming(b.getIntN(count->getType()->getIntegerBitWidth(), 0), before);
+  llvm::PHINode* iv = b.CreatePHI(end->getType(), 2, "iv");
+  iv->addIncoming(first, before);
   Carried phis;
   for (Value* v : init) {
     llvm::PHINode* phi = b.CreatePHI(v->getType(), 2);
     phi->addIncoming(v, before);
     phis.push_back(phi);
   }
-  const Carried out = body(iv, phis);
-  Value* next = b.CreateAdd(iv, llvm::ConstantInt::get(count->getType(), 1), "iv.next", true, true);
+  Carried out = body(iv, phis);
+  Value* next = b.CreateAdd(iv, llvm::ConstantInt::get(end->getType(), 1), "iv.next", true, true);
   BasicBlock* latch = b.GetInsertBlock();
   iv->addIncoming(next, latch);
   for (std::size_t i = 0; i < phis.size(); ++i) {
     llvm::cast<llvm::PHINode>(phis[i])->addIncoming(out[i], latch);
   }
-  llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, count), header, exit);
+  llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, end), header, exit);
   if (loop_id != nullptr) {
     back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
   }
   b.SetInsertPoint(exit);
-  return out;
+  if (!may_be_empty) {
+    return out;
+  }
+  Carried merged;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    llvm::PHINode* phi = b.CreatePHI(out[i]->getType(), 2);
+    phi->addIncoming(init[i], before);
+    phi->addIncoming(out[i], latch);
+    merged.push_back(phi);
+  }
+  return merged;
+}
+
+/// Emits `for (iv = 0; iv < count; ++iv)`, count >= 1, as emit_range does.
+Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init, const LoopBody& body,
+                  llvm::MDNode* loop_id = nullptr) {
+  return emit_range(b, llvm::ConstantInt::get(count->getType(), 0), count, init, body, loop_id,
+                    false);
 }
 
 enum class PassMode {
@@ -910,11 +983,15 @@ struct AffineRegion {
 
 /// A kernel's regions: regions[r] starts at the entry (r = 0) or after barrier r; through[r],
 /// for a loop stop r, goes on past stops (null for the others); affine[r], for a loop stop r,
-/// as above (no region where no candidate slot is read).
+/// as above (no region where no candidate slot is read). Of the regions that passes run over all
+/// threads (those, the affine ones and the guards' copies): `guards`, those with a ThreadGuard;
+/// `alike`, those whose threads all return the same state (returns_alike).
 struct Regions {
   std::vector<Function*> regions;
   std::vector<Function*> through;
   std::vector<AffineRegion> affine;
+  std::map<const Function*, ThreadGuard> guards;
+  std::set<const Function*> alike;
 
   /// Whether the kernel has a loop in step: then its blocks can take turns (cpu_abi.h).
   [[nodiscard]] bool has_stops() const {
@@ -956,11 +1033,32 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   if (mode == PassMode::all && r != 0) {
     take_snapshots(b.getInt64(0));
   }
+  const AffineRegion* affine =
+      mode == PassMode::all && r < code.affine.size() && code.affine[r].region != nullptr
+          ? &code.affine[r]
+          : nullptr;
+  // Where the threads of a guarded region change sides (ThreadGuard), computed once.
+  std::map<const Function*, Value*> splits;
+  if (mode == PassMode::all) {
+    for (Function* region : {code.regions[r], affine != nullptr ? affine->region : nullptr}) {
+      const auto guard = code.guards.find(region);
+      if (guard == code.guards.end()) {
+        continue;
+      }
+      llvm::ValueToValueMapTy params;
+      params[region->getArg(kArgs)] = args;
+      params[region->getArg(kBlock)] = block;
+      params[region->getArg(kFrame)] = frame;
+      params[region->getArg(kThreads)] = threads;
+      splits[region] = emit_split(b, guard->second, params, nx);
+    }
+  }
 
   std::vector<llvm::CallInst*> inlined;
   std::vector<Value*> region_extra;  // the bases of an affine region
   const auto call_region = [&](Function* region, Value* x, Value* y, Value* z, Value* tid) {
-    std::vector<Value*> call_args{args, block, x, y, z, frame, threads, tid};
+    Value* uniform_tid = mode == PassMode::all ? b.getInt64(0) : tid;
+    std::vector<Value*> call_args{args, block, x, y, z, frame, threads, tid, uniform_tid};
     if (region->arg_size() > call_args.size()) {
       call_args.insert(call_args.end(), region_extra.begin(), region_extra.end());
     }
@@ -1012,7 +1110,11 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       }
       next = phi;
     }
-    spaces.annotate_frame_access(*b.CreateStore(next, state_address));
+    // A pass whose threads all return one state needs no record of each: the next pass runs
+    // over all threads too (make_driver).
+    if (mode != PassMode::all || code.alike.count(all_region) == 0) {
+      spaces.annotate_frame_access(*b.CreateStore(next, state_address));
+    }
     return next;
   };
 
@@ -1030,36 +1132,48 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     llvm::MDNode* id = llvm::MDNode::getDistinct(
         ctx, {placeholder.get(),
               llvm::MDNode::get(
-                  ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
+                  ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses}),
+              llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.interleave.count"),
+                                      llvm::ConstantAsMetadata::get(b.getInt32(1))})});
     id->replaceOperandWith(0, id);
     return id;
   };
   const auto nest = [&]() {
-    llvm::MDNode* loop_id = new_loop_id();
     const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
                        b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
-        return emit_loop(
-            b, nx, c_y,
-            [&](Value* x, const Carried& c) -> Carried {
-              Value* next = thread(x, y, z);
-              Value* live =
-                  b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
-                                 b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
-              return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
-                      b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
-                      b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
-            },
-            loop_id);
+        const auto row = [&](Value* first, Value* end, const Carried& c_row, bool may_be_empty) {
+          return emit_range(
+              b, first, end, c_row,
+              [&](Value* x, const Carried& c) -> Carried {
+                Value* next = thread(x, y, z);
+                Value* live =
+                    b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
+                                   b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
+                return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
+                        b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
+                        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
+              },
+              new_loop_id(), may_be_empty);
+        };
+        const auto split = splits.find(all_region);
+        if (split == splits.end()) {
+          return row(b.getInt32(0), nx, c_y, false);
+        }
+        // The threads below the split, then those above it, each over its copy of the region.
+        Function* whole = all_region;
+        const ThreadGuard& guard = code.guards.at(whole);
+        all_region = guard.below;
+        const Carried below = row(b.getInt32(0), split->second, c_y, true);
+        all_region = guard.above;
+        const Carried above = row(split->second, nx, below, true);
+        all_region = whole;
+        return above;
       });
     });
   };
   Carried out;
-  const AffineRegion* affine =
-      mode == PassMode::all && r < code.affine.size() && code.affine[r].region != nullptr
-          ? &code.affine[r]
-          : nullptr;
   if (affine == nullptr) {
     out = nest();
   } else {
@@ -1167,12 +1281,13 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   BasicBlock* first = can_yield ? BasicBlock::Create(ctx, "first", driver) : start;
   b.CreateCondBr(b.CreateICmpEQ(threads, b.getInt64(0)), done, first);
 
-  // (block, states, whether the driver may yield after them)
-  std::vector<std::tuple<BasicBlock*, Value*, bool>> incoming;
+  // (block, states, whether the driver may yield after them, whether a pass over all threads
+  // ran last: then the uniform values are kept in thread 0's slots alone)
+  std::vector<std::tuple<BasicBlock*, Value*, bool, bool>> incoming;
   const auto call_pass = [&](unsigned r, PassMode mode) {
     Value* result = b.CreateCall(make_pass(f, code, r, mode, layout, spaces),
                                  {args, block, frame, threads, nx, ny, nz});
-    incoming.emplace_back(b.GetInsertBlock(), result, true);
+    incoming.emplace_back(b.GetInsertBlock(), result, true, mode == PassMode::all);
     b.CreateBr(loop);
   };
   if (can_yield) {
@@ -1185,7 +1300,8 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
       saved = b.CreateInsertValue(
           saved, b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(i32, saved_states, k)), k);
     }
-    incoming.emplace_back(b.GetInsertBlock(), saved, false);  // it yielded after these: go on
+    // It yielded after these, all threads at one stop (their uniform values alike): go on.
+    incoming.emplace_back(b.GetInsertBlock(), saved, false, true);
     b.CreateBr(loop);
   }
   b.SetInsertPoint(start);
@@ -1199,6 +1315,7 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   b.SetInsertPoint(loop);
   llvm::PHINode* result = b.CreatePHI(states_type, 4, "states");
   llvm::PHINode* may_yield = b.CreatePHI(b.getInt1Ty(), 4, "may_yield");
+  llvm::PHINode* after_all = b.CreatePHI(b.getInt1Ty(), 4, "after_all");
   Value* min_all = b.CreateExtractValue(result, 0, "min");
   Value* min_live = b.CreateExtractValue(result, 1, "min_live");
   Value* max = b.CreateExtractValue(result, 2, "max");
@@ -1232,11 +1349,33 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
       mixed);
   // The stops have the highest numbers: a thread waits at one when the maximum is above them.
   b.SetInsertPoint(mixed);
+  if (!layout.snapshots.empty()) {
+    // Each thread is about to run on its own: give every thread the uniform values that the
+    // passes over all threads kept in thread 0's slots.
+    BasicBlock* share = BasicBlock::Create(ctx, "share_uniform", driver);
+    BasicBlock* shared = BasicBlock::Create(ctx, "uniform_shared", driver);
+    b.CreateCondBr(after_all, share, shared);
+    b.SetInsertPoint(share);
+    emit_range(
+        b, b.getInt64(1), threads, {},
+        [&](Value* tid, const Carried&) {
+          for (const Snapshot& snapshot : layout.snapshots) {
+            const FrameSlot& slot = layout.slots[snapshot.slot];
+            b.CreateMemCpy(slot_address(b, frame, threads, tid, slot), llvm::Align(1),
+                           slot_address(b, frame, threads, b.getInt64(0), slot), llvm::Align(1),
+                           snapshot.bytes);
+          }
+          return Carried{};
+        },
+        nullptr, true);
+    b.CreateBr(shared);
+    b.SetInsertPoint(shared);
+  }
   b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(barriers)), through, any);
   b.SetInsertPoint(through);
   call_pass(0, PassMode::through);
   b.SetInsertPoint(same);
-  llvm::SwitchInst* sw = b.CreateSwitch(max, any, static_cast<unsigned>(regions.size()));
+  llvm::SwitchInst* sw = b.CreateSwitch(max, mixed, static_cast<unsigned>(regions.size()));
   for (unsigned r = 1; r < regions.size(); ++r) {
     BasicBlock* at = BasicBlock::Create(ctx, fmt::format("barrier{}", r), driver);
     sw->addCase(b.getInt32(r), at);
@@ -1245,9 +1384,10 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
   }
   b.SetInsertPoint(any);
   call_pass(0, PassMode::any);
-  for (auto& [pred, value, after_pass] : incoming) {
+  for (auto& [pred, value, after_pass, all] : incoming) {
     result->addIncoming(value, pred);
     may_yield->addIncoming(b.getInt1(after_pass), pred);
+    after_all->addIncoming(b.getInt1(all), pred);
   }
   b.SetInsertPoint(done);
   if (can_yield) {
@@ -1323,6 +1463,26 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
       }
     }
     code.affine.push_back(affine);
+    for (Function* region : {code.regions.back(), affine.region}) {
+      if (region == nullptr) {
+        continue;
+      }
+      // The snapshots are taken before the loop of every pass but the first.
+      const GuardInputs inputs{
+          region->getArg(kX),
+          {region->getArg(kArgs), region->getArg(kBlock), region->getArg(kThreads)},
+          r != 0 ? region->getArg(kFrame) : nullptr};
+      const bool alike = returns_alike(*region);
+      if (alike) {
+        code.alike.insert(region);
+      }
+      if (std::optional<ThreadGuard> guard = find_thread_guard(*region, inputs)) {
+        code.guards.emplace(region, *guard);
+        if (alike) {  // a condition made constant cannot make the threads differ
+          code.alike.insert({guard->below, guard->above});
+        }
+      }
+    }
   }
   make_driver(thread_entry, code, real, layout, spaces, block_name);
   thread_entry.eraseFromParent();
