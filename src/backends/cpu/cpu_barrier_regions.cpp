@@ -494,7 +494,8 @@ Instruction* use_point(llvm::Use& use) {
 /// coordinates and index, loads of memory kernels write, calls, addresses of locals, what depends
 /// on them, and everything computed under a branch on them), and the blocks under such a branch,
 /// up to where its arms join (where the join's phis differ too). The rest is the same in every
-/// thread.
+/// thread. In a region, a load from the frame is the same in every thread where its address is:
+/// a snapshot, or thread 0's slot of a uniform value in a pass over all threads.
 struct Divergence {
   std::set<const Value*> values;
   std::set<const BasicBlock*> blocks;
@@ -502,8 +503,10 @@ struct Divergence {
 
 Divergence divergence_of(Function& f) {
   std::set<const Value*> divergent{f.getArg(kX), f.getArg(kY), f.getArg(kZ)};
+  const Value* frame = nullptr;
   if (f.arg_size() > kTid) {  // a region
     divergent.insert(f.getArg(kTid));
+    frame = f.getArg(kFrame);
   }
   std::set<const BasicBlock*> under_divergent_branch;
   const llvm::PostDominatorTree pdt(f);
@@ -518,7 +521,10 @@ Divergence divergence_of(Function& f) {
       }
       bool differs = under_divergent_branch.count(i.getParent()) != 0 || depends(i);
       if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
-        differs = differs || !load->hasMetadata(llvm::LLVMContext::MD_invariant_load);
+        differs =
+            differs ||
+            !(load->hasMetadata(llvm::LLVMContext::MD_invariant_load) ||
+              (frame != nullptr && llvm::getUnderlyingObject(load->getPointerOperand()) == frame));
       } else if (llvm::isa<AllocaInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(i)) {
         differs = true;
       } else if (llvm::isa<llvm::CallBase>(i)) {
