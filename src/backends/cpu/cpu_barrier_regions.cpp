@@ -653,6 +653,11 @@ struct FrameLayout {
   std::vector<Snapshot> snapshots;
   std::uint64_t thread_bytes = 0;      // per thread: the slots, then the state
   std::uint64_t bytes_per_thread = 0;  // what the executor reserves: also room for the snapshots
+
+  /// Whether slot k keeps a value the same in every thread (it has a snapshot).
+  [[nodiscard]] bool keeps_uniform(std::size_t k) const {
+    return llvm::any_of(snapshots, [k](const Snapshot& s) { return s.slot == k; });
+  }
 };
 
 FrameLayout lay_out_frame(Function& f, const std::vector<UniformSlot>& uniform) {
@@ -829,14 +834,10 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
     local->eraseFromParent();
     return address;
   };
-  std::set<std::size_t> uniform_slots;
-  for (const Snapshot& snapshot : layout.snapshots) {
-    uniform_slots.insert(snapshot.slot);
-  }
   std::vector<Value*> slot_addresses;
   slot_addresses.reserve(layout.slots.size());
   for (std::size_t k = 0; k < layout.slots.size(); ++k) {
-    Value* owner = g->getArg(uniform_slots.count(k) != 0 ? kUniformTid : kTid);
+    Value* owner = g->getArg(layout.keeps_uniform(k) ? kUniformTid : kTid);
     slot_addresses.push_back(
         move_to(layout.slots[k].alloca,
                 slot_address(b, g->getArg(kFrame), g->getArg(kThreads), owner, layout.slots[k])));
@@ -899,14 +900,10 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
 /// `slot_addresses` are the region's addresses of layout.slots (make_region's `slots`).
 std::vector<std::size_t> affine_candidates(const std::vector<Value*>& slot_addresses,
                                            const FrameLayout& layout) {
-  std::set<std::size_t> uniform;
-  for (const Snapshot& snapshot : layout.snapshots) {
-    uniform.insert(snapshot.slot);
-  }
   std::vector<std::size_t> out;
   for (std::size_t k = 0; k < layout.slots.size(); ++k) {
     const AllocaInst* a = layout.slots[k].alloca;
-    if (uniform.count(k) == 0 && a->getAllocatedType()->isIntegerTy(32) &&
+    if (!layout.keeps_uniform(k) && a->getAllocatedType()->isIntegerTy(32) &&
         !a->isArrayAllocation() && layout.slots[k].stride == sizeof(std::int32_t) &&
         !loads_of_kept(slot_addresses[k]).empty()) {
       out.push_back(k);

@@ -134,7 +134,6 @@ std::optional<ThreadGuard> find_thread_guard(Function& region, const GuardInputs
       continue;
     }
     guard.is_signed = llvm::ICmpInst::isSigned(predicate);
-    guard.condition = condition;
     guard.bound = bound;
     guard.below = copy_with(region, condition, guard.holds_below, ".below");
     guard.above = copy_with(region, condition, !guard.holds_below, ".above");

@@ -14,7 +14,6 @@
 namespace llvm {
 class Argument;
 class Function;
-class ICmpInst;
 class IRBuilderBase;
 class Value;
 }  // namespace llvm
@@ -26,10 +25,9 @@ namespace kjit::cpu {
 struct ThreadGuard {
   llvm::Function* below = nullptr;
   llvm::Function* above = nullptr;
-  llvm::ICmpInst* condition = nullptr;  // in the original region
-  llvm::Value* bound = nullptr;         // in the original region
-  bool holds_below = true;              // x < bound or x <= bound; otherwise x >= or x > bound
-  bool or_equal = false;                // x <= bound or x > bound: the split is bound + 1
+  llvm::Value* bound = nullptr;  // in the original region
+  bool holds_below = true;       // x < bound or x <= bound; otherwise x >= or x > bound
+  bool or_equal = false;         // x <= bound or x > bound: the split is bound + 1
   bool is_signed = false;
 };
 
