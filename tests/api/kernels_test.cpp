@@ -33,6 +33,56 @@ TEST_F(Kernels, VaddMatchesHost) {
   }
 }
 
+TEST_F(Kernels, BoundsChecksGuardingSharedLoadsHoldWhereverTheyCut) {
+  // The thread's index against bounds that cut a block anywhere, or no block, with loads of a
+  // table every thread shares under the check (on the CPU such loops are split at the bound).
+  // `u` is an unsigned index that wraps past 2^32 inside a block for one offset.
+  KJIT_SEED_TRACE();
+  auto k = Program::from_source("cut.cu", R"(
+    __global__ void cut(const int* in, const int* table, int* out, int lo, int hi,
+                        unsigned offset, unsigned ubound) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      int v = 0;
+      if (i < hi) v += table[0] * in[i] + table[1];
+      if (i >= lo) v -= table[2];
+      const unsigned u = blockIdx.x * blockDim.x + threadIdx.x + offset;
+      if (u < ubound) v += table[3] * 2;
+      out[i] = v;
+    })")
+               .kernel<const int*, const int*, int*, int, int, unsigned, unsigned>("cut", device);
+  const int n = 3200;  // a multiple of both block sizes: every thread writes its element
+  const auto in = random_vector<int>(n, -1000, 1000);
+  const auto table = random_vector<int>(4, -1000, 1000);
+  const auto in_d = device.upload(in);
+  const auto table_d = device.upload(table);
+  for (const int block : {64, 200}) {
+    for (const auto& [lo, hi] :
+         {std::pair{-5, -1}, {0, 0}, {1, 3199}, {37, 523}, {600, 5000}, {3200, 2147483647}}) {
+      for (const unsigned offset : {0U, 0xffffff9cU, 0x7fffffffU}) {
+        const unsigned ubound = offset + 150U;  // may wrap, like the index
+        SCOPED_TRACE(testing::Message() << "block " << block << ", lo " << lo << ", hi " << hi
+                                        << ", offset " << offset);
+        auto out = poisoned<int>(n);
+        k.launch(LaunchConfig::for_elements(n, block), in_d, table_d, out, lo, hi, offset, ubound);
+        const auto o = out.download();
+        for (int i = 0; i < n; ++i) {
+          int v = 0;
+          if (i < hi) {
+            v += table[0] * in[i] + table[1];
+          }
+          if (i >= lo) {
+            v -= table[2];
+          }
+          if (static_cast<unsigned>(i) + offset < ubound) {
+            v += table[3] * 2;
+          }
+          ASSERT_EQ(o[i], v) << "i=" << i;
+        }
+      }
+    }
+  }
+}
+
 template <class T>
 void check_saxpy(DeviceTest& t, Device& device, const char* name) {
   auto saxpy =

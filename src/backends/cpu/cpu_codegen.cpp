@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_codegen.hpp"
 
+#include "backends/cpu/cpu_range_checks.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
@@ -79,7 +80,7 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
-  llvm_setup::run_o3(module, *tm);
+  llvm_setup::run_o3(module, *tm, add_range_check_splits);
   check_externals(module, request);
 }
 

@@ -77,12 +77,16 @@ struct Analyses {
 
 }  // namespace
 
-void run_o3(llvm::Module& module, llvm::TargetMachine& tm) {
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm,
+            const std::function<void(llvm::PassBuilder&)>& extend) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   tuning.LoopUnrolling = true;
   llvm::PassBuilder builder(&tm, tuning);
+  if (extend) {
+    extend(builder);
+  }
   Analyses analyses(builder);
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);

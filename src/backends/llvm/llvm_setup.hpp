@@ -2,11 +2,13 @@
 // pipeline.
 #pragma once
 
+#include <functional>
 #include <string_view>
 
 namespace llvm {
 class Function;
 class Module;
+class PassBuilder;
 class TargetMachine;
 }  // namespace llvm
 
@@ -21,8 +23,10 @@ void initialize_targets();
 bool has_nvptx();
 bool has_amdgpu();
 
-/// LLVM's standard O3 pipeline for `tm`, with loop and SLP vectorisation.
-void run_o3(llvm::Module& module, llvm::TargetMachine& tm);
+/// LLVM's standard O3 pipeline for `tm`, with loop and SLP vectorisation; `extend`, when given,
+/// adds a backend's own passes at the builder's extension points before the pipeline is built.
+void run_o3(llvm::Module& module, llvm::TargetMachine& tm,
+            const std::function<void(llvm::PassBuilder&)>& extend = {});
 
 /// A function pass pipeline in LLVM's textual syntax ("sroa,gvn,...") on one function.
 void run_function_passes(llvm::Function& function, std::string_view pipeline);

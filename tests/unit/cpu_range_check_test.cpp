@@ -1,0 +1,76 @@
+// Bounds checks that guard loads every thread shares: the CPU backend splits the loop over a
+// block's threads at the bound, so that the loads need no mask (FIR's coefficients were masked
+// gathers from one address). Loops without such loads stay whole. Read from the optimised IR
+// that KJIT_DUMP_DIR leaves.
+#include "backends/cpu/cpu_compiler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace kjit {
+namespace {
+
+/// The IR after O3 of `source`'s kernel `name`.
+std::string optimised_ir(const std::string& source, const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kjit_range_checks_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(dir);
+  setenv("KJIT_DUMP_DIR", dir.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread
+  backend::CompileRequest r;
+  r.program_name = name + ".cu";
+  r.source = source;
+  r.kernel_names = {name};
+  r.kernel_signatures.resize(1);
+  cpu::CpuCompiler("cpu").compile(r);
+  unsetenv("KJIT_DUMP_DIR");  // NOLINT(concurrency-mt-unsafe)
+  std::string text;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().string().ends_with(".opt.ll")) {
+      std::stringstream s;
+      s << std::ifstream(entry.path()).rdbuf();
+      text = s.str();
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return text;
+}
+
+TEST(CpuRangeChecks, ABoundsCheckOverSharedLoadsSplitsTheThreadLoop) {
+  const std::string ir = optimised_ir(R"(
+    __global__ void fir(double* out, const double* in, const double* coeff, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n - 15) {
+        double sum = 0.0;
+        for (int j = 0; j < 16; ++j) sum += coeff[j] * in[i + j];
+        out[i] = sum;
+      }
+    })",
+                                      "fir");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(ir.find("llvm.masked.gather"), std::string::npos)
+      << "the coefficients are still gathered under a mask";
+  EXPECT_NE(ir.find("postloop"), std::string::npos) << "the thread loop was not split";
+  EXPECT_NE(ir.find("load <8 x double>"), std::string::npos) << "the split loop is not vectorised";
+}
+
+TEST(CpuRangeChecks, ABoundsCheckWithoutSharedLoadsLeavesTheLoopWhole) {
+  const std::string ir = optimised_ir(R"(
+    __global__ void vadd(const float* a, const float* b, float* c, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) c[i] = a[i] + b[i];
+    })",
+                                      "vadd");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(ir.find("postloop"), std::string::npos)
+      << "split although no load is shared (it made vadd slower)";
+}
+
+}  // namespace
+}  // namespace kjit
