@@ -198,6 +198,55 @@ TEST_F(CompileErrors, EmptyAndGarbageSources) {
   EXPECT_EQ(e.file(), "comment.cu");
 }
 
+TEST_F(CompileErrors, TypeErrorPointsAtTheUsersLine) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("types.cu",
+                               "struct P { int x; };\n"
+                               "__global__ void k(int* v) {\n"
+                               "  P p = v;\n"
+                               "  v[0] = p.x;\n"
+                               "}\n")
+        .kernel<int*>("k", device);
+  });
+  EXPECT_EQ(e.file(), "types.cu");
+  EXPECT_EQ(e.line(), 3U) << e.what();
+}
+
+TEST_F(CompileErrors, AnIncludeCycleIsACompileErrorNotAHang) {
+  // Two headers that include each other without guards: the compiler stops at its nesting
+  // limit and says so, in one of the headers.
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source(
+        "cycle.cu", "#include \"a.h\"\n__global__ void k(int* v) { v[0] = 1; }\n",
+        {.headers = {{"a.h", "#include \"b.h\"\n"}, {"b.h", "#include \"a.h\"\n"}}})
+        .kernel<int*>("k", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "a.h") || contains(e.what(), "b.h")) << e.what();
+}
+
+TEST_F(CompileErrors, AFiftyMegabyteSourceCompilesAndFiftyMegabytesOfGarbageGiveAShortError) {
+  // No size limit: a valid program of 50 MB (a kernel after a long comment) builds and runs.
+  // 50 MB of garbage is a compile error whose message stays readable.
+  const std::size_t size = std::size_t{50} << 20;
+  std::string big = "/*";
+  big.append(size, 'x');
+  big += "*/\n__global__ void k(int* v) { v[0] = 7; }\n";
+  auto k = Program::from_source("big.cu", big).kernel<int*>("k", device);
+  auto v = poisoned<int>(1);
+  k.launch(LaunchConfig{}, v);
+  EXPECT_EQ(v.download()[0], 7);
+
+  std::string garbage(size, '@');
+  for (std::size_t i = 64; i < garbage.size(); i += 64) {
+    garbage[i] = '\n';
+  }
+  auto e = expect_throw<CompileError>(
+      [&] { (void)Program::from_source("garbage.cu", garbage).kernel<int*>("k", device); });
+  EXPECT_EQ(e.file(), "garbage.cu");
+  EXPECT_LT(std::string(e.what()).size(), std::size_t{64} << 10)
+      << "the message repeats the source: " << std::string(e.what()).substr(0, 400);
+}
+
 TEST_F(CompileErrors, BadKernelNamesAndHeaderNames) {
   const Program p = Program::from_file(kernel_path("vadd.cu"));
   expect_throw<UsageError>([&] { (void)p.kernel<>("vadd; int x", device); });
