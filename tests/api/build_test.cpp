@@ -2,7 +2,10 @@
 // program that registers many kernels calls at startup.
 #include "test_support.hpp"
 
+#include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 namespace kjit::test {
 namespace {
@@ -101,6 +104,44 @@ TEST_F(Build, AProgramMustDeclareWhatToBuild) {
   EXPECT_THROW(Program().build(device), UsageError);
   const std::vector<Program> none;
   EXPECT_NO_THROW(build_all(none, device));
+}
+
+/// This process's resident memory, in KiB (Linux).
+long resident_kib() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0;
+  long resident = 0;
+  statm >> pages >> resident;
+  return resident * (::sysconf(_SC_PAGESIZE) / 1024);
+}
+
+TEST_F(Build, AThousandProgramsComeAndGoWithoutGrowingMemory) {
+  // Each Program is new: it loads its binary from the disk cache (the first compiles it) and
+  // links or loads it, and must release that code when its last handle goes. A leak of a JIT'd
+  // object or a module is tens of KiB a program: 1000 of them would grow memory by tens of MiB.
+  const std::string source =
+      "// run " + std::to_string(test_seed()) + "\n__global__ void k(int* v, int x) { *v = x; }";
+  if (!cache_config().enabled) {
+    GTEST_SKIP() << "KJIT_CACHE=off: each of the 1200 programs would compile";
+  }
+  auto v = device.alloc<int>(1);
+  const auto come_and_go = [&](int i) {
+    auto k = Program::from_source("churn.cu", source).kernel<int*, int>("k", device);
+    k.launch(LaunchConfig{}, v, i);
+  };
+  for (int i = 0; i < 200; ++i) {  // allocator pools, the cache's files and the driver warm up
+    come_and_go(i);
+  }
+  device.synchronize();
+  const long before = resident_kib();
+  for (int i = 0; i < 1000; ++i) {
+    come_and_go(i);
+  }
+  device.synchronize();
+  const long growth = resident_kib() - before;
+  EXPECT_EQ(v.download()[0], 999);
+  EXPECT_LT(growth, 4096) << "1000 programs came and went, and resident memory grew by " << growth
+                          << " KiB";
 }
 
 }  // namespace
