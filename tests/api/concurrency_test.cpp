@@ -3,7 +3,9 @@
 #include "test_support.hpp"
 
 #include <atomic>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace kjit::test {
 namespace {
@@ -77,6 +79,52 @@ TEST_F(Concurrency, SixteenThreadsAskForTheSameKernel) {
     k.launch(LaunchConfig{.grid = {1}, .block = {2}}, a, a, c, 2);
     EXPECT_EQ(c.download(), (std::vector<float>{2, 4}));
   }
+}
+
+TEST_F(Concurrency, SixteenThreadsCompileAndLaunchTheirOwnProgramsOnTheirOwnStreams) {
+  // Each thread compiles a program of its own (its salt in the text keeps earlier runs' cache
+  // entries out), makes its own stream, and launches 20 times, each launch reading the last
+  // one's output. ctest's timeout bounds the test, should anything deadlock.
+  KJIT_SEED_TRACE();
+  const std::string seed = std::to_string(test_seed());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        const std::string s = std::to_string(t + 2);
+        auto k = Program::from_source("thread" + s + ".cu",
+                                      "// " + seed +
+                                          "\n__global__ void step(int* v, int n) {\n"
+                                          "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                          "  if (i < n) v[i] = v[i] * " +
+                                          s + " % 1000003 + i;\n}\n")
+                     .kernel<int*, int>("step", device);
+        Stream stream = device.create_stream();
+        const int n = 1000 + 37 * t;
+        std::vector<int> want(n, 1);
+        auto v = device.upload(want);
+        for (int r = 0; r < 20; ++r) {
+          k.launch(stream, LaunchConfig::for_elements(n, 128), v, n);
+          for (int i = 0; i < n; ++i) {
+            want[i] = want[i] * (t + 2) % 1000003 + i;
+          }
+        }
+        stream.synchronize();
+        if (v.download() != want) {
+          ADD_FAILURE() << "thread " << t << ": wrong result";
+          ++failures;
+        }
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "thread " << t << ": " << e.what();
+        ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) {
+    th.join();
+  }
+  EXPECT_EQ(failures.load(), 0);
 }
 
 }  // namespace

@@ -321,7 +321,7 @@ TEST_F(DiskCacheTest, ALockWhoseHolderDiedIsTakenOver) {
 
 TEST_F(DiskCacheTest, AWriterKilledMidWriteLeavesNoLoadableHalfEntry) {
   std::mt19937 rng(std::random_device{}());
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < 100; ++trial) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
