@@ -10,8 +10,9 @@ namespace {
 class CompileErrors : public DeviceTest {
  public:
   void TearDown() override {
-    if (!device)
+    if (!device) {
       return;
+    }
     // After any failure, a good program still compiles and runs.
     auto k = Program::from_source("after.cu", "__global__ void one(int* v) { *v = 1; }")
                  .kernel<int*>("one", device);
@@ -33,6 +34,14 @@ E expect_throw(F&& f) {
   }
   ADD_FAILURE() << "did not throw";
   throw std::logic_error("did not throw");
+}
+
+/// The CompileError that getting kernel `k` (taking Args) of `source`, named `file`, must throw.
+template <class... Args>
+CompileError compile_error(const Device& device, const std::string& file,
+                           const std::string& source) {
+  return expect_throw<CompileError>(
+      [&] { (void)Program::from_source(file, source).kernel<Args...>("k", device); });
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -142,16 +151,14 @@ TEST_F(CompileErrors, DeviceFunctionIsNotAKernel) {
 }
 
 TEST_F(CompileErrors, WarpIntrinsicsAreACompileErrorNamingThem) {
-  if (device.info().backend != BackendKind::cpu)
+  if (device.info().backend != BackendKind::cpu) {
     GTEST_SKIP() << "warp intrinsics exist on GPUs";
-  auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("warp.cu",
-                               "__global__ void k(float* v) {\n"
-                               "  float x = v[threadIdx.x];\n"
-                               "  x += __shfl_down_sync(0xffffffff, x, 1);\n"
-                               "  v[threadIdx.x] = x;\n}\n")
-        .kernel<float*>("k", device);
-  });
+  }
+  auto e = compile_error<float*>(device, "warp.cu",
+                                 "__global__ void k(float* v) {\n"
+                                 "  float x = v[threadIdx.x];\n"
+                                 "  x += __shfl_down_sync(0xffffffff, x, 1);\n"
+                                 "  v[threadIdx.x] = x;\n}\n");
   EXPECT_EQ(e.file(), "warp.cu");
   EXPECT_EQ(e.line(), 3U);
   EXPECT_TRUE(contains(e.what(), "__shfl_down_sync")) << e.what();
@@ -199,15 +206,12 @@ TEST_F(CompileErrors, EmptyAndGarbageSources) {
 }
 
 TEST_F(CompileErrors, TypeErrorPointsAtTheUsersLine) {
-  auto e = expect_throw<CompileError>([&] {
-    (void)Program::from_source("types.cu",
+  auto e = compile_error<int*>(device, "types.cu",
                                "struct P { int x; };\n"
                                "__global__ void k(int* v) {\n"
                                "  P p = v;\n"
                                "  v[0] = p.x;\n"
-                               "}\n")
-        .kernel<int*>("k", device);
-  });
+                               "}\n");
   EXPECT_EQ(e.file(), "types.cu");
   EXPECT_EQ(e.line(), 3U) << e.what();
 }

@@ -18,14 +18,16 @@ TEST_F(Concurrency, EightThreadsLaunchAtOnce) {
                    .kernel<float, const float*, float*, int>("saxpy<float>", device);
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       try {
         const int n = 10000 + 1000 * t;
         Stream stream = device.create_stream();
         std::vector<float> x(n);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
           x[i] = static_cast<float>(i % 97);
+        }
         auto dx = device.upload(x);
         auto dy = device.upload(std::vector<float>(n, 0.0f));
         for (int r = 0; r < 25; ++r) {
@@ -49,8 +51,9 @@ TEST_F(Concurrency, EightThreadsLaunchAtOnce) {
       }
     });
   }
-  for (auto& th : threads)
+  for (auto& th : threads) {
     th.join();
+  }
   EXPECT_EQ(failures.load(), 0);
 }
 
@@ -58,6 +61,7 @@ TEST_F(Concurrency, SixteenThreadsAskForTheSameKernel) {
   const Program program = Program::from_file(kernel_path("vadd.cu"));
   std::vector<Kernel<const float*, const float*, float*, int>> kernels(16);
   std::vector<std::thread> threads;
+  threads.reserve(16);
   std::atomic<int> errors{0};
   for (int t = 0; t < 16; ++t) {
     threads.emplace_back([&, t] {
@@ -69,8 +73,9 @@ TEST_F(Concurrency, SixteenThreadsAskForTheSameKernel) {
       }
     });
   }
-  for (auto& th : threads)
+  for (auto& th : threads) {
     th.join();
+  }
   ASSERT_EQ(errors.load(), 0);
   auto a = device.upload(std::vector<float>{1, 2});
   auto c = poisoned<float>(2);
@@ -89,17 +94,18 @@ TEST_F(Concurrency, SixteenThreadsCompileAndLaunchTheirOwnProgramsOnTheirOwnStre
   const std::string seed = std::to_string(test_seed());
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
+  threads.reserve(16);
   for (int t = 0; t < 16; ++t) {
     threads.emplace_back([&, t] {
       try {
         const std::string s = std::to_string(t + 2);
-        auto k = Program::from_source("thread" + s + ".cu",
-                                      "// " + seed +
-                                          "\n__global__ void step(int* v, int n) {\n"
-                                          "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                          "  if (i < n) v[i] = v[i] * " +
-                                          s + " % 1000003 + i;\n}\n")
-                     .kernel<int*, int>("step", device);
+        std::string source = "// ";
+        source += seed;
+        source += "\n__global__ void step(int* v, int n) {\n";
+        source += "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+        source += "  if (i < n) v[i] = v[i] * " + s + " % 1000003 + i;\n}\n";
+        auto k =
+            Program::from_source("thread" + s + ".cu", source).kernel<int*, int>("step", device);
         Stream stream = device.create_stream();
         const int n = 1000 + 37 * t;
         std::vector<int> want(n, 1);
