@@ -139,8 +139,10 @@ ManifestBuild from_json(const Json& j) {
 
 Json parse(const std::string& text, const std::filesystem::path& path) {
   Json j = Json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("kjit_manifest", 0) != 1 ||
-      !j.contains("builds") || !j.at("builds").is_array()) {
+  // No value(): it throws nlohmann's type_error when "kjit_manifest" is not a number (found by
+  // the manifest fuzzer).
+  if (j.is_discarded() || !j.is_object() || !j.contains("kjit_manifest") ||
+      j.at("kjit_manifest") != 1 || !j.contains("builds") || !j.at("builds").is_array()) {
     throw Error(fmt::format(
         "kjit: '{}' is not a kjit manifest (a JSON object with \"kjit_manifest\": 1 and "
         "\"builds\")",
@@ -152,7 +154,12 @@ Json parse(const std::string& text, const std::filesystem::path& path) {
 }  // namespace
 
 std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path) {
-  const Json j = parse(read_file_or_throw(path, "manifest"), path);
+  return parse_manifest(read_file_or_throw(path, "manifest"), path);
+}
+
+std::vector<ManifestBuild> parse_manifest(const std::string& text,
+                                          const std::filesystem::path& path) {
+  const Json j = parse(text, path);
   std::vector<ManifestBuild> builds;
   std::size_t index = 0;
   for (const Json& b : j.at("builds")) {

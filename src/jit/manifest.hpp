@@ -28,6 +28,9 @@ struct ManifestBuild {
 /// Parses a manifest; Error naming the file and the problem when it is malformed or a program
 /// file it names cannot be read.
 std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path);
+/// The same for a manifest's text; `path` names it in messages (and the fuzzer's entry point).
+std::vector<ManifestBuild> parse_manifest(const std::string& text,
+                                          const std::filesystem::path& path);
 
 /// True when KJIT_RECORD_MANIFEST is set.
 bool recording_manifest();
