@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <thread>
 
 namespace kjit::test {
@@ -71,10 +72,11 @@ class CacheProgramTest : public DeviceTest {
   }
 
   /// Starts a worker process on this test's cache for programs scaled<from> to scaled<to - 1>.
-  FILE* start_worker(int from, int to) const {
-    const std::string command =
-        fmt::format("KJIT_CACHE_DIR='{}' '{}' '{}' {} {} 2>&1", (dir_ / "cache").string(),
-                    KJIT_CACHE_WORKER, (dir_ / "src").string(), from, to);
+  /// `shell` runs first, in the worker's shell.
+  FILE* start_worker(int from, int to, std::string_view shell = "") const {
+    const std::string command = fmt::format("{} KJIT_CACHE_DIR='{}' exec '{}' '{}' {} {} 2>&1",
+                                            shell, (dir_ / "cache").string(), KJIT_CACHE_WORKER,
+                                            (dir_ / "src").string(), from, to);
     return popen(command.c_str(), "r");
   }
   /// A started worker's output, once it has exited; its exit status must be 0.
@@ -218,6 +220,32 @@ TEST_F(CacheProgramTest, SixteenProcessesWarmingOneEmptyCacheCompileEachKeyOnce)
     total += compiles;
   }
   EXPECT_EQ(total, 32U) << "32 programs, 16 processes: each program compiled once";
+}
+
+TEST_F(CacheProgramTest, AFullDiskCostsTheCacheNotTheRun) {
+#if defined(KJIT_TEST_THREAD_SANITIZER)
+  GTEST_SKIP() << "under a file size limit (ulimit -f), ThreadSanitizer's runtime dies of SIGBUS "
+                  "in libLLVM's static constructors, before main(); the other builds run this test";
+#endif
+  for (int salt = 50; salt < 54; ++salt) {
+    write_source(salt);
+  }
+  // The worker may not write a file past its first block: every cache write fails part way, at
+  // the write() where a full disk would fail (EFBIG instead of ENOSPC), and is not a signal.
+  const std::string full = finish_worker(start_worker(50, 54, "trap '' XFSZ; ulimit -f 1;"));
+  EXPECT_NE(full.find("compiles=4 "), std::string::npos) << full;
+  EXPECT_NE(full.find("cannot store"), std::string::npos) << "the lost store is a warning\n"
+                                                          << full;
+  EXPECT_TRUE(entries().empty()) << "no entry may come from a write that failed";
+  for (const auto& f : fs::recursive_directory_iterator(dir_ / "cache")) {
+    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos)
+        << "temporary file left behind: " << f.path();
+  }
+  // With room again, the next process stores what it compiles, and the one after loads it.
+  const std::string room = finish_worker(start_worker(50, 54));
+  EXPECT_NE(room.find("compiles=4 "), std::string::npos) << room;
+  const std::string warm = finish_worker(start_worker(50, 54));
+  EXPECT_NE(warm.find("compiles=0 "), std::string::npos) << warm;
 }
 
 TEST_F(CacheProgramTest, AWarmProcessNeverLoadsNvrtc) {

@@ -14,6 +14,23 @@
 #include <random>
 #include <string>
 #include <type_traits>
+
+// KJIT_TEST_SANITIZED: a build under AddressSanitizer or ThreadSanitizer (scripts/sanitize.sh);
+// KJIT_TEST_THREAD_SANITIZER: under ThreadSanitizer.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KJIT_TEST_THREAD_SANITIZER 1
+#endif
+#if __has_feature(address_sanitizer)
+#define KJIT_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define KJIT_TEST_THREAD_SANITIZER 1
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(KJIT_TEST_THREAD_SANITIZER)
+#define KJIT_TEST_SANITIZED 1
+#endif
 #include <vector>
 
 namespace kjit::test {

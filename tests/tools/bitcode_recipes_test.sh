@@ -17,10 +17,11 @@ trap 'rm -rf "$dir"' EXIT
 kernels=(-k vadd -k 'saxpy<float>' -k 'saxpy<double>' -k histogram256 -k 'reduce_sum<int>'
          -k 'reduce_sum<float>')
 check() {  # FILE TARGET
-  local out
-  out="$("$warm" --cache-dir "$dir/cache" "$dir/bc/$1" "${kernels[@]}" -t "$2" --json - 2>&1)"
-  if ! grep -q '"status": "compiled"' <<<"$out"; then
-    echo "FAILED: $1 for $2:"
+  local out status=0
+  out="$("$warm" --cache-dir "$dir/cache" "$dir/bc/$1" "${kernels[@]}" -t "$2" --json - 2>&1)" \
+    || status=$?
+  if [ "$status" -ne 0 ] || ! grep -q '"status": "compiled"' <<<"$out"; then
+    echo "FAILED: $1 for $2 (kjit-warm exited $status):"
     echo "$out"
     exit 1
   fi

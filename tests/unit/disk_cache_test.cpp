@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -195,6 +196,46 @@ TEST_F(DiskCacheTest, AnUnwritableDirIsUsedReadOnly) {
   ASSERT_NE(WEXITSTATUS(status), 3) << "could not become an unprivileged user";
   EXPECT_EQ(WEXITSTATUS(status), 0)
       << "an unwritable cache directory must be read, and never written";
+}
+
+// A disk that fills up while an entry is written: the process's file size limit makes the
+// kernel refuse the write part way through (EFBIG where a full disk says ENOSPC), at the same
+// write() call. The store is dropped with a warning, no part of it stays behind, and entries
+// written before are untouched and still load.
+TEST_F(DiskCacheTest, ADiskThatFillsUpMidWriteLeavesNoPartialEntry) {
+  DiskCache(settings()).store(key_of(1), binary_of(1, 1000), {});
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);  // the limit then fails the write instead of killing the process
+    const rlimit limit{50000, 50000};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+      _exit(3);
+    }
+    DiskCache cache(settings());
+    // Larger than the limit: the first write() takes 50000 bytes, the next one fails.
+    cache.store(key_of(2), binary_of(2, 200000), {});
+    _exit(cache.lookup(key_of(2)) ? 1 : 0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "a write past the limit must fail, not kill";
+  ASSERT_NE(WEXITSTATUS(status), 3) << "could not set a file size limit";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "a store that could not be written must not be found";
+  const fs::path entry = DiskCache::entry_path(root_ / "user", key_of(2).hex);
+  EXPECT_FALSE(fs::exists(entry)) << "a partial entry was left";
+  for (const auto& f : fs::recursive_directory_iterator(root_)) {
+    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos)
+        << "temporary file left behind: " << f.path();
+  }
+  DiskCache cache(settings());
+  const auto earlier = cache.lookup(key_of(1));
+  ASSERT_TRUE(earlier) << "an entry written before the disk filled up must still load";
+  EXPECT_EQ(earlier->binary.bytes, binary_of(1, 1000).bytes);
+  cache.store(key_of(2), binary_of(2, 200000), {});
+  const auto later = cache.lookup(key_of(2));
+  ASSERT_TRUE(later) << "once there is room, the same entry is stored";
+  EXPECT_EQ(later->binary.bytes, binary_of(2, 200000).bytes);
 }
 
 TEST_F(DiskCacheTest, EntriesOrDirectoriesOthersCouldWriteAreNotLoaded) {

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_fibers.hpp"
 
+#include "backends/cpu/fiber_sanitizers.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
@@ -87,7 +89,9 @@ class FiberBlockRunner::State {
  public:
   std::vector<boost::context::fiber> fibers;  // each thread's continuation
   std::vector<unsigned char> finished;
-  boost::context::fiber scheduler;  // where a yielding thread returns to
+  boost::context::fiber scheduler;                    // where a yielding thread returns to
+  fiber_sanitizer::Stack scheduler_stack;             // the worker thread's own, for sanitizers
+  std::vector<fiber_sanitizer::Stack> thread_stacks;  // each fiber's, for sanitizers
 };
 
 FiberBlockRunner::FiberBlockRunner() : state_(std::make_unique<State>()) {}
@@ -102,16 +106,22 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   State& s = *state_;
   s.fibers.clear();
   s.finished.assign(count, 0);
+  s.scheduler_stack.tsan_fiber = fiber_sanitizer::current_fiber();
+  s.thread_stacks.resize(count);
   block.barrier = &s;
   for (std::size_t i = 0; i < count; ++i) {
+    s.thread_stacks[i] = {stacks_.top(i) - FiberStacks::kStackBytes, FiberStacks::kStackBytes,
+                          fiber_sanitizer::create_fiber()};
     const auto x = static_cast<unsigned>(i % nx);
     const auto y = static_cast<unsigned>((i / nx) % ny);
     const auto z = static_cast<unsigned>(i / (std::size_t{nx} * ny));
     s.fibers.emplace_back(std::allocator_arg, BorrowedStack(stacks_.top(i)),
                           [&s, &block, entry, args, i, x, y, z](boost::context::fiber&& back) {
+                            fiber_sanitizer::arrived(nullptr, &s.scheduler_stack);
                             s.scheduler = std::move(back);
                             entry(args, &block, x, y, z);
                             s.finished[i] = 1;
+                            fiber_sanitizer::leaving(nullptr, s.scheduler_stack);
                             return std::move(s.scheduler);
                           });
   }
@@ -121,8 +131,14 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   while (remaining > 0) {
     for (std::size_t i = 0; i < count; ++i) {
       if (s.finished[i] == 0) {
+        void* fake_stack = nullptr;
+        fiber_sanitizer::leaving(&fake_stack, s.thread_stacks[i]);
         s.fibers[i] = std::move(s.fibers[i]).resume();
-        remaining -= s.finished[i];
+        fiber_sanitizer::arrived(fake_stack, nullptr);
+        if (s.finished[i] != 0) {
+          fiber_sanitizer::destroy_fiber(s.thread_stacks[i].tsan_fiber);
+          --remaining;
+        }
       }
     }
   }
@@ -138,5 +154,8 @@ extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
     std::fputs("kjit: internal error: __syncthreads() outside a fiber block\n", stderr);
     std::abort();
   }
+  void* fake_stack = nullptr;
+  kjit::cpu::fiber_sanitizer::leaving(&fake_stack, state->scheduler_stack);
   state->scheduler = std::move(state->scheduler).resume();
+  kjit::cpu::fiber_sanitizer::arrived(fake_stack, &state->scheduler_stack);
 }

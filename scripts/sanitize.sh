@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds kjit with Clang 19 under a sanitizer and runs the test suite there:
+#   scripts/sanitize.sh address   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer),
+#                                 in build-asan/ (which also holds the fuzzers: scripts/fuzz.sh)
+#   scripts/sanitize.sh thread    ThreadSanitizer, in build-tsan/
+# --build-only (after the kind) builds without testing.
+# Any report fails the test that caused it; there are no suppressions. Extra arguments go to ctest (for example -L cpu).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kind="${1:-}"
+shift || true
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then
+  build_only=1
+  shift
+fi
+case "$kind" in
+  address)
+    dir="$root/build-asan"
+    flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+    flags="$flags -include $root/tests/sanitizers/llvm_without_poisoning.h"
+    # The fuzzers share this build: their coverage instrumentation is on every object.
+    extra=(-DKJIT_BUILD_FUZZERS=ON)
+    flags="$flags -fsanitize=fuzzer-no-link"
+    ;;
+  thread)
+    dir="$root/build-tsan"
+    flags="-fsanitize=thread"
+    extra=()
+    ;;
+  *)
+    echo "usage: scripts/sanitize.sh address|thread [ctest arguments]" >&2
+    exit 2
+    ;;
+esac
+"$root/scripts/install-deps.sh"
+mkdir -p "$dir"
+CC=clang-19 CXX=clang++-19 cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="$flags -fno-omit-frame-pointer" \
+  -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
+  -DKJIT_BUILD_BENCHMARKS=OFF -DKJIT_BUILD_EXAMPLES=OFF "${extra[@]}" > "$dir/configure.log" \
+  || { cat "$dir/configure.log"; exit 1; }
+cmake --build "$dir" -j "$(nproc)"
+[ "$build_only" -eq 0 ] || exit 0
+
+# use_sigaltstack=0: LLVM installs its own alternate signal stacks on compiling threads, which ASan
+# would otherwise try to unmap as its own when the thread ends. allocator_may_return_null=1: a
+# failed huge allocation is an error kjit reports (the tests check it), not a crash.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:use_sigaltstack=0:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1:${TSAN_OPTIONS:-}"
+cd "$dir"
+export KJIT_CACHE_DIR="$dir/test-cache"
+rm -rf "$KJIT_CACHE_DIR"
+status=0
+ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml "$@" || status=$?
+echo "sanitize: $kind"
+python3 "$root/scripts/summarize_tests.py" ctest-results.xml
+exit $status
