@@ -8,7 +8,9 @@ packages=(
   llvm-19-dev libclang-19-dev libclang-common-19-dev   # CPU backend: Clang + LLVM ORC in process
   libboost-context-dev                                 # CPU backend: fibers for barrier kernels
   liblld-19-dev zlib1g-dev libzstd-dev                 # bitcode for AMD GPUs: lld links code objects
-  clang-19                                             # tests of the bitcode recipes (make-bitcode.sh)
+  clang-19                                             # tests of the bitcode recipes (make-bitcode.sh),
+  libclang-rt-19-dev                                   #   sanitizer and fuzzer builds (their runtimes)
+  clang-tidy-19                                        # scripts/tidy.sh (a CI stage)
   libspdlog-dev libfmt-dev                             # logging
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libpng-dev libcli11-dev                              # the demo: PNG output; command lines
