@@ -83,7 +83,10 @@ std::string encode_entry(const std::string& key_hex, const backend::Binary& bina
   put_string(payload, binary.log);
   put(payload, static_cast<std::uint64_t>(binary.bytes.size()));
   payload.append(reinterpret_cast<const char*>(binary.bytes.data()), binary.bytes.size());
+  return frame_entry(key_hex, payload);
+}
 
+std::string frame_entry(const std::string& key_hex, std::string_view payload) {
   std::string out;
   out.reserve(kHeaderBytes + payload.size());
   out.append(kMagic);

@@ -15,6 +15,10 @@ inline constexpr std::size_t kHeaderBytes = 64;
 /// The entry for `binary` under the key `key_hex` (32 hex digits).
 std::string encode_entry(const std::string& key_hex, const backend::Binary& binary);
 
+/// The entry around an already encoded `payload`: the header, with its length and checksum.
+/// encode_entry() ends with it; the cache entry fuzzer frames raw payloads with it.
+std::string frame_entry(const std::string& key_hex, std::string_view payload);
+
 struct Decoded {
   std::optional<backend::Binary> binary;
   std::string problem;  // why there is no binary: "truncated: ...", "checksum mismatch", ...
