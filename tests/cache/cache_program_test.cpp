@@ -4,6 +4,7 @@
 #include "cache_support.hpp"
 #include "jit/cache/cache_entry.hpp"
 #include "jit/cache/disk_cache.hpp"
+#include "jit/file_text.hpp"
 #include "test_support.hpp"
 
 #include <kjit/kjit.hpp>
@@ -238,7 +239,7 @@ TEST_F(CacheProgramTest, AFullDiskCostsTheCacheNotTheRun) {
                                                           << full;
   EXPECT_TRUE(entries().empty()) << "no entry may come from a write that failed";
   for (const auto& f : fs::recursive_directory_iterator(dir_ / "cache")) {
-    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos)
+    EXPECT_EQ(f.path().filename().string().find(detail::kTempFileMark), std::string::npos)
         << "temporary file left behind: " << f.path();
   }
   // With room again, the next process stores what it compiles, and the one after loads it.

@@ -3,6 +3,7 @@
 #include "jit/cache/disk_cache.hpp"
 #include "jit/cache/cache_counters.hpp"
 #include "jit/cache/cache_entry.hpp"
+#include "jit/file_text.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <random>
 #include <thread>
+#include <vector>
 
 namespace kjit::detail::cache {
 namespace {
@@ -38,6 +40,17 @@ backend::Binary binary_of(int i, std::size_t size = 1000) {
   b.kernel_symbols = {"k"};
   b.bytes.assign(size, static_cast<std::uint8_t>(i));
   return b;
+}
+
+/// The temporary files of interrupted or failed writes under `dir`.
+std::vector<fs::path> temporary_files(const fs::path& dir) {
+  std::vector<fs::path> found;
+  for (const auto& f : fs::recursive_directory_iterator(dir)) {
+    if (f.path().filename().string().find(kTempFileMark) != std::string::npos) {
+      found.push_back(f.path());
+    }
+  }
+  return found;
 }
 
 std::string slurp(const fs::path& p) {
@@ -224,10 +237,7 @@ TEST_F(DiskCacheTest, ADiskThatFillsUpMidWriteLeavesNoPartialEntry) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a store that could not be written must not be found";
   const fs::path entry = DiskCache::entry_path(root_ / "user", key_of(2).hex);
   EXPECT_FALSE(fs::exists(entry)) << "a partial entry was left";
-  for (const auto& f : fs::recursive_directory_iterator(root_)) {
-    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos)
-        << "temporary file left behind: " << f.path();
-  }
+  EXPECT_EQ(temporary_files(root_), std::vector<fs::path>{}) << "temporary files left behind";
   DiskCache cache(settings());
   const auto earlier = cache.lookup(key_of(1));
   ASSERT_TRUE(earlier) << "an entry written before the disk filled up must still load";
@@ -390,9 +400,7 @@ TEST_F(DiskCacheTest, AWriterKilledMidWriteLeavesNoLoadableHalfEntry) {
     EXPECT_TRUE(decode_entry(slurp(e.file), e.key).binary) << e.file;
   }
   cache.remove_stale_temporaries(std::chrono::seconds(0));
-  for (const auto& f : fs::recursive_directory_iterator(root_ / "user")) {
-    EXPECT_EQ(f.path().filename().string().find(".tmp-"), std::string::npos) << f.path();
-  }
+  EXPECT_EQ(temporary_files(root_ / "user"), std::vector<fs::path>{});
 }
 
 }  // namespace
