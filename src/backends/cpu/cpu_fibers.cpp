@@ -89,9 +89,9 @@ class FiberBlockRunner::State {
  public:
   std::vector<boost::context::fiber> fibers;  // each thread's continuation
   std::vector<unsigned char> finished;
-  boost::context::fiber scheduler;                    // where a yielding thread returns to
-  fiber_sanitizer::Stack scheduler_stack;             // the worker thread's own, for sanitizers
-  std::vector<fiber_sanitizer::Stack> thread_stacks;  // each fiber's, for sanitizers
+  boost::context::fiber scheduler;         // where a yielding thread returns to
+  fiber_sanitizer::Stack scheduler_stack;  // the worker thread's own, for sanitizers
+  std::vector<void*> tsan_fibers;          // TSan's record of each fiber (nullptr without TSan)
 };
 
 FiberBlockRunner::FiberBlockRunner() : state_(std::make_unique<State>()) {}
@@ -107,11 +107,10 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   s.fibers.clear();
   s.finished.assign(count, 0);
   s.scheduler_stack.tsan_fiber = fiber_sanitizer::current_fiber();
-  s.thread_stacks.resize(count);
+  s.tsan_fibers.resize(count);
   block.barrier = &s;
   for (std::size_t i = 0; i < count; ++i) {
-    s.thread_stacks[i] = {stacks_.top(i) - FiberStacks::kStackBytes, FiberStacks::kStackBytes,
-                          fiber_sanitizer::create_fiber()};
+    s.tsan_fibers[i] = fiber_sanitizer::create_fiber();
     const auto x = static_cast<unsigned>(i % nx);
     const auto y = static_cast<unsigned>((i / nx) % ny);
     const auto z = static_cast<unsigned>(i / (std::size_t{nx} * ny));
@@ -132,11 +131,12 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
     for (std::size_t i = 0; i < count; ++i) {
       if (s.finished[i] == 0) {
         void* fake_stack = nullptr;
-        fiber_sanitizer::leaving(&fake_stack, s.thread_stacks[i]);
+        fiber_sanitizer::leaving(&fake_stack, {stacks_.top(i) - FiberStacks::kStackBytes,
+                                               FiberStacks::kStackBytes, s.tsan_fibers[i]});
         s.fibers[i] = std::move(s.fibers[i]).resume();
         fiber_sanitizer::arrived(fake_stack, nullptr);
         if (s.finished[i] != 0) {
-          fiber_sanitizer::destroy_fiber(s.thread_stacks[i].tsan_fiber);
+          fiber_sanitizer::destroy_fiber(s.tsan_fibers[i]);
           --remaining;
         }
       }
