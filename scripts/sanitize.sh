@@ -4,7 +4,8 @@
 #                                 in build-asan/ (which also holds the fuzzers: scripts/fuzz.sh)
 #   scripts/sanitize.sh thread    ThreadSanitizer, in build-tsan/
 # --build-only (after the kind) builds without testing.
-# Any report fails the test that caused it; there are no suppressions. Extra arguments go to ctest (for example -L cpu).
+# Any report fails the test that caused it; there are no suppressions. Extra arguments go to
+# ctest (for example -L cpu).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-}"
@@ -17,11 +18,11 @@ fi
 case "$kind" in
   address)
     dir="$root/build-asan"
-    flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+    # The fuzzers share this build: their coverage instrumentation (fuzzer-no-link) is on every
+    # object.
+    flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined"
     flags="$flags -include $root/tests/sanitizers/llvm_without_poisoning.h"
-    # The fuzzers share this build: their coverage instrumentation is on every object.
     extra=(-DKJIT_BUILD_FUZZERS=ON)
-    flags="$flags -fsanitize=fuzzer-no-link"
     ;;
   thread)
     dir="$root/build-tsan"
