@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Every test that docs/reliability.md names exists: `Suite.Name` as a TEST or TEST_F in tests/,
-`env.name` as a kjit_env_test in tests/environment/, `cuda.faults.name` as an add_test. A row
+`env.name` as a kjit_env_test or kjit_warm_env_test in
+tests/environment/, `cuda.faults.name` as an add_test. A row
 that points at a test that was renamed or removed fails here."""
 import pathlib
 import re
@@ -16,7 +17,7 @@ missing = []
 checked = 0
 for name in named:
     if name.startswith("env."):
-        found = re.search(r"kjit_env_test\(" + re.escape(name[4:]) + r"\s", cmake)
+        found = re.search(r"kjit_(warm_)?env_test\(" + re.escape(name[4:]) + r"\s", cmake)
     elif name.startswith(("cuda.", "hip.", "cpu.", "core.")):
         found = re.search(r"add_test\(NAME " + re.escape(name) + r"\s", cmake)
     elif name.count(".") == 1:
