@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Every test that docs/reliability.md names exists: `Suite.Name` as a TEST or TEST_F in tests/,
-`env.name` as a kjit_env_test or kjit_warm_env_test in
-tests/environment/, `cuda.faults.name` as an add_test. A row
-that points at a test that was renamed or removed fails here."""
+`env.name` as a kjit_env_test or kjit_warm_env_test in tests/environment/, `cuda.faults.name`
+as an add_test. A row that points at a test that was renamed or removed fails here."""
 import pathlib
 import re
 import sys
