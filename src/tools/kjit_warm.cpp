@@ -2,13 +2,13 @@
 // maintains the cache (stat, verify, prune, clear, explain). README.md in this folder and
 // docs/cache.md describe it.
 #include "backends/backend.hpp"
-#include "jit/backend_registry.hpp"
 #include "jit/cache/cache_entry.hpp"
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/cached_build.hpp"
 #include "jit/cache/disk_cache.hpp"
 #include "jit/device_impl.hpp"
 #include "jit/environment.hpp"
+#include "tools/offline_compilers.hpp"
 #include "tools/warm_inputs.hpp"
 
 #include <kjit/kjit.hpp>
@@ -35,46 +35,7 @@ namespace cache = detail::cache;
 namespace environment = detail::environment;
 using Json = nlohmann::ordered_json;
 
-/// Offline compilers by target name ("cpu", "cuda:sm_90"), made once each.
-class Targets {
- public:
-  Targets() : backends_(detail::create_backends()) {}
-
-  /// The compiler of `target` for `request`'s input: source, or bitcode.
-  backend::Compiler& compiler(const std::string& target, const backend::CompileRequest& request) {
-    const bool bitcode = request.input == backend::InputKind::bitcode;
-    const std::lock_guard lock(mutex_);
-    auto& slot = compilers_[{target, bitcode}];
-    if (!slot) {
-      const auto colon = target.find(':');
-      const std::string backend_name = target.substr(0, colon);
-      const std::string arch = colon == std::string::npos ? "" : target.substr(colon + 1);
-      for (auto& b : backends_) {
-        if (to_string(b.kind) != backend_name) {
-          continue;
-        }
-        if (!b.backend) {
-          throw ConfigError(
-              fmt::format("kjit-warm: target '{}': the {} backend is not built into this kjit",
-                          target, backend_name));
-        }
-        slot =
-            bitcode ? b.backend->offline_bitcode_compiler(arch) : b.backend->offline_compiler(arch);
-      }
-      if (!slot) {
-        throw ConfigError(fmt::format(
-            "kjit-warm: '{}' is not a target; use cpu, cuda:sm_XX, cuda:compute_XX or hip:gfxNNN",
-            target));
-      }
-    }
-    return *slot;
-  }
-
- private:
-  std::vector<detail::BackendSlot> backends_;
-  std::mutex mutex_;
-  std::map<std::pair<std::string, bool>, std::unique_ptr<backend::Compiler>> compilers_;
-};
+using Targets = tools::OfflineCompilers;
 
 /// The targets of the devices present, as their runtime compilers name them.
 std::vector<std::string> detected_targets() {

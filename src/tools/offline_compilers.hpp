@@ -1,0 +1,32 @@
+// The backends' offline compilers by target name ("cpu", "cuda:sm_90", "hip:gfx90a"), made once
+// each: what kjit-warm compiles with, and what the kjit-compile helper runs for libkjit.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "jit/backend_registry.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kjit::tools {
+
+class OfflineCompilers {
+ public:
+  OfflineCompilers();
+
+  /// The compiler of `target` for `request`'s input (source or bitcode). ConfigError for a
+  /// target that is not one or whose backend is not built; BackendError when its compiler
+  /// library cannot be used.
+  backend::Compiler& compiler(const std::string& target, const backend::CompileRequest& request);
+
+ private:
+  std::vector<detail::BackendSlot> backends_;
+  std::mutex mutex_;
+  std::map<std::pair<std::string, bool>, std::unique_ptr<backend::Compiler>> compilers_;
+};
+
+}  // namespace kjit::tools
