@@ -216,4 +216,52 @@ std::optional<std::filesystem::path> record_manifest() {
   return std::filesystem::path(std::string(trim(*value)));
 }
 
+CompileIsolation parse_compile_isolation(std::string_view isolation, std::string_view timeout) {
+  CompileIsolation out;
+  const auto mode =
+      choose<int>(isolation, {{"", -1}, {"none", 0}, {"process", 1}}, "KJIT_COMPILE_ISOLATION",
+                  "is not a way to run compiles; use 'process' or 'none' (the default)");
+  out.in_child = mode == 1;
+  const std::string_view t = trim(timeout);
+  if (t.empty()) {
+    return out;
+  }
+  double seconds = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), seconds);
+  constexpr double kDay = 24.0 * 3600.0;
+  if (ec != std::errc{} || end != t.data() + t.size() || !(seconds > 0) || seconds > kDay) {
+    throw ConfigError(fmt::format(
+        "kjit: KJIT_COMPILE_TIMEOUT='{}' is not a time limit; use seconds, more than 0 and at "
+        "most 86400: 30, 2.5",
+        timeout));
+  }
+  if (mode == 0) {
+    throw ConfigError(
+        fmt::format("kjit: KJIT_COMPILE_TIMEOUT='{}' needs compiles in a child process, but "
+                    "KJIT_COMPILE_ISOLATION='{}' asks for none; only a process can be stopped",
+                    timeout, isolation));
+  }
+  out.in_child = true;
+  out.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0 + 0.5));
+  return out;
+}
+
+CompileIsolation compile_isolation() {
+  return parse_compile_isolation(get("KJIT_COMPILE_ISOLATION").value_or(""),
+                                 get("KJIT_COMPILE_TIMEOUT").value_or(""));
+}
+
+std::optional<std::filesystem::path> compile_helper() {
+  const auto value = get("KJIT_COMPILE_HELPER");
+  if (!value || trim(*value).empty()) {
+    return std::nullopt;
+  }
+  std::filesystem::path helper(std::string(trim(*value)));
+  if (!helper.is_absolute()) {
+    throw ConfigError(
+        fmt::format("kjit: KJIT_COMPILE_HELPER='{}' is not an absolute path", *value));
+  }
+  return helper;
+}
+
 }  // namespace kjit::detail::environment

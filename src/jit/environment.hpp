@@ -3,6 +3,7 @@
 
 #include <spdlog/common.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -57,5 +58,23 @@ std::vector<std::filesystem::path> cache_path();
 std::vector<std::filesystem::path> parse_cache_path(std::string_view text);
 /// KJIT_RECORD_MANIFEST: where to record the programs a run compiled, or nullopt.
 std::optional<std::filesystem::path> record_manifest();
+
+/// How compiles run, from KJIT_COMPILE_ISOLATION and KJIT_COMPILE_TIMEOUT.
+struct CompileIsolation {
+  /// In a child process (the kjit-compile helper), so that a compiler that crashes, aborts or
+  /// hangs cannot take the host program with it.
+  bool in_child = false;
+  /// How long a compile may take before its child process is killed; nullopt: no limit.
+  std::optional<std::chrono::milliseconds> timeout;
+};
+/// KJIT_COMPILE_ISOLATION: "process", or "none" (the default when unset or empty).
+/// KJIT_COMPILE_TIMEOUT: seconds ("30", "2.5"), more than 0 and at most a day; setting it runs
+/// compiles in a child process, since only a process can be stopped. ConfigError for anything
+/// else, and for a timeout with KJIT_COMPILE_ISOLATION=none.
+CompileIsolation compile_isolation();
+CompileIsolation parse_compile_isolation(std::string_view isolation, std::string_view timeout);
+/// KJIT_COMPILE_HELPER: the kjit-compile executable (an absolute path), or nullopt to use the
+/// one installed beside libkjit. ConfigError for a relative path.
+std::optional<std::filesystem::path> compile_helper();
 
 }  // namespace kjit::detail::environment

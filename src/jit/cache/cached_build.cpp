@@ -4,6 +4,7 @@
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/disk_cache.hpp"
 #include "jit/cache/identity_memo.hpp"
+#include "jit/child_compile.hpp"
 #include "jit/logging.hpp"
 #include "jit/manifest.hpp"
 
@@ -87,7 +88,7 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   };
   backend::Binary binary;
   try {
-    binary = compiler.compile(request);
+    binary = compile_as_configured(compiler, request, identity.target);
   } catch (const KernelNotFoundError& e) {
     count_compile();
     // Remembered, so that resolving a plain template name by type (a failed plain lookup, then
