@@ -46,6 +46,8 @@ int main() {
     std::printf("ConfigError: %s\n", e.what());
   } catch (const kjit::DeviceError& e) {
     std::printf("DeviceError: %s\n", e.what());
+  } catch (const kjit::CompileError& e) {
+    std::printf("CompileError: %s\n", e.what());
   } catch (const kjit::BackendError& e) {
     std::printf("BackendError: %s\n", e.what());
   } catch (const std::exception& e) {

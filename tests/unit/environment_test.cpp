@@ -107,5 +107,36 @@ TEST(Environment, RejectsBadCacheSettings) {
   EXPECT_THROW((void)parse_cache_path("/ok:relative/dir"), ConfigError);
 }
 
+TEST(Environment, ParsesCompileIsolation) {
+  EXPECT_FALSE(parse_compile_isolation("", "").in_child);
+  EXPECT_FALSE(parse_compile_isolation(" none ", "").in_child);
+  EXPECT_TRUE(parse_compile_isolation("process", "").in_child);
+  EXPECT_FALSE(parse_compile_isolation("process", "").timeout.has_value());
+  // A time limit needs a child process, so it asks for one.
+  const CompileIsolation limited = parse_compile_isolation("", " 2.5 ");
+  EXPECT_TRUE(limited.in_child);
+  EXPECT_EQ(limited.timeout, std::chrono::milliseconds(2500));
+  EXPECT_EQ(parse_compile_isolation("process", "30").timeout, std::chrono::milliseconds(30000));
+  EXPECT_EQ(parse_compile_isolation("", "86400").timeout, std::chrono::hours(24));
+}
+
+TEST(Environment, RejectsBadCompileIsolation) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"thread", ""}, {"Process", ""}, {"", "0"},   {"", "-1"},    {"", "soon"},
+      {"", "5s"},     {"", "nan"},     {"", "inf"}, {"", "86401"}, {"none", "10"},
+  };
+  for (const auto& [isolation, timeout] : bad) {
+    try {
+      (void)parse_compile_isolation(isolation, timeout);
+      ADD_FAILURE() << "'" << isolation << "', '" << timeout << "' was accepted";
+    } catch (const ConfigError& e) {
+      const std::string text = e.what();
+      EXPECT_NE(text.find(*timeout != 0 ? "KJIT_COMPILE_TIMEOUT" : "KJIT_COMPILE_ISOLATION"),
+                std::string::npos)
+          << text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kjit::detail::environment
