@@ -36,7 +36,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// The most of the child's stderr an error quotes (the end of it).
-constexpr std::size_t kStderrTail = 16 * 1024;
+constexpr std::size_t kStderrTail = std::size_t{16} * 1024;
 
 class FileDescriptor {
  public:
@@ -94,7 +94,7 @@ Exchange exchange(int socket, int error_pipe, std::span<const std::uint8_t> requ
   bool sending = true;
   bool reply_open = true;
   bool stderr_open = true;
-  std::vector<std::uint8_t> chunk(64 * 1024);
+  std::vector<std::uint8_t> chunk(std::size_t{64} * 1024);
   while (reply_open || stderr_open) {
     std::vector<pollfd> fds;
     if (reply_open) {
@@ -259,7 +259,8 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
   if (got.timed_out) {
     ::kill(pid, SIGKILL);
     reap(pid);
-    const double seconds = static_cast<double>(timeout->count()) / 1000.0;
+    const double seconds =
+        static_cast<double>(timeout.value_or(std::chrono::milliseconds(0)).count()) / 1000.0;
     throw CompileError(
         request.program_name, target, {},
         with_stderr(fmt::format("the compile did not finish within {} s (KJIT_COMPILE_TIMEOUT); "

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
@@ -242,7 +243,7 @@ CompileIsolation parse_compile_isolation(std::string_view isolation, std::string
                     timeout, isolation));
   }
   out.in_child = true;
-  out.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0 + 0.5));
+  out.timeout = std::chrono::milliseconds(std::llround(seconds * 1000.0));
   return out;
 }
 

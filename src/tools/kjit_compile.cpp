@@ -17,7 +17,7 @@ namespace {
 
 std::vector<std::uint8_t> read_all(int fd) {
   std::vector<std::uint8_t> bytes;
-  std::vector<std::uint8_t> chunk(64 * 1024);
+  std::vector<std::uint8_t> chunk(std::size_t{64} * 1024);
   for (;;) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n > 0) {
