@@ -10,12 +10,14 @@
 #include <kjit/kjit.hpp>
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string_view>
 #include <thread>
 
@@ -247,6 +249,49 @@ TEST_F(CacheProgramTest, AFullDiskCostsTheCacheNotTheRun) {
   EXPECT_NE(room.find("compiles=4 "), std::string::npos) << room;
   const std::string warm = finish_worker(start_worker(50, 54));
   EXPECT_NE(warm.find("compiles=0 "), std::string::npos) << warm;
+}
+
+TEST_F(CacheProgramTest, ProcessesKilledWhileCompilingLeaveNothingALaterRunLoadsWrong) {
+  // 20 workers, one after another, each compiling 8 real programs into one cache (4 new ones and
+  // 4 of the previous worker's) and killed with SIGKILL at a random moment: before its first
+  // compile, in a compile, between writing an entry and renaming it.
+  constexpr int kFirst = 60;
+  constexpr int kTrials = 20;
+  constexpr int kLast = kFirst + 4 * kTrials + 4;
+  for (int salt = kFirst; salt < kLast; ++salt) {
+    write_source(salt);
+  }
+  std::mt19937_64 random(test_seed());
+  std::uniform_int_distribution<int> delay_ms(0, 500);
+  int killed = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const std::string killer =
+        fmt::format("(sleep {:.3f}; kill -9 $$) 2>/dev/null &", delay_ms(random) / 1000.0);
+    FILE* worker = start_worker(kFirst + 4 * trial, kFirst + 4 * trial + 8, killer);
+    ASSERT_NE(worker, nullptr);
+    std::array<char, 256> buffer{};
+    std::string output;
+    while (fgets(buffer.data(), buffer.size(), worker) != nullptr) {
+      output += buffer.data();
+    }
+    const int status = pclose(worker);
+    // Finished before its killer, or killed: nothing else.
+    if (status != 0) {
+      EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status << output;
+      ++killed;
+    } else {
+      EXPECT_NE(output.find("mismatches=0 "), std::string::npos) << output;
+    }
+  }
+  std::printf("[  NOTE    ] %d of %d workers killed (KJIT_TEST_SEED=%llu)\n", killed, kTrials,
+              static_cast<unsigned long long>(test_seed()));
+  // What they left: a run that compiles whatever is missing, then one that loads every entry.
+  // Both check every result.
+  const std::string fill = finish_worker(start_worker(kFirst, kLast));
+  EXPECT_NE(fill.find("mismatches=0 "), std::string::npos) << fill;
+  const std::string warm = finish_worker(start_worker(kFirst, kLast));
+  EXPECT_NE(warm.find("compiles=0 "), std::string::npos) << warm;
+  EXPECT_NE(warm.find("mismatches=0 "), std::string::npos) << warm;
 }
 
 TEST_F(CacheProgramTest, AWarmProcessNeverLoadsNvrtc) {
