@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every test that docs/reliability.md names exists: `Suite.Name` as a TEST or TEST_F in tests/,
-`env.name` as a kjit_env_test, kjit_warm_env_test or kjit_lacking_runtime_test in
-tests/environment/, `cuda.faults.name` as an add_test. A row that points at a test that was
-renamed or removed fails here."""
+`env.name` as a kjit_env_test or kjit_warm_env_test, or made by kjit_lacking_runtime_test or
+kjit_lacking_compiler_test in tests/environment/; `cuda.faults.name` as an add_test. A row that
+points at a test that was renamed or removed fails here."""
 import pathlib
 import re
 import sys
@@ -18,9 +18,9 @@ checked = 0
 for name in named:
     if name.startswith("env."):
         found = re.search(r"kjit_(warm_)?env_test\(" + re.escape(name[4:]) + r"\s", cmake)
-        runtime = re.fullmatch(r"env\.(\w+?)_lacking_symbols(_cpu_still_works)?", name)
-        found = found or (runtime and re.search(
-            r"kjit_lacking_runtime_test\(" + runtime.group(1) + r"\s", cmake))
+        lacking = re.fullmatch(r"env\.(\w+?)_lacking_symbols(_cpu_still_works)?", name)
+        found = found or (lacking and re.search(
+            r"kjit_lacking_(runtime|compiler)_test\(" + lacking.group(1) + r"\s", cmake))
     elif name.startswith(("cuda.", "hip.", "cpu.", "core.")):
         found = re.search(r"add_test\(NAME " + re.escape(name) + r"\s", cmake)
     elif name.count(".") == 1:
