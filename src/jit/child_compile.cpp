@@ -197,8 +197,9 @@ std::filesystem::path compile_helper_path() {
     here = std::filesystem::read_symlink("/proc/self/exe", ignored);
   }
   const std::filesystem::path dir = here.parent_path();
+  // Beside libkjit.so in a build tree; where `cmake --install` puts it, once installed.
   const std::vector<std::filesystem::path> candidates = {
-      dir / "kjit-compile", (dir / "../libexec/kjit/kjit-compile").lexically_normal()};
+      dir / "kjit-compile", (dir / KJIT_HELPER_FROM_LIBDIR / "kjit-compile").lexically_normal()};
   for (const auto& candidate : candidates) {
     if (::access(candidate.c_str(), X_OK) == 0) {
       return candidate;

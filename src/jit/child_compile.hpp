@@ -27,8 +27,8 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
                                  std::optional<std::chrono::milliseconds> timeout);
 
 /// The kjit-compile executable: KJIT_COMPILE_HELPER, else the one beside libkjit (or the
-/// program kjit is linked into), else in ../libexec/kjit from there. BackendError naming the
-/// places it looked when there is none.
+/// program kjit is linked into), else where `cmake --install` puts it (libexec/kjit under the
+/// prefix). BackendError naming the places it looked when there is none.
 std::filesystem::path compile_helper_path();
 
 }  // namespace kjit::detail

@@ -1,0 +1,34 @@
+# cmake --install: the public headers, libkjit.so (with its SONAME), kjit-warm, the kjit-compile
+# helper (in libexec/kjit, where libkjit looks for it), a CMake package (find_package(kjit),
+# target kjit::kjit, with a version file) and a pkg-config file (kjit.pc).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(KJIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kjit)
+
+# Installed programs and libkjit.so find LLVM where the build found it (/usr/lib/llvm-19/lib is
+# not on the loader's default path).
+set_target_properties(kjit PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS kjit EXPORT kjitTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kjit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(KJIT_BUILD_TOOLS)
+  set_target_properties(kjit-warm kjit-compile PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+  install(TARGETS kjit-warm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS kjit-compile RUNTIME DESTINATION ${KJIT_INSTALL_HELPER_DIR})
+endif()
+
+install(EXPORT kjitTargets NAMESPACE kjit:: DESTINATION ${KJIT_INSTALL_CMAKEDIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kjitConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/kjitConfig.cmake INSTALL_DESTINATION ${KJIT_INSTALL_CMAKEDIR})
+# 0.x: a new minor version may break the API.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/kjitConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/kjitConfig.cmake ${PROJECT_BINARY_DIR}/kjitConfigVersion.cmake
+  DESTINATION ${KJIT_INSTALL_CMAKEDIR})
+
+file(RELATIVE_PATH KJIT_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" KJIT_PC_TO_PREFIX "${KJIT_PC_TO_PREFIX}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/kjit.pc.in ${PROJECT_BINARY_DIR}/kjit.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/kjit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

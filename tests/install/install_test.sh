@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# cmake --install of a kjit build into a fresh prefix, then a consumer project built against it
+# twice, as users build one: with find_package(kjit) and with pkg-config. Each must run saxpy
+# correctly, and compile it through the installed kjit-compile helper when asked to.
+#   tests/install/install_test.sh BUILD_DIR
+set -euo pipefail
+build="$1"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+libdir=$(dirname "$(find "$prefix" -name 'libkjit.so' | head -1)")
+for f in "$prefix/include/kjit/kjit.hpp" "$libdir/libkjit.so.0" "$prefix/bin/kjit-warm" \
+  "$prefix/libexec/kjit/kjit-compile" "$libdir/cmake/kjit/kjitConfig.cmake" \
+  "$libdir/cmake/kjit/kjitConfigVersion.cmake" "$libdir/pkgconfig/kjit.pc"; do
+  [ -e "$f" ] || { echo "FAIL: cmake --install did not install $f"; exit 1; }
+done
+soname=$(readelf -d "$libdir/libkjit.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ "$soname" = "libkjit.so.0" ] || { echo "FAIL: SONAME is '$soname'"; exit 1; }
+"$prefix/bin/kjit-warm" --help > /dev/null
+
+# Each run uses its own empty cache, so that it compiles.
+run() {
+  local name="$1"; shift
+  rm -rf "$work/cache"
+  local out
+  out=$(KJIT_CACHE_DIR="$work/cache" "$@" 2>&1) || { echo "FAIL: $name: $out"; exit 1; }
+  echo "$name: $out"
+}
+
+# find_package(kjit)
+cmake -S "$here/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+  > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/cmake-build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+run "find_package" "$work/cmake-build/consumer"
+# 0.x: another minor version may have another API, so find_package(kjit 0.2) refuses 0.1.
+if cmake -S "$here/consumer" -B "$work/other-minor" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DKJIT_WANTED=0.2 > "$work/other-minor.log" 2>&1; then
+  echo "FAIL: find_package(kjit 0.2) accepted this kjit"
+  exit 1
+fi
+
+# pkg-config
+if command -v pkg-config > /dev/null; then
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  # shellcheck disable=SC2046
+  c++ -std=c++20 "$here/consumer/consumer.cpp" -o "$work/pc-consumer" \
+    $(pkg-config --cflags --libs kjit)
+  run "pkg-config" env LD_LIBRARY_PATH="$libdir" "$work/pc-consumer"
+else
+  echo "pkg-config: not installed here, so kjit.pc was not tried (scripts/install-deps.sh installs it)"
+fi
+
+# The installed libkjit.so finds the installed helper: the compile runs in a child process.
+rm -rf "$work/cache"
+out=$(KJIT_CACHE_DIR="$work/cache" KJIT_COMPILE_ISOLATION=process KJIT_LOG_LEVEL=debug \
+  "$work/cmake-build/consumer" 2>&1) || { echo "FAIL: isolated: $out"; exit 1; }
+grep -q "in a child process" <<< "$out" || { echo "FAIL: no compile in a child process: $out"; exit 1; }
+grep -q "0 of 100000 values wrong" <<< "$out" || { echo "FAIL: isolated: $out"; exit 1; }
+echo "isolated: the installed kjit-compile compiled it"
+echo "PASS"
