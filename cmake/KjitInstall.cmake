@@ -1,6 +1,6 @@
 # cmake --install: the public headers, libkjit.so (with its SONAME), kjit-warm, the kjit-compile
 # helper (in libexec/kjit, where libkjit looks for it), a CMake package (find_package(kjit),
-# target kjit::kjit, with a version file) and a pkg-config file (kjit.pc).
+# target kjit::kjit, kjit_add_kernels(), a version file) and a pkg-config file (kjit.pc).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -26,6 +26,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kjitConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/kjitConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/kjitConfig.cmake ${PROJECT_BINARY_DIR}/kjitConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/KjitKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/KjitKernelsScript.cmake
   DESTINATION ${KJIT_INSTALL_CMAKEDIR})
 
 file(RELATIVE_PATH KJIT_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})

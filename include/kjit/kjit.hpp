@@ -8,6 +8,7 @@
 
 #include <kjit/cache.hpp>
 #include <kjit/device.hpp>
+#include <kjit/embedded.hpp>
 #include <kjit/error.hpp>
 #include <kjit/kernel.hpp>
 #include <kjit/memory.hpp>

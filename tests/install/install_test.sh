@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cmake --install of a kjit build into a fresh prefix, then a consumer project built against it
-# twice, as users build one: with find_package(kjit) and with pkg-config. Each must run saxpy
-# correctly, and compile it through the installed kjit-compile helper when asked to.
+# twice, as users build one: with find_package(kjit) and kjit_add_kernels() (run with its kernel
+# file deleted), and with pkg-config. Each must run saxpy correctly, and compile it through the
+# installed kjit-compile helper when asked to.
 #   tests/install/install_test.sh BUILD_DIR
 set -euo pipefail
 build="$1"
@@ -30,13 +31,16 @@ run() {
   echo "$name: $out"
 }
 
-# find_package(kjit)
-cmake -S "$here/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+# find_package(kjit), on a copy of the project whose kernel file is gone once it is built: the
+# kernel embedded by kjit_add_kernels() is all the program has.
+cp -r "$here/consumer" "$work/consumer"
+cmake -S "$work/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
   > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/cmake-build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-run "find_package" "$work/cmake-build/consumer"
+rm -r "$work/consumer/kernels"
+run "find_package, embedded kernel" "$work/cmake-build/consumer"
 # 0.x: another minor version may have another API, so find_package(kjit 0.2) refuses 0.1.
-if cmake -S "$here/consumer" -B "$work/other-minor" -DCMAKE_PREFIX_PATH="$prefix" \
+if cmake -S "$work/consumer" -B "$work/other-minor" -DCMAKE_PREFIX_PATH="$prefix" \
   -DKJIT_WANTED=0.2 > "$work/other-minor.log" 2>&1; then
   echo "FAIL: find_package(kjit 0.2) accepted this kjit"
   exit 1
@@ -48,7 +52,8 @@ if command -v pkg-config > /dev/null; then
   # shellcheck disable=SC2046
   c++ -std=c++20 "$here/consumer/consumer.cpp" -o "$work/pc-consumer" \
     $(pkg-config --cflags --libs kjit)
-  run "pkg-config" env LD_LIBRARY_PATH="$libdir" "$work/pc-consumer"
+  run "pkg-config, kernel file" env LD_LIBRARY_PATH="$libdir" "$work/pc-consumer" \
+    "$here/consumer/kernels/consumer_saxpy.cu"
 else
   echo "pkg-config: not installed here, so kjit.pc was not tried (scripts/install-deps.sh installs it)"
 fi

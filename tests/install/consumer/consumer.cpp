@@ -1,5 +1,6 @@
 // A program built against an installed kjit (find_package or pkg-config), as a user builds one:
-// runs saxpy on random inputs on the selected device and checks every value on the host.
+// runs saxpy on random inputs on the selected device and checks every value on the host. With
+// no argument it uses the kernel embedded by kjit_add_kernels(); else the kernel file named.
 #include <kjit/kjit.hpp>
 
 #include <cmath>
@@ -7,17 +8,13 @@
 #include <random>
 #include <vector>
 
-int main() {
+int main(int argc, char** argv) {
   try {
     const kjit::Device device = kjit::Device::select();
-    auto saxpy =
-        kjit::Program::from_source("consumer_saxpy.cu",
-                                   "__global__ void saxpy(float a, const float* x, "
-                                   "float* y, int n) {\n"
-                                   "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                   "  if (i < n) y[i] = a * x[i] + y[i];\n"
-                                   "}\n")
-            .kernel<float, const float*, float*, int>("saxpy", device);
+    // The CMake build embeds the kernel (kjit_add_kernels); the pkg-config build names its file.
+    const kjit::Program program = argc > 1 ? kjit::Program::from_file(argv[1])
+                                           : kjit::Program::from_embedded("consumer_saxpy.cu");
+    auto saxpy = program.kernel<float, const float*, float*, int>("saxpy", device);
     const int n = 100000;
     std::mt19937 random(12345);
     std::uniform_real_distribution<float> value(-10.0F, 10.0F);

@@ -1,0 +1,32 @@
+// Kernel files compiled into a program by kjit_add_kernels() (CMake), so that a deployed binary
+// needs no loose kernel files: Program::from_embedded() loads them by name.
+#pragma once
+
+#include <kjit/export.hpp>
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kjit {
+
+/// One embedded file: its name (its path relative to kjit_add_kernels' BASE_DIR) and its text.
+struct EmbeddedFile {
+  const char* name;
+  const char* text;
+  std::size_t size;
+};
+
+/// Registers embedded kernel files and headers for Program::from_embedded(). The source that
+/// kjit_add_kernels() generates makes one at start-up; a program has no reason to make one
+/// itself. The texts are copied, so the registration outlives a library that is unloaded.
+class KJIT_API EmbeddedKernels {
+ public:
+  EmbeddedKernels(std::span<const EmbeddedFile> programs, std::span<const EmbeddedFile> headers);
+};
+
+/// The names of the embedded programs, sorted.
+[[nodiscard]] KJIT_API std::vector<std::string> embedded_programs();
+
+}  // namespace kjit

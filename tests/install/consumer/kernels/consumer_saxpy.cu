@@ -1,0 +1,6 @@
+// The consumer's kernel: embedded by kjit_add_kernels() in the CMake build, read from this file
+// in the pkg-config build.
+__global__ void saxpy(float a, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
