@@ -3,6 +3,7 @@
 #include "jit/compile_wire.hpp"
 #include "jit/environment.hpp"
 #include "jit/logging.hpp"
+#include "jit/text.hpp"
 
 #include <kjit/error.hpp>
 
@@ -55,10 +56,6 @@ class FileDescriptor {
  private:
   int fd_;
 };
-
-std::string errno_text(int error) {
-  return std::system_category().message(error);
-}
 
 /// No deadline.
 constexpr Clock::time_point kNever = Clock::time_point::max();

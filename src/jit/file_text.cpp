@@ -1,5 +1,7 @@
 #include "jit/file_text.hpp"
 
+#include "jit/text.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fcntl.h>
@@ -25,7 +27,7 @@ std::optional<std::string> read(const std::filesystem::path& path, std::string& 
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    why = std::error_code(errno, std::generic_category()).message();
+    why = errno_text(errno);
     return std::nullopt;
   }
   std::ostringstream text;
@@ -59,15 +61,12 @@ std::string read_file_or_throw(const std::filesystem::path& path, std::string_vi
 
 std::optional<std::string> write_file_atomically(const std::filesystem::path& target,
                                                  std::string_view data) {
-  const auto error_text = [](int error) {
-    return std::error_code(error, std::generic_category()).message();
-  };
   static thread_local std::mt19937_64 random{std::random_device{}()};
   const std::filesystem::path temp =
       target.string() + fmt::format("{}{}-{:x}", kTempFileMark, getpid(), random());
   const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return fmt::format("cannot create '{}': {}", temp.string(), error_text(errno));
+    return fmt::format("cannot create '{}': {}", temp.string(), errno_text(errno));
   }
   std::size_t done = 0;
   while (done < data.size()) {
@@ -79,19 +78,19 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& ta
       const int error = n < 0 ? errno : ENOSPC;
       close(fd);
       unlink(temp.c_str());
-      return fmt::format("cannot write '{}': {}", temp.string(), error_text(error));
+      return fmt::format("cannot write '{}': {}", temp.string(), errno_text(error));
     }
     done += static_cast<std::size_t>(n);
   }
   if (close(fd) != 0) {
     const int error = errno;
     unlink(temp.c_str());
-    return fmt::format("cannot write '{}': {}", temp.string(), error_text(error));
+    return fmt::format("cannot write '{}': {}", temp.string(), errno_text(error));
   }
   if (rename(temp.c_str(), target.c_str()) != 0) {
     const int error = errno;
     unlink(temp.c_str());
-    return fmt::format("cannot rename '{}' into place: {}", temp.string(), error_text(error));
+    return fmt::format("cannot rename '{}' into place: {}", temp.string(), errno_text(error));
   }
   return std::nullopt;
 }

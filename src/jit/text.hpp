@@ -1,8 +1,10 @@
-// Small string helpers shared by the parsers of the core.
+// Small string helpers shared by the core: its parsers, and messages about system calls.
 #pragma once
 
 #include <cctype>
+#include <string>
 #include <string_view>
+#include <system_error>
 
 namespace kjit::detail {
 
@@ -16,6 +18,11 @@ inline std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   }
   return s;
+}
+
+/// The text of an errno value: "No such file or directory".
+inline std::string errno_text(int error) {
+  return std::error_code(error, std::generic_category()).message();
 }
 
 }  // namespace kjit::detail

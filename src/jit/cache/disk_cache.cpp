@@ -4,6 +4,7 @@
 #include "jit/cache/cache_entry.hpp"
 #include "jit/file_text.hpp"
 #include "jit/logging.hpp"
+#include "jit/text.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -29,10 +30,6 @@ namespace {
 constexpr std::string_view kEntrySuffix = ".kjit";
 constexpr std::string_view kNotesSuffix = ".json";
 constexpr std::string_view kLockSuffix = ".lock";
-
-std::string errno_text(int error) {
-  return std::error_code(error, std::generic_category()).message();
-}
 
 /// Owned by this user or root, and not writable by group or others: nobody else could have
 /// put native code there.
