@@ -35,8 +35,6 @@ namespace cache = detail::cache;
 namespace environment = detail::environment;
 using Json = nlohmann::ordered_json;
 
-using Targets = tools::OfflineCompilers;
-
 /// The targets of the devices present, as their runtime compilers name them.
 std::vector<std::string> detected_targets() {
   std::vector<std::string> targets;
@@ -66,7 +64,7 @@ std::string describe(const backend::CompileRequest& r) {
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }
 
-void run_job(Job& job, Targets& targets) {
+void run_job(Job& job, tools::OfflineCompilers& targets) {
   const auto start = std::chrono::steady_clock::now();
   try {
     backend::Compiler& compiler = targets.compiler(job.target, job.build->request);
@@ -147,7 +145,7 @@ int compile_command(const CompileArgs& args) {
     std::fprintf(stderr, "kjit-warm: %s\n", note.c_str());
   }
   std::vector<Job> jobs = plan(args, inputs);
-  Targets targets;
+  tools::OfflineCompilers targets;
   for (const Job& j : jobs) {
     (void)targets.compiler(j.target, j.build->request);  // an unknown target fails now
   }
@@ -319,7 +317,7 @@ int clear_command() {
 int explain_command(const CompileArgs& args) {
   const Inputs inputs = collect_inputs(args.inputs, file_options(args));
   const std::vector<Job> jobs = plan(args, inputs);
-  Targets targets;
+  tools::OfflineCompilers targets;
   std::vector<Json> known;  // the key manifests of every tier's entries
   for (const cache::EntryFile& e : cache::disk_cache().entries(true)) {
     std::ifstream in(fs::path(e.file).replace_extension(".json"));
