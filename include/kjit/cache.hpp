@@ -5,6 +5,7 @@
 
 #include <kjit/export.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -34,6 +35,9 @@ struct CacheConfig {
   std::filesystem::path directory;
   std::vector<std::filesystem::path> read_only_directories;
   std::uint64_t max_bytes = 0;  // 0: no cap
+  /// Entries precompiled into this program (kjit_add_kernels' PRECOMPILE): the first tier
+  /// searched, read only, and not searched with KJIT_CACHE=off.
+  std::size_t embedded_entries = 0;
 };
 
 /// Throws ConfigError when a KJIT_CACHE* variable is malformed.

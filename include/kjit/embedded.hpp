@@ -18,12 +18,22 @@ struct EmbeddedFile {
   std::size_t size;
 };
 
-/// Registers embedded kernel files and headers for Program::from_embedded(). The source that
-/// kjit_add_kernels() generates makes one at start-up; a program has no reason to make one
-/// itself. The texts are copied, so the registration outlives a library that is unloaded.
+/// One precompiled cache entry (kjit_add_kernels' PRECOMPILE): its key (32 hex digits) and the
+/// bytes of the entry file that kjit-warm wrote for it.
+struct EmbeddedEntry {
+  const char* key;
+  const char* bytes;
+  std::size_t size;
+};
+
+/// Registers a set of embedded kernel files, the headers they may include, and the cache entries
+/// precompiled from them, for Program::from_embedded(). The source that kjit_add_kernels()
+/// generates makes one at start-up; a program has no reason to make one itself. Everything is
+/// copied, so the registration outlives a library that is unloaded.
 class KJIT_API EmbeddedKernels {
  public:
-  EmbeddedKernels(std::span<const EmbeddedFile> programs, std::span<const EmbeddedFile> headers);
+  EmbeddedKernels(std::span<const EmbeddedFile> programs, std::span<const EmbeddedFile> headers,
+                  std::span<const EmbeddedEntry> precompiled = {});
 };
 
 /// The names of the embedded programs, sorted.

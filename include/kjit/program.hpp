@@ -55,9 +55,10 @@ class KJIT_API Program {
   [[nodiscard]] static Program from_file(const std::filesystem::path& path,
                                          CompileOptions options = {});
   /// A program that kjit_add_kernels() embedded into this binary, by its name (the file's path
-  /// relative to BASE_DIR, such as "saxpy.cu"). Every embedded header is in options.headers
-  /// under its name too, unless options names it already. Reads no file. Throws UsageError when
-  /// no such program is embedded; the message lists those that are.
+  /// relative to BASE_DIR, such as "saxpy.cu"). The headers embedded with it (by the same
+  /// kjit_add_kernels() call) are in options.headers under their names too, unless options names
+  /// them already. Reads no file; binaries precompiled with it load from the binary itself. Throws
+  /// UsageError when no such program is embedded; the message lists those that are.
   [[nodiscard]] static Program from_embedded(const std::string& name, CompileOptions options = {});
   /// A program from LLVM bitcode that clang (or another LLVM 19 front end) made for one target:
   ///  - x86_64 host bitcode runs on the CPU backend; it must be compiled with kjit's CPU kernel

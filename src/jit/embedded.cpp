@@ -1,4 +1,7 @@
-// The registry of kernel files that kjit_add_kernels() embedded, and Program::from_embedded().
+// The registry of what kjit_add_kernels() embedded: kernel files, the headers embedded with them,
+// and precompiled cache entries; and Program::from_embedded().
+#include "jit/embedded_entries.hpp"
+
 #include <kjit/embedded.hpp>
 #include <kjit/error.hpp>
 #include <kjit/program.hpp>
@@ -6,16 +9,24 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace kjit {
 
 namespace {
 
+using Texts = std::map<std::string, std::string, std::less<>>;
+
+struct EmbeddedProgram {
+  std::string source;
+  std::shared_ptr<const Texts> headers;  // those of its kjit_add_kernels() call
+};
+
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, std::string, std::less<>> programs;
-  std::map<std::string, std::string, std::less<>> headers;
+  std::map<std::string, EmbeddedProgram, std::less<>> programs;
+  Texts entries;  // key -> entry bytes
 };
 
 Registry& registry() {
@@ -23,17 +34,10 @@ Registry& registry() {
   return *r;
 }
 
-void add(std::map<std::string, std::string, std::less<>>& files,
-         std::span<const EmbeddedFile> embedded) {
-  for (const EmbeddedFile& f : embedded) {
-    files.insert_or_assign(f.name, std::string(f.text, f.size));
-  }
-}
-
-std::vector<std::string> names_of(const std::map<std::string, std::string, std::less<>>& files) {
+std::vector<std::string> program_names(const Registry& r) {
   std::vector<std::string> names;
-  names.reserve(files.size());
-  for (const auto& [name, text] : files) {
+  names.reserve(r.programs.size());
+  for (const auto& [name, program] : r.programs) {
     names.push_back(name);
   }
   return names;
@@ -42,18 +46,55 @@ std::vector<std::string> names_of(const std::map<std::string, std::string, std::
 }  // namespace
 
 EmbeddedKernels::EmbeddedKernels(std::span<const EmbeddedFile> programs,
-                                 std::span<const EmbeddedFile> headers) {
+                                 std::span<const EmbeddedFile> headers,
+                                 std::span<const EmbeddedEntry> precompiled) {
+  auto texts = std::make_shared<Texts>();
+  for (const EmbeddedFile& h : headers) {
+    texts->insert_or_assign(h.name, std::string(h.text, h.size));
+  }
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  add(r.programs, programs);
-  add(r.headers, headers);
+  for (const EmbeddedFile& p : programs) {
+    r.programs.insert_or_assign(p.name, EmbeddedProgram{std::string(p.text, p.size), texts});
+  }
+  for (const EmbeddedEntry& e : precompiled) {
+    r.entries.insert_or_assign(e.key, std::string(e.bytes, e.size));
+  }
 }
 
 std::vector<std::string> embedded_programs() {
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  return names_of(r.programs);
+  return program_names(r);
 }
+
+namespace detail {
+
+std::optional<std::string> embedded_entry(std::string_view key) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  const auto found = r.entries.find(key);
+  if (found == r.entries.end()) {
+    return std::nullopt;
+  }
+  return found->second;
+}
+
+void drop_embedded_entry(std::string_view key) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  if (const auto found = r.entries.find(key); found != r.entries.end()) {
+    r.entries.erase(found);
+  }
+}
+
+std::size_t embedded_entry_count() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  return r.entries.size();
+}
+
+}  // namespace detail
 
 Program Program::from_embedded(const std::string& name, CompileOptions options) {
   std::string source;
@@ -62,13 +103,13 @@ Program Program::from_embedded(const std::string& name, CompileOptions options) 
     const std::lock_guard lock(r.mutex);
     const auto found = r.programs.find(name);
     if (found == r.programs.end()) {
-      const std::vector<std::string> names = names_of(r.programs);
+      const std::vector<std::string> names = program_names(r);
       throw UsageError(fmt::format(
           "kjit: no embedded program '{}'; embedded: {} (kjit_add_kernels() embeds them)", name,
           names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
     }
-    source = found->second;
-    for (const auto& [header, text] : r.headers) {
+    source = found->second.source;
+    for (const auto& [header, text] : *found->second.headers) {
       options.headers.try_emplace(header, text);
     }
   }

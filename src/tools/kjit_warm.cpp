@@ -92,6 +92,8 @@ struct CompileArgs {
   FileOptions files;
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines;
+  std::string embed_base;
+  std::vector<std::string> embedded_headers;
 };
 
 std::vector<Job> plan(const CompileArgs& args, const Inputs& inputs) {
@@ -124,6 +126,14 @@ FileOptions file_options(const CompileArgs& args) {
   FileOptions options = args.files;
   for (const std::string& d : args.include_dirs) {
     options.include_dirs.push_back(fs::absolute(d).lexically_normal());
+  }
+  if (!args.embed_base.empty()) {
+    options.embed_base = fs::absolute(args.embed_base).lexically_normal();
+  } else if (!args.embedded_headers.empty()) {
+    throw ConfigError("kjit-warm: --embedded-header needs --embed-base");
+  }
+  for (const std::string& h : args.embedded_headers) {
+    options.embedded_headers.emplace_back(h);
   }
   for (const std::string& d : args.defines) {
     const auto eq = d.find('=');
@@ -402,6 +412,11 @@ void add_build_options(CLI::App& app, CompileArgs& args) {
   app.add_option("-k,--kernel", args.files.kernels,
                  "kernels of kernel files to compile together (default: each alone)");
   app.add_flag("--fast-math", args.files.fast_math, "fast math for kernel files");
+  app.add_option("--embed-base", args.embed_base,
+                 "compile kernel files as Program::from_embedded() does, named relative to this "
+                 "folder (kjit_add_kernels' PRECOMPILE)");
+  app.add_option("--embedded-header", args.embedded_headers,
+                 "a header embedded with them, in memory (repeatable; needs --embed-base)");
 }
 
 }  // namespace

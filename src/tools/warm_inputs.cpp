@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <regex>
 
 namespace kjit::warm {
@@ -33,6 +34,17 @@ KernelNames find_kernels(const std::string& source) {
 
 namespace {
 
+/// `path`'s name relative to `base`; Error when it lies outside.
+std::string embedded_name(const fs::path& path, const fs::path& base) {
+  const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(
+      fs::absolute(base).lexically_normal());
+  if (relative.empty() || *relative.begin() == "..") {
+    throw Error(fmt::format("kjit-warm: '{}' is not under the embedding base '{}'", path.string(),
+                            base.string()));
+  }
+  return relative.generic_string();
+}
+
 void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) {
   const bool bitcode = path.extension() == ".bc";
   backend::CompileRequest base;
@@ -40,6 +52,16 @@ void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) 
   base.input = bitcode ? backend::InputKind::bitcode : backend::InputKind::source;
   base.source = detail::read_file_or_throw(path, bitcode ? "bitcode file" : "kernel file");
   base.source_path = fs::absolute(path).lexically_normal();
+  if (options.embed_base && !bitcode) {
+    base.program_name = embedded_name(path, *options.embed_base);
+    base.source_path.reset();                    // from_embedded() compiles the text, not a file
+    std::map<std::string, std::string> headers;  // sorted, as CompileOptions::headers
+    for (const fs::path& h : options.embedded_headers) {
+      headers.emplace(embedded_name(h, *options.embed_base),
+                      detail::read_file_or_throw(h, "embedded header"));
+    }
+    base.headers.assign(headers.begin(), headers.end());
+  }
   if (!bitcode) {
     base.include_dirs = options.include_dirs;
     base.defines = options.defines;

@@ -74,6 +74,23 @@ class CacheProgramTest : public DeviceTest {
     return out;
   }
 
+  /// The key and bytes of the cache's one entry, which is then removed with the whole cache (a
+  /// fresh, empty one takes its place).
+  std::pair<std::string, std::string> take_the_entry() {
+    const std::vector<fs::path> all = entries();
+    EXPECT_EQ(all.size(), 1U);
+    if (all.empty()) {
+      return {};
+    }
+    std::ifstream in(all.front(), std::ios::binary);
+    std::string bytes{std::istreambuf_iterator<char>(in), {}};
+    fs::remove_all(dir_ / "cache");
+    cache::CacheSettings s;
+    s.user_dir = dir_ / "cache";
+    cache::use_disk_cache(s);
+    return {all.front().stem().string(), std::move(bytes)};
+  }
+
   /// Starts a worker process on this test's cache for programs scaled<from> to scaled<to - 1>.
   /// `shell` runs first, in the worker's shell.
   FILE* start_worker(int from, int to, std::string_view shell = "") const {
@@ -166,6 +183,69 @@ TEST_F(CacheProgramTest, AnEntryThatDoesNotLoadIsRebuilt) {
   EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 4, 42), 0);
   EXPECT_EQ(cache_stats().rejected, before.rejected + 1);
   EXPECT_EQ(cache_stats().compiles, before.compiles + 1);
+}
+
+TEST_F(CacheProgramTest, AnEmbeddedEntryLoadsWithoutCompilingAndNothingIsStored) {
+  const fs::path src = write_source(5);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 5, 51), 0);
+  auto [key, bytes] = take_the_entry();
+  const std::size_t embedded_before = cache_config().embedded_entries;
+  const std::array<EmbeddedEntry, 1> precompiled{{{key.c_str(), bytes.data(), bytes.size()}}};
+  const EmbeddedKernels registration({}, {}, precompiled);
+  EXPECT_EQ(cache_config().embedded_entries, embedded_before + 1);
+
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 5, 52), 0);
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.compiles, before.compiles) << "the embedded entry must spare the compile";
+  EXPECT_EQ(after.hits, before.hits + 1);
+  EXPECT_EQ(after.stored, before.stored);
+  EXPECT_TRUE(entries().empty()) << "an embedded hit is not copied into the user's cache";
+
+  // KJIT_CACHE=off turns the embedded tier off too.
+  cache::CacheSettings off;
+  off.mode = detail::environment::CacheMode::off;
+  cache::use_disk_cache(off);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 5, 53), 0);
+  EXPECT_EQ(cache_stats().compiles, after.compiles + 1);
+}
+
+TEST_F(CacheProgramTest, ACorruptEmbeddedEntryIsPassedOverAndTheProgramCompiles) {
+  const fs::path src = write_source(6);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 6, 61), 0);
+  auto [key, bytes] = take_the_entry();
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
+  const std::array<EmbeddedEntry, 1> precompiled{{{key.c_str(), bytes.data(), bytes.size()}}};
+  const EmbeddedKernels registration({}, {}, precompiled);
+
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 6, 62), 0);
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.rejected, before.rejected + 1);
+  EXPECT_EQ(after.compiles, before.compiles + 1);
+  EXPECT_EQ(entries().size(), 1U) << "the compiled program is stored in the user's cache";
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 6, 63), 0);
+  EXPECT_EQ(cache_stats().hits, after.hits + 1) << "the user's entry is used next";
+}
+
+TEST_F(CacheProgramTest, AnEmbeddedEntryThatDoesNotLoadIsDroppedAndTheProgramCompiles) {
+  const fs::path src = write_source(7);
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 7, 71), 0);
+  auto [key, bytes] = take_the_entry();
+  auto decoded = cache::decode_entry(bytes, key);
+  ASSERT_TRUE(decoded.binary) << decoded.problem;
+  decoded.binary->bytes.assign(4096, 0x42);  // checksummed, but not code the device can load
+  const std::string unloadable = cache::encode_entry(key, *decoded.binary);
+  const std::array<EmbeddedEntry, 1> precompiled{
+      {{key.c_str(), unloadable.data(), unloadable.size()}}};
+  const EmbeddedKernels registration({}, {}, precompiled);
+  const std::size_t embedded = cache_config().embedded_entries;
+
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(scaled_copy_mismatches(Program::from_file(src), device, 3, 7, 72), 0);
+  EXPECT_EQ(cache_stats().rejected, before.rejected + 1);
+  EXPECT_EQ(cache_stats().compiles, before.compiles + 1);
+  EXPECT_EQ(cache_config().embedded_entries, embedded - 1) << "not tried again";
 }
 
 TEST_F(CacheProgramTest, SixteenThreadsWithTheirOwnProgramsCompileOnce) {

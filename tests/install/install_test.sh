@@ -3,9 +3,11 @@
 # twice, as users build one: with find_package(kjit) and kjit_add_kernels() (run with its kernel
 # file deleted), and with pkg-config. Each must run saxpy correctly, and compile it through the
 # installed kjit-compile helper when asked to.
-#   tests/install/install_test.sh BUILD_DIR
+# With PRECOMPILE=cpu, a third build precompiles the kernel and must load it without compiling.
+#   tests/install/install_test.sh BUILD_DIR [PRECOMPILE]
 set -euo pipefail
 build="$1"
+precompile="${2:-}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -44,6 +46,32 @@ if cmake -S "$work/consumer" -B "$work/other-minor" -DCMAKE_PREFIX_PATH="$prefix
   -DKJIT_WANTED=0.2 > "$work/other-minor.log" 2>&1; then
   echo "FAIL: find_package(kjit 0.2) accepted this kjit"
   exit 1
+fi
+
+# PRECOMPILE through the installed kjit-warm: the program loads its kernel with no compile.
+if [ -n "$precompile" ]; then
+  cmake -S "$here/consumer" -B "$work/precompiled-build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DKJIT_PRECOMPILE="$precompile" > "$work/precompiled.log" 2>&1 &&
+    cmake --build "$work/precompiled-build" >> "$work/precompiled.log" 2>&1 ||
+    { cat "$work/precompiled.log"; exit 1; }
+  out=$(run "precompiled for $precompile" env KJIT_DEVICE="$precompile" \
+    "$work/precompiled-build/consumer")
+  echo "$out"
+  grep -q "0 of 100000 values wrong (compiled 0, loaded 1)" <<< "$out" ||
+    { echo "FAIL: the precompiled kernel was not loaded from the program"; exit 1; }
+  # A kernel that does not compile fails the build, with the compiler's message.
+  cp -r "$here/consumer" "$work/broken"
+  echo "__global__ void broken() { undeclared_name = 1; }" >> "$work/broken/kernels/consumer_saxpy.cu"
+  if cmake -S "$work/broken" -B "$work/broken-build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DKJIT_PRECOMPILE="$precompile" > "$work/broken.log" 2>&1 &&
+    cmake --build "$work/broken-build" >> "$work/broken.log" 2>&1; then
+    echo "FAIL: a kernel that does not compile was precompiled"; exit 1
+  fi
+  grep -q "consumer_saxpy.cu:.*undeclared_name" "$work/broken.log" ||
+    { cat "$work/broken.log"; echo "FAIL: the build log does not name the error"; exit 1; }
+  echo "precompiling a broken kernel fails the build: $(grep -m1 undeclared_name "$work/broken.log")"
+else
+  echo "PRECOMPILE: not tried (this kjit has no CPU backend, the target this test precompiles for)"
 fi
 
 # pkg-config

@@ -1,6 +1,7 @@
 // kjit::cache_stats() and kjit::cache_config(): the public view of the disk cache.
 #include "jit/cache/cache_counters.hpp"
 #include "jit/cache/disk_cache.hpp"
+#include "jit/embedded_entries.hpp"
 
 #include <kjit/cache.hpp>
 
@@ -33,6 +34,7 @@ CacheConfig cache_config() {
   c.directory = s.user_dir;
   c.read_only_directories = s.read_only_dirs;
   c.max_bytes = s.max_bytes.value_or(0);
+  c.embedded_entries = detail::embedded_entry_count();
   return c;
 }
 

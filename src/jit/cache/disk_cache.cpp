@@ -2,6 +2,7 @@
 
 #include "jit/cache/cache_counters.hpp"
 #include "jit/cache/cache_entry.hpp"
+#include "jit/embedded_entries.hpp"
 #include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 #include "jit/text.hpp"
@@ -28,6 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kEntrySuffix = ".kjit";
+constexpr std::string_view kEmbeddedTier = "<embedded>";  // names embedded entries in messages
 constexpr std::string_view kNotesSuffix = ".json";
 constexpr std::string_view kLockSuffix = ".lock";
 
@@ -246,6 +248,19 @@ std::optional<FoundEntry> DiskCache::lookup(const CacheKey& key) {
   if (!enabled()) {
     return std::nullopt;
   }
+  if (const std::optional<std::string> bytes = embedded_entry(key.hex)) {
+    const fs::path name = fs::path(kEmbeddedTier) / key.hex;
+    Decoded decoded = decode_entry(*bytes, key.hex);
+    if (decoded.binary) {
+      return FoundEntry{std::move(*decoded.binary), name, false};
+    }
+    counters().rejected.fetch_add(1, std::memory_order_relaxed);
+    drop_embedded_entry(key.hex);
+    log().warn(
+        "kjit: precompiled entry '{}' embedded in this program is corrupt ({}); dropped it, "
+        "recompiling",
+        name.string(), decoded.problem);
+  }
   for (const fs::path& dir : settings_.read_only_dirs) {
     if (const auto problem = untrusted_dir(dir)) {
       if (std::error_code ec; fs::exists(dir, ec)) {
@@ -275,6 +290,9 @@ void DiskCache::remove_entry(const fs::path& file) {
 void DiskCache::discard(const FoundEntry& entry, const std::string& why) {
   counters().rejected.fetch_add(1, std::memory_order_relaxed);
   const bool remove = entry.user_tier && writable_;
+  if (entry.file.begin() != entry.file.end() && *entry.file.begin() == kEmbeddedTier) {
+    drop_embedded_entry(entry.file.filename().string());
+  }
   log().warn("kjit: cache entry '{}' does not load ({}); {}", entry.file.string(), why,
              remove ? "removed it, recompiling" : "ignoring it (read-only), recompiling");
   if (remove) {

@@ -34,8 +34,11 @@ int main(int argc, char** argv) {
         ++wrong;
       }
     }
-    std::printf("consumer: saxpy on %s: %d of %d values wrong\n", device.info().id().c_str(), wrong,
-                n);
+    const kjit::CacheStats stats = kjit::cache_stats();
+    std::printf("consumer: saxpy on %s: %d of %d values wrong (compiled %llu, loaded %llu)\n",
+                device.info().id().c_str(), wrong, n,
+                static_cast<unsigned long long>(stats.compiles),
+                static_cast<unsigned long long>(stats.hits));
     return wrong == 0 ? 0 : 1;
   } catch (const kjit::Error& e) {
     std::printf("consumer: %s\n", e.what());
