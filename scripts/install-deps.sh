@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ ccache pkg-config python3
+  python3-venv                                         # Conan's own environment (below)
   llvm-19-dev libclang-19-dev libclang-common-19-dev   # CPU backend: Clang + LLVM ORC in process
   libboost-context-dev                                 # CPU backend: fibers for barrier kernels
   liblld-19-dev zlib1g-dev libzstd-dev                 # bitcode for AMD GPUs: lld links code objects
@@ -26,15 +27,23 @@ for p in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
-  exit 0
-fi
-
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: every Debian package is installed"
+else
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Conan 2 from PyPI, for the recipe's tests (core.conan.*), in a virtual environment of its own:
+# Debian's Python refuses pip installs into the system.
+conan_venv=/opt/conan-venv
+if [ ! -x "$conan_venv/bin/conan" ]; then
+  echo "install-deps: installing Conan 2 in $conan_venv"
+  $sudo python3 -m venv "$conan_venv"
+  $sudo "$conan_venv/bin/pip" install -q "conan>=2,<3"
+fi
