@@ -13,6 +13,12 @@ install(TARGETS kjit EXPORT kjitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kjit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The headers that make kernel bitcode ahead of time (docs/bitcode.md): kjit's CPU dialect, and the
+# GPU dialect for clang's CUDA mode. Not for host code, so not under include/.
+install(FILES ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_abi.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude.h
+  ${PROJECT_SOURCE_DIR}/kernels/bitcode/gpu_dialect.h
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/kjit/bitcode)
 if(KJIT_BUILD_TOOLS)
   set_target_properties(kjit-warm kjit-compile PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
   install(TARGETS kjit-warm EXPORT kjitTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -12,6 +12,7 @@ packages=(
   clang-19                                             # tests of the bitcode recipes (make-bitcode.sh),
   libclang-rt-19-dev                                   #   sanitizer and fuzzer builds (their runtimes)
   clang-tidy-19                                        # scripts/tidy.sh (a CI stage)
+  doxygen                                              # the API reference (a test: no warnings)
   libspdlog-dev libfmt-dev                             # logging
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libpng-dev libcli11-dev                              # the demo: PNG output; command lines

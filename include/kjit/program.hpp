@@ -26,7 +26,7 @@ class Kernel;
 
 /// How a program is compiled. The same options apply on every backend.
 struct CompileOptions {
-  /// Directories searched for #include "..." after the including file's own directory.
+  /// Directories searched for `#include "..."` after the including file's own directory.
   std::vector<std::filesystem::path> include_dirs{};
   /// In-memory headers: include name -> text, found before include_dirs.
   std::map<std::string, std::string, std::less<>> headers{};

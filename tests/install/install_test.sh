@@ -17,7 +17,9 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 libdir=$(dirname "$(find "$prefix" -name 'libkjit.so' | head -1)")
 for f in "$prefix/include/kjit/kjit.hpp" "$libdir/libkjit.so.0" "$prefix/bin/kjit-warm" \
   "$prefix/libexec/kjit/kjit-compile" "$libdir/cmake/kjit/kjitConfig.cmake" \
-  "$libdir/cmake/kjit/kjitConfigVersion.cmake" "$libdir/pkgconfig/kjit.pc"; do
+  "$libdir/cmake/kjit/kjitConfigVersion.cmake" "$libdir/pkgconfig/kjit.pc" \
+  "$prefix/share/kjit/bitcode/cpu_prelude.h" "$prefix/share/kjit/bitcode/cpu_abi.h" \
+  "$prefix/share/kjit/bitcode/gpu_dialect.h"; do
   [ -e "$f" ] || { echo "FAIL: cmake --install did not install $f"; exit 1; }
 done
 soname=$(readelf -d "$libdir/libkjit.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
