@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rajaperf.h"
+#include "raw_pointer.hpp"
 
 namespace kjit::bench {
 
@@ -18,11 +19,6 @@ constexpr int kEnergy = 1 << 24;
 constexpr int kPi = 1 << 24;
 constexpr int kJacobi = 8192;  // n x n
 constexpr int kMatMat = 2048;  // n x n
-
-template <class T>
-T* raw(kjit::DeviceBuffer<T>& b) {
-  return reinterpret_cast<T*>(b.ptr().address());  // NOLINT(performance-no-int-to-ptr)
-}
 
 const kjit::Program& rajaperf() {
   static const kjit::Program p = kjit::Program::from_file(kernel("rajaperf.cu"));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rajaperf.h"
+#include "raw_pointer.hpp"
 
 namespace {
 
@@ -35,11 +36,6 @@ constexpr int kEnergy = 1 << 22;
 constexpr int kPi = 1 << 20;
 constexpr int kJacobi = 2048;  // n x n
 constexpr int kMatMat = 512;   // n x n
-
-template <class T>
-T* raw(kjit::DeviceBuffer<T>& b) {
-  return reinterpret_cast<T*>(b.ptr().address());  // NOLINT(performance-no-int-to-ptr)
-}
 
 void sync() {
   device().default_stream().synchronize();
