@@ -17,12 +17,10 @@ int main(int argc, char** argv) {
   int log2_keys = 24;
   std::string device_spec;
   app.add_option("--log2-keys", log2_keys, "sort 2^N keys")->check(CLI::Range(1, 28));
-  app.add_option("--device", device_spec, "cpu, cuda, hip, cuda:1 ... (default: KJIT_DEVICE)");
+  app.add_option("--device", device_spec, examples::kDeviceHelp);
   CLI11_PARSE(app, argc, argv);
   try {
-    const kjit::Device device =
-        device_spec.empty() ? kjit::Device::select() : kjit::Device::select(device_spec);
-    examples::print_device(device);
+    const kjit::Device device = examples::select_device(device_spec);
     const int n = 1 << log2_keys;
     std::mt19937 random(2026);
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));

@@ -6,14 +6,21 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 namespace examples {
 
-inline void print_device(const kjit::Device& device) {
+/// The device `spec` names (KJIT_DEVICE's syntax), or KJIT_DEVICE's when it is empty; prints it.
+inline kjit::Device select_device(const std::string& spec) {
+  const kjit::Device device = spec.empty() ? kjit::Device::select() : kjit::Device::select(spec);
   const kjit::DeviceInfo& info = device.info();
   std::printf("device:   %s, %s (%s, %u compute units)\n", info.id().c_str(), info.name.c_str(),
               info.arch.c_str(), info.compute_units);
+  return device;
 }
+
+/// The help of every example's --device option.
+inline constexpr const char* kDeviceHelp = "cpu, cuda, hip, cuda:1 ... (default: KJIT_DEVICE)";
 
 inline void print_builds() {
   const kjit::CacheStats s = kjit::cache_stats();

@@ -51,12 +51,10 @@ int main(int argc, char** argv) {
   std::string device_spec;
   app.add_option("--side", side, "the plate is side x side points")->check(CLI::Range(16, 8192));
   app.add_option("--steps", steps, "Jacobi steps")->check(CLI::Range(1, 100000));
-  app.add_option("--device", device_spec, "cpu, cuda, hip, cuda:1 ... (default: KJIT_DEVICE)");
+  app.add_option("--device", device_spec, examples::kDeviceHelp);
   CLI11_PARSE(app, argc, argv);
   try {
-    const kjit::Device device =
-        device_spec.empty() ? kjit::Device::select() : kjit::Device::select(device_spec);
-    examples::print_device(device);
+    const kjit::Device device = examples::select_device(device_spec);
     const kjit::Program stencil = kjit::Program::from_embedded("stencil2d.cu");
     const kjit::Program reduction = kjit::Program::from_embedded("reduction.cu");
     auto jacobi = stencil.kernel<const float*, float*, int, int>("jacobi2d", device);

@@ -78,16 +78,14 @@ int main(int argc, char** argv) {
   app.add_option("--streams", streams, "streams to spread the chunks over")
       ->check(CLI::Range(1, 32));
   app.add_option("--chunks", chunks, "chunks (a power of two)")->check(CLI::Range(1, 1024));
-  app.add_option("--device", device_spec, "cpu, cuda, hip, cuda:1 ... (default: KJIT_DEVICE)");
+  app.add_option("--device", device_spec, examples::kDeviceHelp);
   CLI11_PARSE(app, argc, argv);
   if ((chunks & (chunks - 1)) != 0 || chunks > (1 << log2_n)) {
     std::fprintf(stderr, "saxpy_streams: --chunks must be a power of two, at most 2^N\n");
     return 2;
   }
   try {
-    const kjit::Device device =
-        device_spec.empty() ? kjit::Device::select() : kjit::Device::select(device_spec);
-    examples::print_device(device);
+    const kjit::Device device = examples::select_device(device_spec);
     auto saxpy = kjit::Program::from_embedded("saxpy.cu")
                      .kernel<float, const float*, float*, int>("saxpy", device);
     examples::print_builds();
