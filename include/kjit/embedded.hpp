@@ -18,12 +18,14 @@ struct EmbeddedFile {
   std::size_t size;
 };
 
-/// One precompiled cache entry (kjit_add_kernels' PRECOMPILE): its key (32 hex digits) and the
-/// bytes of the entry file that kjit-warm wrote for it.
+/// One precompiled cache entry (kjit_add_kernels' PRECOMPILE): its key (32 hex digits), the bytes
+/// of the entry file that kjit-warm wrote for it, and its key without the compiler's identity
+/// (nullptr: none), under which a process that cannot load the compiler finds it.
 struct EmbeddedEntry {
   const char* key;
   const char* bytes;
   std::size_t size;
+  const char* precompiled_key = nullptr;
 };
 
 /// Registers a set of embedded kernel files, the headers they may include, and the cache entries

@@ -87,6 +87,10 @@ class Compiler {
   /// remembers identity() under it, so that a start that finds every program cached never loads
   /// the compiler. nullopt (the default): identity() is cheap, or there is no such text.
   virtual std::optional<std::string> identity_probe() { return std::nullopt; }
+  /// The targets (kjit-warm's names) whose binaries this compiler's device loads, known without
+  /// loading the compiler: what a binary precompiled into the program may be built for when the
+  /// compiler cannot be loaded (kjit_add_kernels' PRECOMPILE). Empty (the default): none.
+  virtual std::vector<std::string> loadable_targets() { return {}; }
   /// Throws CompileError / KernelNotFoundError.
   virtual Binary compile(const CompileRequest& request) = 0;
 };

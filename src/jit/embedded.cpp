@@ -27,6 +27,7 @@ struct Registry {
   std::mutex mutex;
   std::map<std::string, EmbeddedProgram, std::less<>> programs;
   Texts entries;  // key -> entry bytes
+  Texts aliases;  // key without the compiler's identity -> key
 };
 
 Registry& registry() {
@@ -59,6 +60,9 @@ EmbeddedKernels::EmbeddedKernels(std::span<const EmbeddedFile> programs,
   }
   for (const EmbeddedEntry& e : precompiled) {
     r.entries.insert_or_assign(e.key, std::string(e.bytes, e.size));
+    if (e.precompiled_key != nullptr) {
+      r.aliases.insert_or_assign(e.precompiled_key, e.key);
+    }
   }
 }
 
@@ -70,14 +74,16 @@ std::vector<std::string> embedded_programs() {
 
 namespace detail {
 
-std::optional<std::string> embedded_entry(std::string_view key) {
+std::optional<EmbeddedEntryBytes> embedded_entry(std::string_view key) {
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  const auto found = r.entries.find(key);
+  const auto alias = r.aliases.find(key);
+  const std::string_view own = alias == r.aliases.end() ? key : std::string_view(alias->second);
+  const auto found = r.entries.find(own);
   if (found == r.entries.end()) {
     return std::nullopt;
   }
-  return found->second;
+  return EmbeddedEntryBytes{found->first, found->second};
 }
 
 void drop_embedded_entry(std::string_view key) {

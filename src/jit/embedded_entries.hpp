@@ -9,10 +9,17 @@
 
 namespace kjit::detail {
 
-/// The bytes of the embedded entry for `key` (32 hex digits), unchecked; nullopt when none.
-std::optional<std::string> embedded_entry(std::string_view key);
+struct EmbeddedEntryBytes {
+  std::string key;    // the entry's own key, which its header holds
+  std::string bytes;  // unchecked
+};
 
-/// Forgets the entry for `key`: it is corrupt or does not load, and is not to be tried again.
+/// The embedded entry for `key` (32 hex digits): the entry of that key, or the one whose key
+/// without the compiler's identity it is; nullopt when none.
+std::optional<EmbeddedEntryBytes> embedded_entry(std::string_view key);
+
+/// Forgets the entry for `key` (its own): it is corrupt or does not load, and is not to be tried
+/// again.
 void drop_embedded_entry(std::string_view key);
 
 /// How many entries are embedded.

@@ -53,6 +53,8 @@ struct Job {
   std::string status;  // "compiled", "cached", "failed", "not found (recorded)"
   std::string message;
   double ms = 0;
+  /// With --embed-base: the entry's key and its key without the compiler's identity.
+  std::pair<std::string, std::string> keys;
 };
 
 std::string describe(const backend::CompileRequest& r) {
@@ -64,13 +66,21 @@ std::string describe(const backend::CompileRequest& r) {
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }
 
-void run_job(Job& job, tools::OfflineCompilers& targets) {
+void run_job(Job& job, tools::OfflineCompilers& targets, bool embedding) {
   const auto start = std::chrono::steady_clock::now();
   try {
     backend::Compiler& compiler = targets.compiler(job.target, job.build->request);
     const cache::CachedBuild built =
         cache::build_through_cache(job.build->request, compiler, nullptr);
     job.status = built.from_cache ? "cached" : "compiled";
+    if (embedding) {
+      const backend::TargetIdentity identity = compiler.identity();
+      const auto key = cache::make_key(job.build->request, identity).key;
+      const auto precompiled = cache::make_precompiled_key(job.build->request, identity.target).key;
+      if (key && precompiled) {
+        job.keys = {key->hex, precompiled->hex};
+      }
+    }
   } catch (const KernelNotFoundError& e) {
     job.status = job.build->not_found ? "recorded not found" : "failed";
     job.message = e.what();
@@ -167,7 +177,7 @@ int compile_command(const CompileArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   const auto worker = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      run_job(jobs[i], targets);
+      run_job(jobs[i], targets, !args.embed_base.empty());
       const std::size_t n = ++done;
       const std::lock_guard lock(print);
       const std::string what = describe(jobs[i].build->request);
@@ -216,6 +226,16 @@ int compile_command(const CompileArgs& args) {
   }
   std::printf("%zu builds in %.2f s with %u jobs; cache %s\n", jobs.size(), seconds, args.jobs,
               cache::disk_cache().settings().user_dir.c_str());
+  if (!args.embed_base.empty()) {
+    // For kjit_add_kernels: each entry's second key, embedded beside it.
+    std::ofstream keys(cache::disk_cache().settings().user_dir / "embedded-keys.txt",
+                       std::ios::trunc);
+    for (const Job& j : jobs) {
+      if (!j.keys.first.empty()) {
+        keys << j.keys.first << ' ' << j.keys.second << '\n';
+      }
+    }
+  }
 
   if (!args.json.empty()) {
     Json report{{"cache", cache::disk_cache().settings().user_dir.string()},

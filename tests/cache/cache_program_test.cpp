@@ -3,7 +3,10 @@
 // one program (threads and processes) all end with correct results and one compile per key.
 #include "cache_support.hpp"
 #include "jit/cache/cache_entry.hpp"
+#include "jit/cache/cache_key.hpp"
+#include "jit/cache/cached_build.hpp"
 #include "jit/cache/disk_cache.hpp"
+#include "jit/device_impl.hpp"
 #include "jit/file_text.hpp"
 #include "test_support.hpp"
 
@@ -246,6 +249,52 @@ TEST_F(CacheProgramTest, AnEmbeddedEntryThatDoesNotLoadIsDroppedAndTheProgramCom
   EXPECT_EQ(cache_stats().rejected, before.rejected + 1);
   EXPECT_EQ(cache_stats().compiles, before.compiles + 1);
   EXPECT_EQ(cache_config().embedded_entries, embedded - 1) << "not tried again";
+}
+
+/// A compiler whose library cannot be loaded: identity() and compile() throw BackendError.
+class AbsentCompiler : public backend::Compiler {
+ public:
+  explicit AbsentCompiler(std::vector<std::string> loadable) : loadable_(std::move(loadable)) {}
+  backend::TargetIdentity identity() override { throw BackendError("kjit: no such compiler"); }
+  backend::Binary compile(const backend::CompileRequest&) override {
+    throw BackendError("kjit: no such compiler");
+  }
+  std::vector<std::string> loadable_targets() override { return loadable_; }
+
+ private:
+  std::vector<std::string> loadable_;
+};
+
+TEST_F(CacheProgramTest, WithoutItsCompilerAProgramLoadsTheBinaryPrecompiledForItsDevice) {
+  backend::CompileRequest request;
+  request.program_name = "precompiled.cu";
+  request.source = scaled_copy_source(9);
+  request.headers = {{"scale.h", "#define SCALE 3\n"}};
+  request.kernel_names = {"scaled"};
+  request.kernel_signatures = {std::nullopt};
+  backend::Device& on = device.impl()->backend();
+  const std::string target = on.compiler_for(request).identity().target;
+  ASSERT_FALSE(cache::build_through_cache(request, on).from_cache);
+  auto [key, bytes] = take_the_entry();
+
+  AbsentCompiler absent({"cuda:sm_1", target});
+  EXPECT_THROW((void)cache::build_through_cache(request, absent, &on), BackendError)
+      << "nothing is precompiled yet";
+  const std::string second = cache::make_precompiled_key(request, target).key->hex;
+  EXPECT_NE(second, key);
+  const std::array<EmbeddedEntry, 1> precompiled{
+      {{key.c_str(), bytes.data(), bytes.size(), second.c_str()}}};
+  const EmbeddedKernels registration({}, {}, precompiled);
+  const CacheStats before = cache_stats();
+  const cache::CachedBuild built = cache::build_through_cache(request, absent, &on);
+  EXPECT_TRUE(built.from_cache);
+  EXPECT_NE(built.module, nullptr);
+  EXPECT_EQ(built.symbols.size(), 1U);
+  EXPECT_EQ(cache_stats().hits, before.hits + 1);
+  EXPECT_EQ(cache_stats().compiles, before.compiles);
+
+  request.defines = {{"UNUSED", "1"}};  // another key: nothing precompiled for it
+  EXPECT_THROW((void)cache::build_through_cache(request, absent, &on), BackendError);
 }
 
 TEST_F(CacheProgramTest, SixteenThreadsWithTheirOwnProgramsCompileOnce) {

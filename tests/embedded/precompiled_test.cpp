@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 namespace kjit::test {
@@ -66,6 +67,21 @@ TEST_F(Precompiled, OtherOptionsMissTheEmbeddedEntriesAndCompile) {
   const CacheStats after = cache_stats();
   EXPECT_EQ(after.compiles, before.compiles + 1) << "another header is another key";
   EXPECT_EQ(after.hits, before.hits);
+}
+
+/// Run by cuda.precompiled_without_nvrtc, with an NVRTC that cannot be used: what was precompiled
+/// still loads, and anything else fails for want of the compiler.
+TEST_F(Precompiled, WithoutItsCompilerOnlyPrecompiledProgramsLoad) {
+  if (std::getenv("KJIT_TEST_WITHOUT_COMPILER") == nullptr) {
+    GTEST_SKIP() << "runs with an unusable compiler (cuda.precompiled_without_nvrtc)";
+  }
+  EXPECT_EQ(scaled_mismatches(Program::from_embedded("scaled.cu"), 3), 0);
+  EXPECT_EQ(negate_mismatches(Program::from_embedded("negate.cu")), 0);
+  CompileOptions options;
+  options.defines["NOT_PRECOMPILED"] = "1";
+  EXPECT_THROW((void)scaled_mismatches(Program::from_embedded("scaled.cu", options), 3),
+               BackendError);
+  EXPECT_EQ(cache_stats().compiles, 0U);
 }
 
 }  // namespace

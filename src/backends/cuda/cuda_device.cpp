@@ -26,7 +26,9 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
       id_(info_.id()),
       compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
                 [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_,
-                fmt::format("a device of sm_{}", arch)),
+                fmt::format("a device of sm_{}", arch),
+                // Its own CUBIN, or PTX of its architecture, which the driver finishes.
+                {fmt::format("cuda:sm_{}", arch), fmt::format("cuda:compute_{}", arch)}),
       bitcode_compiler_([this] {
         return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id_);
       }) {

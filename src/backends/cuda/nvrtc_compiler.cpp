@@ -228,11 +228,12 @@ NvrtcTarget parse_target(const NvrtcApi& api, const std::string& text) {
 }
 
 NvrtcCompiler::NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label,
-                             std::string probe)
+                             std::string probe, std::vector<std::string> loadable)
     : api_(std::move(api)),
       choose_(std::move(choose)),
       label_(std::move(label)),
-      probe_(std::move(probe)) {}
+      probe_(std::move(probe)),
+      loadable_(std::move(loadable)) {}
 
 const NvrtcTarget& NvrtcCompiler::target(const NvrtcApi& api) {
   std::call_once(target_once_, [&] { target_ = choose_(api); });

@@ -37,10 +37,12 @@ class NvrtcCompiler : public backend::Compiler {
   using TargetChoice = std::function<NvrtcTarget(const NvrtcApi&)>;
   /// `label` names the device ("cuda:0") or the target offline in messages. `probe`, when not
   /// empty, says what `choose` depends on besides NVRTC ("a device of sm_90"): it enables
-  /// identity_probe().
-  NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label, std::string probe = {});
+  /// identity_probe(). `loadable` is loadable_targets().
+  NvrtcCompiler(ApiSource api, TargetChoice choose, std::string label, std::string probe = {},
+                std::vector<std::string> loadable = {});
   backend::TargetIdentity identity() override;
   std::optional<std::string> identity_probe() override;
+  std::vector<std::string> loadable_targets() override { return loadable_; }
   backend::Binary compile(const backend::CompileRequest& request) override;
 
  private:
@@ -49,6 +51,7 @@ class NvrtcCompiler : public backend::Compiler {
   TargetChoice choose_;
   std::string label_;
   std::string probe_;
+  std::vector<std::string> loadable_;
   std::once_flag target_once_;
   NvrtcTarget target_;
 };

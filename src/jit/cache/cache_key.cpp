@@ -62,4 +62,8 @@ KeyResult make_key(const backend::CompileRequest& request, const backend::Target
   return {std::move(key), {}};
 }
 
+KeyResult make_precompiled_key(const backend::CompileRequest& request, const std::string& target) {
+  return make_key(request, {target, {{"compiler", "the one that precompiled it"}}});
+}
+
 }  // namespace kjit::detail::cache

@@ -33,6 +33,9 @@ void seal(CacheKey& key);
 
 /// The key of `request` compiled by a compiler of `target`.
 KeyResult make_key(const backend::CompileRequest& request, const backend::TargetIdentity& target);
+/// The second key of a build precompiled into a program (kjit_add_kernels' PRECOMPILE): the same
+/// without the compiler's identity, for a process that cannot load the compiler to learn it.
+KeyResult make_precompiled_key(const backend::CompileRequest& request, const std::string& target);
 
 /// A fingerprint of kjit's own sources (computed at build time): a kjit built from other sources
 /// never loads this one's entries.

@@ -55,6 +55,24 @@ bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device* device, C
   return true;
 }
 
+/// For a compiler that cannot be loaded: a binary precompiled into the program for one of the
+/// targets the device loads, whichever compiler made it.
+bool try_precompiled(DiskCache& cache, const backend::CompileRequest& request,
+                     backend::Compiler& compiler, backend::Device& device, const Error& why,
+                     CachedBuild& out) {
+  for (const std::string& target : compiler.loadable_targets()) {
+    const KeyResult made = make_precompiled_key(request, target);
+    if (made.key && try_entry(cache, *made.key, &device, out)) {
+      log().info(
+          "kjit: '{}' loaded from the binary precompiled into the program for {}: its "
+          "compiler cannot be used here ({})",
+          request.program_name, target, why.what());
+      return true;
+    }
+  }
+  return false;
+}
+
 CachedBuild build(const backend::CompileRequest& request, backend::Compiler& compiler,
                   backend::Device* device) {
   DiskCache& cache = disk_cache();
@@ -62,7 +80,14 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   std::optional<CacheKey> key;
   backend::TargetIdentity identity;
   if (cache.enabled()) {
-    identity = remembered_identity(compiler, cache);
+    try {
+      identity = remembered_identity(compiler, cache);
+    } catch (const BackendError& e) {
+      if (device != nullptr && try_precompiled(cache, request, compiler, *device, e, out)) {
+        return out;
+      }
+      throw;
+    }
     KeyResult made = make_key(request, identity);
     if (!made.key) {
       log().warn("kjit: '{}' is not cached: {}", request.program_name, made.uncacheable);

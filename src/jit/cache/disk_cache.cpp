@@ -248,14 +248,14 @@ std::optional<FoundEntry> DiskCache::lookup(const CacheKey& key) {
   if (!enabled()) {
     return std::nullopt;
   }
-  if (const std::optional<std::string> bytes = embedded_entry(key.hex)) {
-    const fs::path name = fs::path(kEmbeddedTier) / key.hex;
-    Decoded decoded = decode_entry(*bytes, key.hex);
+  if (const std::optional<EmbeddedEntryBytes> embedded = embedded_entry(key.hex)) {
+    const fs::path name = fs::path(kEmbeddedTier) / embedded->key;
+    Decoded decoded = decode_entry(embedded->bytes, embedded->key);
     if (decoded.binary) {
       return FoundEntry{std::move(*decoded.binary), name, false};
     }
     counters().rejected.fetch_add(1, std::memory_order_relaxed);
-    drop_embedded_entry(key.hex);
+    drop_embedded_entry(embedded->key);
     log().warn(
         "kjit: precompiled entry '{}' embedded in this program is corrupt ({}); dropped it, "
         "recompiling",
