@@ -21,8 +21,14 @@ namespace {
 /// The text, or why not.
 std::optional<std::string> read(const std::filesystem::path& path, std::string& why) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
     why = "it is a directory";
+    return std::nullopt;
+  }
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // A device such as /dev/zero never ends, and a FIFO blocks until someone writes to it.
+    why = "it is not a regular file (a device, a FIFO or a socket)";
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);

@@ -2,6 +2,10 @@
 // leaves the library usable.
 #include "test_support.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 
 namespace kjit::test {
@@ -189,6 +193,21 @@ TEST_F(CompileErrors, MissingIncludeAndMissingFile) {
   EXPECT_TRUE(contains(e.what(), "not_there.h")) << e.what();
   auto missing = expect_throw<Error>([&] { (void)Program::from_file("/no/such/kernel.cu"); });
   EXPECT_TRUE(contains(missing.what(), "/no/such/kernel.cu")) << missing.what();
+}
+
+TEST_F(CompileErrors, AKernelFileThatIsNoRegularFileIsRefusedNotRead) {
+  // /dev/zero would be read forever, a FIFO would block until someone writes to it.
+  const std::filesystem::path fifo =
+      std::filesystem::temp_directory_path() / ("kjit-fifo-" + std::to_string(::getpid()) + ".cu");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::filesystem::path& path :
+       {std::filesystem::path("/dev/zero"), fifo, std::filesystem::temp_directory_path()}) {
+    auto e = expect_throw<Error>([&] { (void)Program::from_file(path); });
+    EXPECT_TRUE(contains(e.what(), path.string())) << e.what();
+    EXPECT_TRUE(contains(e.what(), "not a regular file") || contains(e.what(), "a directory"))
+        << e.what();
+  }
+  std::filesystem::remove(fifo);
 }
 
 TEST_F(CompileErrors, EmptyAndGarbageSources) {
