@@ -514,7 +514,12 @@ DiskCache& disk_cache() {
 
 DiskCache& use_disk_cache(CacheSettings settings) {
   const std::lock_guard lock(cache_mutex());
-  current_cache = new DiskCache(std::move(settings));  // the old one leaks: it may be in use
+  // The old one is kept, not freed: another thread may be using it.
+  static auto* retired = new std::vector<DiskCache*>();
+  if (current_cache != nullptr) {
+    retired->push_back(current_cache);
+  }
+  current_cache = new DiskCache(std::move(settings));
   return *current_cache;
 }
 
