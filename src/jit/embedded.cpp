@@ -1,6 +1,7 @@
 // The registry of what kjit_add_kernels() embedded: kernel files, the headers embedded with them,
 // and precompiled cache entries; and Program::from_embedded().
 #include "jit/embedded_entries.hpp"
+#include "jit/logging.hpp"
 
 #include <kjit/embedded.hpp>
 #include <kjit/error.hpp>
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace kjit {
 
@@ -28,6 +30,9 @@ struct Registry {
   std::map<std::string, EmbeddedProgram, std::less<>> programs;
   Texts entries;  // key -> entry bytes
   Texts aliases;  // key without the compiler's identity -> key
+  /// Names embedded twice with different texts, not yet warned about. Registration runs before
+  /// main(), where logging could throw, so the warning waits for from_embedded().
+  std::set<std::string, std::less<>> ambiguous;
 };
 
 Registry& registry() {
@@ -56,7 +61,12 @@ EmbeddedKernels::EmbeddedKernels(std::span<const EmbeddedFile> programs,
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
   for (const EmbeddedFile& p : programs) {
-    r.programs.insert_or_assign(p.name, EmbeddedProgram{std::string(p.text, p.size), texts});
+    std::string source(p.text, p.size);
+    const auto known = r.programs.find(p.name);
+    if (known != r.programs.end() && known->second.source != source) {
+      r.ambiguous.insert(p.name);
+    }
+    r.programs.insert_or_assign(p.name, EmbeddedProgram{std::move(source), texts});
   }
   for (const EmbeddedEntry& e : precompiled) {
     r.entries.insert_or_assign(e.key, std::string(e.bytes, e.size));
@@ -117,6 +127,13 @@ Program Program::from_embedded(const std::string& name, CompileOptions options) 
     source = found->second.source;
     for (const auto& [header, text] : *found->second.headers) {
       options.headers.try_emplace(header, text);
+    }
+    if (const auto twice = r.ambiguous.find(name); twice != r.ambiguous.end()) {
+      r.ambiguous.erase(twice);
+      detail::log().warn(
+          "kjit: two different programs are embedded as '{}' (kjit_add_kernels() calls of one "
+          "binary); loading the one registered last",
+          name);
     }
   }
   return from_source(name, std::move(source), std::move(options));

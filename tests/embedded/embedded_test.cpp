@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstring>
+
 namespace kjit::test {
 namespace {
 
@@ -38,6 +41,29 @@ TEST_F(Embedded, AnUnknownNameIsAUsageErrorListingTheEmbeddedPrograms) {
       EXPECT_NE(text.find("negate.cu, scaled.cu"), std::string::npos) << text;
     }
   }
+}
+
+TEST_F(Embedded, TwoProgramsEmbeddedUnderOneNameLoadTheLastWithAWarning) {
+  const auto file = [](const char* text) {
+    return std::array<EmbeddedFile, 1>{{{"twice.cu", text, std::strlen(text)}}};
+  };
+  const auto one = file("__global__ void k(int* v) { v[0] = 1; }");
+  const EmbeddedKernels first(one, {});
+  const EmbeddedKernels same(one, {});  // the same text again: nothing to warn about
+  testing::internal::CaptureStderr();
+  (void)Program::from_embedded("twice.cu");
+  EXPECT_EQ(testing::internal::GetCapturedStderr().find("twice.cu"), std::string::npos);
+
+  const auto two = file("__global__ void k(int* v) { v[0] = 2; }");
+  const EmbeddedKernels other(two, {});
+  testing::internal::CaptureStderr();
+  const Program program = Program::from_embedded("twice.cu");
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("two different programs are embedded as 'twice.cu'"), std::string::npos)
+      << warning;
+  DeviceBuffer<int> v = poisoned<int>(1);
+  program.kernel<int*>("k", device).launch(LaunchConfig{{1, 1, 1}, {1, 1, 1}}, v);
+  EXPECT_EQ(v.download()[0], 2) << "the program registered last";
 }
 
 }  // namespace
