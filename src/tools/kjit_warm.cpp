@@ -126,7 +126,7 @@ std::vector<Job> plan(const CompileArgs& args, const Inputs& inputs) {
                       describe(b.request)));
     }
     for (const std::string& t : for_build) {
-      jobs.push_back({&b, t, {}, {}, 0});
+      jobs.push_back({&b, t, {}, {}, 0, {}});
     }
   }
   return jobs;

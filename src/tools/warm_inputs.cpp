@@ -45,7 +45,21 @@ std::string embedded_name(const fs::path& path, const fs::path& base) {
   return relative.generic_string();
 }
 
-void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) {
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+/// `files` as from_embedded() passes them: named relative to `base`, sorted as
+/// CompileOptions::headers is.
+Headers read_embedded_headers(const std::vector<fs::path>& files, const fs::path& base) {
+  std::map<std::string, std::string> headers;
+  for (const fs::path& h : files) {
+    headers.emplace(embedded_name(h, base), detail::read_file_or_throw(h, "embedded header"));
+  }
+  return {headers.begin(), headers.end()};
+}
+
+/// `embedded_headers`: options.embedded_headers, read once for every file.
+void add_file(const fs::path& path, const FileOptions& options, const Headers& embedded_headers,
+              Inputs& inputs) {
   const bool bitcode = path.extension() == ".bc";
   backend::CompileRequest base;
   base.program_name = path.string();
@@ -54,13 +68,8 @@ void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) 
   base.source_path = fs::absolute(path).lexically_normal();
   if (options.embed_base && !bitcode) {
     base.program_name = embedded_name(path, *options.embed_base);
-    base.source_path.reset();                    // from_embedded() compiles the text, not a file
-    std::map<std::string, std::string> headers;  // sorted, as CompileOptions::headers
-    for (const fs::path& h : options.embedded_headers) {
-      headers.emplace(embedded_name(h, *options.embed_base),
-                      detail::read_file_or_throw(h, "embedded header"));
-    }
-    base.headers.assign(headers.begin(), headers.end());
+    base.source_path.reset();  // from_embedded() compiles the text, not a file
+    base.headers = embedded_headers;
   }
   if (!bitcode) {
     base.include_dirs = options.include_dirs;
@@ -108,6 +117,9 @@ void add_file(const fs::path& path, const FileOptions& options, Inputs& inputs) 
 
 Inputs collect_inputs(const std::vector<std::string>& paths, const FileOptions& options) {
   Inputs inputs;
+  const Headers embedded_headers =
+      options.embed_base ? read_embedded_headers(options.embedded_headers, *options.embed_base)
+                         : Headers{};
   for (const std::string& p : paths) {
     const fs::path path(p);
     std::error_code ec;
@@ -120,14 +132,14 @@ Inputs collect_inputs(const std::vector<std::string>& paths, const FileOptions& 
       }
       std::sort(files.begin(), files.end());
       for (const fs::path& f : files) {
-        add_file(f, options, inputs);
+        add_file(f, options, embedded_headers, inputs);
       }
     } else if (path.extension() == ".json") {
       for (detail::ManifestBuild& b : detail::read_manifest(path)) {
         inputs.builds.push_back(std::move(b));
       }
     } else if (fs::exists(path, ec)) {
-      add_file(path, options, inputs);
+      add_file(path, options, embedded_headers, inputs);
     } else {
       throw Error(fmt::format("kjit-warm: '{}' does not exist", p));
     }
