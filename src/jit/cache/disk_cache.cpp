@@ -252,7 +252,7 @@ std::optional<FoundEntry> DiskCache::lookup(const CacheKey& key) {
     const fs::path name = fs::path(kEmbeddedTier) / embedded->key;
     Decoded decoded = decode_entry(embedded->bytes, embedded->key);
     if (decoded.binary) {
-      return FoundEntry{std::move(*decoded.binary), name, false};
+      return FoundEntry{std::move(*decoded.binary), name, false, true};
     }
     counters().rejected.fetch_add(1, std::memory_order_relaxed);
     drop_embedded_entry(embedded->key);
@@ -290,7 +290,7 @@ void DiskCache::remove_entry(const fs::path& file) {
 void DiskCache::discard(const FoundEntry& entry, const std::string& why) {
   counters().rejected.fetch_add(1, std::memory_order_relaxed);
   const bool remove = entry.user_tier && writable_;
-  if (entry.file.begin() != entry.file.end() && *entry.file.begin() == kEmbeddedTier) {
+  if (entry.embedded) {
     drop_embedded_entry(entry.file.filename().string());
   }
   log().warn("kjit: cache entry '{}' does not load ({}); {}", entry.file.string(), why,

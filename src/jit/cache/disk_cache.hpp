@@ -36,6 +36,7 @@ struct FoundEntry {
   backend::Binary binary;
   std::filesystem::path file;
   bool user_tier = false;
+  bool embedded = false;  // precompiled into the program: file is "<embedded>/<key>"
 };
 
 /// One entry file as maintenance sees it.
