@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -57,7 +58,10 @@ TEST(CpuRangeChecks, ABoundsCheckOverSharedLoadsSplitsTheThreadLoop) {
   EXPECT_EQ(ir.find("llvm.masked.gather"), std::string::npos)
       << "the coefficients are still gathered under a mask";
   EXPECT_NE(ir.find("postloop"), std::string::npos) << "the thread loop was not split";
-  EXPECT_NE(ir.find("load <8 x double>"), std::string::npos) << "the split loop is not vectorised";
+  // Any vector width: the host's CPU model decides it (8 on Zen 4, 4 where LLVM prefers 256-bit
+  // vectors, as on Intel's AVX-512 parts).
+  EXPECT_TRUE(std::regex_search(ir, std::regex(R"(load <([2-9]|[1-9][0-9]+) x double>)")))
+      << "the split loop is not vectorised";
 }
 
 TEST(CpuRangeChecks, ABoundsCheckWithoutSharedLoadsLeavesTheLoopWhole) {
