@@ -29,3 +29,19 @@ function(kjit_source_fingerprint output root)
     COMMENT "Fingerprinting kjit's sources"
     VERBATIM)
 endfunction()
+
+# kjit_embed_headers(<output.cpp> <root> <file>...)
+# Writes a C++ source that defines kjit::backend::kernel_headers(): each file's path relative to
+# <root> (the name kernels include it by) and its text. Used for the headers kjit gives kernels.
+set(KJIT_HEADERS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/KjitHeadersScript.cmake)
+
+function(kjit_embed_headers output root)
+  set(files ${ARGN})
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DROOT=${root} "-DFILES=${files}"
+            -P ${KJIT_HEADERS_SCRIPT}
+    DEPENDS ${files} ${KJIT_HEADERS_SCRIPT}
+    COMMENT "Embedding the kernel headers"
+    VERBATIM)
+endfunction()

@@ -17,6 +17,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kjit DESTINATION ${CMAKE_INSTALL
 # GPU dialect for clang's CUDA mode. Not for host code, so not under include/.
 install(FILES ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_abi.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_atomics.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_math.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_intrinsics.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_entries.h
   ${PROJECT_SOURCE_DIR}/kernels/bitcode/gpu_dialect.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/kjit/bitcode)
 if(KJIT_BUILD_TOOLS)

@@ -26,32 +26,6 @@ class CompileErrors : public DeviceTest {
   }
 };
 
-template <class E, class F>
-E expect_throw(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong exception: " << e.what();
-    throw;
-  }
-  ADD_FAILURE() << "did not throw";
-  throw std::logic_error("did not throw");
-}
-
-/// The CompileError that getting kernel `k` (taking Args) of `source`, named `file`, must throw.
-template <class... Args>
-CompileError compile_error(const Device& device, const std::string& file,
-                           const std::string& source) {
-  return expect_throw<CompileError>(
-      [&] { (void)Program::from_source(file, source).kernel<Args...>("k", device); });
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_F(CompileErrors, SyntaxErrorPointsAtTheUsersLine) {
   const std::string source =
       "__global__ void k(int* v) {\n  v[0] = 1;\n  v[1] = undefined_name;\n}\n";

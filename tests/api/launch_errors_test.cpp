@@ -5,10 +5,6 @@
 namespace kjit::test {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 class LaunchErrors : public DeviceTest {
  public:
   void SetUp() override {

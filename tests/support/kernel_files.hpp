@@ -31,8 +31,20 @@ inline const std::vector<KernelFile>& kernel_files() {
        {"daxpy", "triad", "energy1", "energy2", "energy3", "energy4", "energy5", "energy6",
         "pi_atomic", "fir", "jacobi_2d", "mat_mat_shared"}},
       {"tests/kernels/atomics.cu", {"all_atomics"}},
+      {"tests/kernels/host_code/scan_with_host_code.cu", {"scanExclusiveShared"}},
   };
   return files;
+}
+
+/// A request for kernel `check` of one of kernel_header_cases.hpp's sources.
+inline backend::CompileRequest request_for_text(const std::string& name, const std::string& text,
+                                                const std::string& kernel) {
+  backend::CompileRequest r;
+  r.program_name = name;
+  r.source = text;
+  r.kernel_names = {kernel};
+  r.kernel_signatures.resize(1);
+  return r;
 }
 
 inline backend::CompileRequest request_for(const KernelFile& k) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -117,6 +118,33 @@ class DeviceTest : public ::testing::Test {
   Device device;
   std::mt19937_64 rng;
 };
+
+/// The exception of type E that f() must throw (a test failure otherwise).
+template <class E, class F>
+E expect_throw(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "threw the wrong exception: " << e.what();
+    throw;
+  }
+  ADD_FAILURE() << "did not throw";
+  throw std::logic_error("did not throw");
+}
+
+/// The CompileError that getting kernel `k` (taking Args) of `source`, named `file`, must throw.
+template <class... Args>
+CompileError compile_error(const Device& device, const std::string& file,
+                           const std::string& source) {
+  return expect_throw<CompileError>(
+      [&] { (void)Program::from_source(file, source).kernel<Args...>("k", device); });
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 #define KJIT_SEED_TRACE() \
   SCOPED_TRACE("KJIT_TEST_SEED=" + std::to_string(::kjit::test::test_seed()))

@@ -9,6 +9,7 @@
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
 #include "kernel_files.hpp"
+#include "kernel_header_cases.hpp"
 
 #include <kjit/error.hpp>
 
@@ -70,6 +71,15 @@ TEST_F(Hiprtc, EveryKernelCompilesToACodeObjectForGfx90aAndGfx908) {
         EXPECT_FALSE(kernel->params.empty()) << s;
       }
     }
+  }
+}
+
+TEST_F(Hiprtc, EveryKernelHeaderCaseCompiles) {
+  for (const test::HeaderCase& c : test::header_cases()) {
+    SCOPED_TRACE(c.header);
+    const backend::Binary b = compile(test::request_for_text(c.header + ".cu", c.source, "check"));
+    EXPECT_EQ(b.format, "hsaco");
+    EXPECT_TRUE(has_symbol(read_code_object(b.bytes, c.header), b.kernel_symbols.at(0)));
   }
 }
 

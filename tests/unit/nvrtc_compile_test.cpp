@@ -4,6 +4,7 @@
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "kernel_files.hpp"
+#include "kernel_header_cases.hpp"
 
 #include <kjit/error.hpp>
 
@@ -49,6 +50,35 @@ TEST_F(Nvrtc, EveryKernelCompilesToAnSm90Cubin) {
     for (const std::string& s : b.kernel_symbols) {
       EXPECT_FALSE(s.empty());
     }
+  }
+}
+
+TEST_F(Nvrtc, EveryKernelHeaderCaseCompiles) {
+  for (const test::HeaderCase& c : test::header_cases()) {
+    SCOPED_TRACE(c.header);
+    const backend::Binary b = compile_with_nvrtc(
+        *api, test::request_for_text(c.header + ".cu", c.source, "check"), {90, true}, "sm_90");
+    EXPECT_EQ(b.format, "cubin");
+    EXPECT_TRUE(b.log.empty()) << b.log;  // no warnings, about host functions or else
+  }
+}
+
+TEST_F(Nvrtc, AKernelCallingAHostFunctionIsAnErrorAtTheCall) {
+  const auto r = test::request_for_text("host_call.cu",
+                                        "#include <cuda_runtime.h>\n"
+                                        "void launch(float* p) { cudaMemset(p, 0, 4); }\n"
+                                        "__global__ void check(float* p) {\n"
+                                        "  launch(p);\n"
+                                        "}\n",
+                                        "check");
+  try {
+    compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+    FAIL() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "host_call.cu") << e.what();
+    EXPECT_EQ(e.line(), 4U) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'launch' is a host function"), std::string::npos)
+        << e.what();
   }
 }
 

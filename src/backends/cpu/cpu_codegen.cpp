@@ -2,6 +2,7 @@
 
 #include "backends/cpu/cpu_range_checks.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/host_code.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
@@ -50,19 +51,38 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
 
 void check_externals(const llvm::Module& module, const CodegenRequest& request) {
   std::vector<std::string> missing;
+  std::vector<Diagnostic> host_calls;  // located, where the missing names are host functions
+  const auto note = [&](const std::string& name) {
+    for (const HostCall& call : request.host_calls) {
+      if (backend::is_host_callee(name, call.function)) {
+        host_calls.push_back(call.where);
+      }
+    }
+  };
   for (const llvm::Function& f : module) {
     if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() &&
         !is_allowed_external(f.getName())) {
-      missing.push_back(fmt::format("'{}'", llvm::demangle(f.getName().str())));
+      const std::string name = llvm::demangle(f.getName().str());
+      missing.push_back(fmt::format("'{}'", name));
+      note(name);
     }
   }
   for (const llvm::GlobalVariable& g : module.globals()) {
     if (g.isDeclaration() && !g.use_empty()) {
-      missing.push_back(fmt::format("variable '{}'", llvm::demangle(g.getName().str())));
+      const std::string name = llvm::demangle(g.getName().str());
+      missing.push_back(fmt::format("variable '{}'", name));
+      note(name);
     }
   }
   if (missing.empty()) {
     return;
+  }
+  if (!host_calls.empty()) {
+    std::string log;
+    for (const Diagnostic& d : host_calls) {
+      log += d.to_string() + "\n";
+    }
+    throw CompileError(request.program, request.device, std::move(host_calls), log);
   }
   const std::string message = fmt::format(
       "device code uses {}, which the program does not define (kernels may call only functions "

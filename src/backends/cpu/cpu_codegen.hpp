@@ -2,6 +2,7 @@
 // the CPU backend's binary (what the disk cache stores and ORC loads).
 #pragma once
 
+#include "backends/cpu/cpu_frontend.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct CodegenRequest {
   std::string program;  // for messages
   std::string device;   // for messages
   bool fast_math = false;
+  std::vector<HostCall> host_calls;  // where the program uses host-only functions
 };
 
 /// Optimises `module` at O3 for `target`. Throws CompileError when the optimised code still

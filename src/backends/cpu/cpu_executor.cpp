@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_executor.hpp"
 
+#include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_memory.hpp"
 
 #include <kjit/error.hpp>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <csetjmp>
 #include <cstdlib>
 
 namespace kjit::cpu {
@@ -78,6 +80,18 @@ void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
   b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{b.grid_dim[0]} * b.grid_dim[1]));
 }
 
+/// Calls a block entry; false when its kernel code stopped the launch (cpu_launch_failure.hpp).
+/// Its own function, so that no caller's variable lives across the setjmp.
+[[gnu::noinline]] bool enter(BlockEntry entry, void* const* args, kjit_cpu_block& block) {
+  std::jmp_buf stopped;
+  set_abort_target(&stopped);
+  if (setjmp(stopped) != 0) {  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
+    return false;
+  }
+  entry(args, &block);
+  return true;
+}
+
 /// Blocks [begin, end) one after another.
 void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
   WorkerScratch& s = scratch();
@@ -85,10 +99,12 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
   b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
   void* const* args = launch.argument_pointers.get();
-  for (std::uint64_t id = begin; id < end; ++id) {
+  for (std::uint64_t id = begin; id < end && !current_launch_failed(); ++id) {
     set_block_index(b, id);
     if (launch.block_entry != nullptr) {
-      launch.block_entry(args, &b);
+      if (!enter(launch.block_entry, args, b)) {
+        return;
+      }
     } else {
       s.fiber_runner().run(launch.thread_entry, args, b);
     }
@@ -123,7 +139,7 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
     ++running;
   };
   open_place();
-  while (running > 0) {
+  while (running > 0 && !current_launch_failed()) {
     // Places opened in a round take their first turn in the same round, so that the blocks stay
     // at the same iteration.
     for (std::uint64_t p = 0; p < open; ++p) {
@@ -131,7 +147,9 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
       if (b.yield == 0) {
         continue;  // this place has no block left to run
       }
-      launch.block_entry(args, &b);
+      if (!enter(launch.block_entry, args, b)) {
+        return;
+      }
       if (b.resume != 0) {
         while (open < places && next < end) {
           open_place();
@@ -157,13 +175,16 @@ void CpuExecutor::run(const CpuLaunch& launch) {
     // Blocks take turns only within a worker's chunk: give each worker several of a small grid.
     grain = std::max(grain, std::min(kTurnBlocks, (blocks + threads - 1) / threads));
   }
+  LaunchFailure failure;
   pool_.run(blocks, grain, [&](std::uint64_t begin, std::uint64_t end) {
+    const CurrentLaunch current(failure, launch.kernel);
     if (turns && end - begin > 1) {
       run_in_turns(launch, begin, end);
     } else {
       run_in_order(launch, begin, end);
     }
   });
+  failure.throw_if_failed();
 }
 
 }  // namespace kjit::cpu

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 namespace kjit::cpu {
 
@@ -21,6 +22,7 @@ using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
+  std::string kernel;                        // its name, for errors
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
@@ -37,7 +39,8 @@ class CpuExecutor {
  public:
   explicit CpuExecutor(unsigned threads) : pool_(threads) {}
   [[nodiscard]] unsigned threads() const noexcept { return pool_.threads(); }
-  /// Runs every block of the launch; returns when all have finished.
+  /// Runs every block of the launch; returns when all have finished. When kernel code stops the
+  /// launch (a failed assert), no further block starts and this throws LaunchError.
   void run(const CpuLaunch& launch);
 
  private:

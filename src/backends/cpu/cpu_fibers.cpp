@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_fibers.hpp"
 
+#include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/fiber_sanitizers.hpp"
 
 #include <kjit/error.hpp>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,6 +91,8 @@ class FiberBlockRunner::State {
  public:
   std::vector<boost::context::fiber> fibers;  // each thread's continuation
   std::vector<unsigned char> finished;
+  std::vector<std::jmp_buf*> stopped;      // where each thread's kernel code goes when it stops
+  std::size_t current = 0;                 // the thread running now
   boost::context::fiber scheduler;         // where a yielding thread returns to
   fiber_sanitizer::Stack scheduler_stack;  // the worker thread's own, for sanitizers
   std::vector<void*> tsan_fibers;          // TSan's record of each fiber (nullptr without TSan)
@@ -106,6 +110,7 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   State& s = *state_;
   s.fibers.clear();
   s.finished.assign(count, 0);
+  s.stopped.assign(count, nullptr);
   s.scheduler_stack.tsan_fiber = fiber_sanitizer::current_fiber();
   s.tsan_fibers.resize(count);
   block.barrier = &s;
@@ -118,7 +123,13 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
                           [&s, &block, entry, args, i, x, y, z](boost::context::fiber&& back) {
                             fiber_sanitizer::arrived(nullptr, &s.scheduler_stack);
                             s.scheduler = std::move(back);
-                            entry(args, &block, x, y, z);
+                            std::jmp_buf stopped;
+                            s.stopped[i] = &stopped;
+                            set_abort_target(&stopped);
+                            // NOLINTNEXTLINE(cert-err52-cpp): see cpu_launch_failure.hpp
+                            if (setjmp(stopped) == 0) {
+                              entry(args, &block, x, y, z);
+                            }
                             s.finished[i] = 1;
                             fiber_sanitizer::leaving(nullptr, s.scheduler_stack);
                             return std::move(s.scheduler);
@@ -133,6 +144,7 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
         void* fake_stack = nullptr;
         fiber_sanitizer::leaving(&fake_stack, {stacks_.top(i) - FiberStacks::kStackBytes,
                                                FiberStacks::kStackBytes, s.tsan_fibers[i]});
+        s.current = i;
         s.fibers[i] = std::move(s.fibers[i]).resume();
         fiber_sanitizer::arrived(fake_stack, nullptr);
         if (s.finished[i] != 0) {
@@ -158,4 +170,9 @@ extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
   kjit::cpu::fiber_sanitizer::leaving(&fake_stack, state->scheduler_stack);
   state->scheduler = std::move(state->scheduler).resume();
   kjit::cpu::fiber_sanitizer::arrived(fake_stack, &state->scheduler_stack);
+  // Back on this thread's fiber: its own abort target, and an end if the launch has stopped.
+  kjit::cpu::set_abort_target(state->stopped[state->current]);
+  if (kjit::cpu::current_launch_failed()) {
+    kjit::cpu::abort_kernel_code();
+  }
 }

@@ -1,6 +1,8 @@
 #include "backends/cpu/cpu_frontend.hpp"
 
 #include "backends/compile_failure.hpp"
+#include "backends/host_code.hpp"
+#include "backends/kernel_headers.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
@@ -38,6 +40,7 @@ constexpr std::string_view kPreludePath = "/__kjit__/prelude.h";
 constexpr std::string_view kEntriesPath = "/__kjit__/entries.cpp";
 constexpr std::string_view kSourceDir = "/__kjit__/src/";
 constexpr std::string_view kHeaderDir = "/__kjit__/headers/";
+constexpr std::string_view kSystemDir = "/__kjit__/system/";  // kernel_headers.hpp
 constexpr unsigned kFirstEntryLine = 2;  // line 1 of the entries file includes the program
 
 bool starts_with(std::string_view s, std::string_view prefix) {
@@ -90,12 +93,16 @@ class SourcePaths {
     if (starts_with(path, kHeaderDir)) {
       return std::string(path.substr(kHeaderDir.size()));
     }
+    if (starts_with(path, kSystemDir)) {
+      return "<kjit>/" + std::string(path.substr(kSystemDir.size()));
+    }
     return std::string(path);
   }
 
-  /// True for files the user wrote (not the prelude, not the generated entries).
+  /// True for files the user wrote (not the prelude, the generated entries or kjit's headers).
   [[nodiscard]] static bool is_user_file(std::string_view path) {
-    return path != kPreludePath && path != kEntriesPath && !path.empty();
+    return path != kPreludePath && path != kEntriesPath && !path.empty() &&
+           !starts_with(path, kSystemDir);
   }
 
  private:
@@ -302,6 +309,11 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
       std::string(kPreludePath),
       "-I",
       std::string(kHeaderDir),
+      "-I",
+      std::string(kSystemDir),
+      // __FILE__ (assert's messages) names a program given as text as the user named it.
+      fmt::format("-fmacro-prefix-map={}=", kSourceDir),
+      fmt::format("-fmacro-prefix-map={}=", kHeaderDir),
   };
   for (const std::string& feature : target.features) {
     args.emplace_back("-target-feature");
@@ -384,9 +396,13 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   };
   add(kPreludePath, kjit_cpu_prelude_text);
   add(kEntriesPath, entries_source(paths, request));
-  add(paths.main(), request.source);
+  add(paths.main(), backend::erase_host_functions(request.source));
   for (const auto& [name, text] : request.headers) {
-    add(header_path(name), text);
+    add(header_path(name), backend::erase_host_functions(text));
+  }
+  for (const backend::KernelHeader& h : backend::kernel_headers()) {
+    memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
+                    llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }
   auto files =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -423,8 +439,15 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   }
   std::string warnings;
   for (const auto& e : diagnostics.entries()) {
-    if (e.diagnostic.severity == Diagnostic::Severity::warning &&
-        SourcePaths::is_user_file(e.raw_path)) {
+    if (e.diagnostic.severity != Diagnostic::Severity::warning) {
+      continue;
+    }
+    if (const std::optional<std::string> callee = backend::host_only_callee(e.diagnostic.message)) {
+      Diagnostic where = e.diagnostic;
+      where.severity = Diagnostic::Severity::error;
+      where.message = backend::host_call_message(*callee);
+      out.host_calls.push_back({*callee, std::move(where)});
+    } else if (SourcePaths::is_user_file(e.raw_path)) {
       warnings += e.diagnostic.to_string();
       warnings += '\n';
     }

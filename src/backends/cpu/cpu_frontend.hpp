@@ -5,6 +5,8 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_host_target.hpp"
 
+#include <kjit/error.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,10 +18,18 @@ class Module;
 
 namespace kjit::cpu {
 
+/// A use of a host-only function (host_code.hpp) in the program: an error if device code still
+/// calls it after optimisation.
+struct HostCall {
+  std::string function;
+  Diagnostic where;  // an error, at the use, in the user's file
+};
+
 struct FrontendOutput {
   std::unique_ptr<llvm::Module> module;
   std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
   std::string warnings;                     // the compiler's warnings, formatted
+  std::vector<HostCall> host_calls;
 };
 
 /// Compiles request.source with the CPU prelude, adding entries __kjit_*_N for kernel_names[N].

@@ -77,6 +77,7 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
 void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
                               const void* const* args) {
   auto launch = std::make_shared<CpuLaunch>();
+  launch->kernel = name();
   launch->code = code_;
   launch->block_entry = entries_.block;
   launch->thread_entry = entries_.thread;

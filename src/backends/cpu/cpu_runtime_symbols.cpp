@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 
 #include "backends/cpu/cpu_fibers.hpp"
+#include "backends/cpu/cpu_launch_failure.hpp"
 
 #include <algorithm>
 #include <array>
@@ -79,6 +80,8 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "frexpf",
     "hypot",
     "hypotf",
+    "ilogb",
+    "ilogbf",
     "ldexp",
     "ldexpf",
     "lgamma",
@@ -94,6 +97,8 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "log1pf",
     "log2",
     "log2f",
+    "logb",
+    "logbf",
     "logf",
     "lrint",
     "lrintf",
@@ -104,8 +109,12 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "memcpy",
     "memmove",
     "memset",
+    "modf",
+    "modff",
     "nearbyint",
     "nearbyintf",
+    "nextafter",
+    "nextafterf",
     "pow",
     "powf",
     "printf",
@@ -113,10 +122,16 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "puts",
     "remainder",
     "remainderf",
+    "remquo",
+    "remquof",
     "rint",
     "rintf",
     "round",
     "roundf",
+    "scalbln",
+    "scalblnf",
+    "scalbn",
+    "scalbnf",
     "sin",
     "sincos",
     "sincosf",
@@ -140,11 +155,12 @@ static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end())
 }  // namespace
 
 std::vector<std::pair<std::string_view, void*>> runtime_functions() {
-  return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)}};
+  return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
+          {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)}};
 }
 
 bool is_allowed_external(std::string_view name) {
-  if (name == kBarrierWaitSymbol) {
+  if (name == kBarrierWaitSymbol || name == kAssertFailedSymbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

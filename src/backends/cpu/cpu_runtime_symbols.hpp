@@ -11,6 +11,8 @@ namespace kjit::cpu {
 
 /// The runtime function __syncthreads() calls (cpu_abi.h).
 inline constexpr std::string_view kBarrierWaitSymbol = "__kjit_barrier_wait";
+/// The runtime function a failed assert() calls (cpu_launch_failure.hpp).
+inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
 
 /// kjit's own runtime functions, by the name kernels call them.
 std::vector<std::pair<std::string_view, void*>> runtime_functions();

@@ -85,6 +85,8 @@ void CpuStream::run_front(std::unique_lock<std::mutex>& lock) {
   std::exception_ptr failure;
   try {
     task.run();
+  } catch (const LaunchError&) {  // it names the kernel and says why: kept as it is
+    failure = std::current_exception();
   } catch (const std::exception& e) {
     failure = std::make_exception_ptr(
         BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));

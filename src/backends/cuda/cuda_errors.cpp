@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace kjit::cuda {
 
 std::string describe_result(const DriverApi* api, CUresult result) {
@@ -24,6 +27,14 @@ std::string describe_result(const DriverApi* api, CUresult result) {
   if (text != nullptr) {
     out += ": ";
     out += text;
+  }
+  // A fault in a kernel (an illegal address, a failed assert ...) leaves the context broken: every
+  // later call on the device returns the same error.
+  constexpr CUresult kSticky[] = {700, 702, 710, 714, 715, 716, 717, 718, 719};
+  if (std::find(std::begin(kSticky), std::end(kSticky), result) != std::end(kSticky)) {
+    out +=
+        " (the device's CUDA context is now unusable: every later call on it fails; restart "
+        "the process to use the device again)";
   }
   return out;
 }

@@ -4,6 +4,8 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
+#include "backends/host_code.hpp"
+#include "backends/kernel_headers.hpp"
 #include "backends/library_search.hpp"
 #include "jit/logging.hpp"
 
@@ -37,6 +39,10 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
       "-std=c++20",
       std::string("--pre-include=") + kPreludeName,
       "-lineinfo",
+      // Functions and namespace-scope variables without __host__/__device__ are compiled for the
+      // device (NVRTC refuses them otherwise): declarations of host functions in a shared header,
+      // and host variables, then load. Host function bodies in the program are erased before.
+      "--device-as-default-execution-space",
   };
   if (request.fast_math) {
     options.emplace_back("--use_fast_math");
@@ -86,7 +92,8 @@ std::string display_name(const std::string& file, const std::string& main_name,
 /// the source with a "to match this" note moves to that note's place, in the user's file.
 std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic>& parsed,
                                                const backend::CompileRequest& request,
-                                               const std::string& main_name) {
+                                               const std::string& main_name,
+                                               bool unresolved_functions) {
   std::vector<std::string> expressions;
   expressions.reserve(request.kernel_names.size());
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
@@ -98,7 +105,21 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
     backend::LocatedDiagnostic d;
     d.diagnostic = {display_name(p.file, main_name, request), p.line, p.column, p.severity,
                     p.message};
-    d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName;
+    d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName &&
+                     !backend::is_kernel_header(p.file, request.headers);
+    if (p.severity == Diagnostic::Severity::note && !out.empty() && i > 0 &&
+        backend::host_only_callee(parsed[i - 1].message)) {
+      continue;  // "because of a deprecated attribute": the mark, in kjit's header
+    }
+    if (const std::optional<std::string> callee = backend::host_only_callee(p.message)) {
+      // A use of a host-only function (host_code.hpp): NVRTC only warns; it is the error when
+      // the device code could not be linked for want of such a function.
+      if (!unresolved_functions) {
+        continue;
+      }
+      d.diagnostic.severity = Diagnostic::Severity::error;
+      d.diagnostic.message = backend::host_call_message(*callee);
+    }
     if (p.file == kNameMapFile) {
       const std::string pragma = "nv_mangled_name ";
       const auto at = p.source_line.find(pragma);
@@ -273,15 +294,25 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
       request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
   const std::string context = fmt::format("'{}' for {}", request.program_name, device);
 
+  // Host functions' bodies erased (host_code.hpp), in the program and its in-memory headers.
+  const std::string source = backend::erase_host_functions(request.source);
+  std::vector<std::string> header_texts;
+  header_texts.reserve(request.headers.size());
   std::vector<const char*> headers{kjit_cuda_prelude_text};
   std::vector<const char*> names{kPreludeName};
   for (const auto& [name, text] : request.headers) {
-    headers.push_back(text.c_str());
+    headers.push_back(header_texts.emplace_back(backend::erase_host_functions(text)).c_str());
     names.push_back(name.c_str());
+  }
+  // kjit's headers (<stdio.h>, <cuda_fp16.h> ...). Their texts and names are NUL-terminated
+  // string literals, as NVRTC needs.
+  for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
+    headers.push_back(h.text.data());
+    names.push_back(h.name.data());
   }
   nvrtcProgram raw = nullptr;
   nvrtcResult r =
-      api.nvrtcCreateProgram(&raw, request.source.c_str(), main_name.c_str(),
+      api.nvrtcCreateProgram(&raw, source.c_str(), main_name.c_str(),
                              static_cast<int>(headers.size()), headers.data(), names.data());
   if (r != NVRTC_SUCCESS) {
     throw_nvrtc_error(api, "nvrtcCreateProgram", r, context);
@@ -305,8 +336,11 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   r = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   const std::string log = program.log();
   if (r == NVRTC_ERROR_COMPILATION) {
-    backend::throw_compile_failure(request, device,
-                                   locate(parse_nvrtc_log(log), request, main_name), log);
+    // ptxas: "Unresolved extern function '_Z6launchPf'": device code calls a function that has
+    // no definition, such as a host function kept as a declaration.
+    const bool unresolved = log.find("Unresolved extern function") != std::string::npos;
+    backend::throw_compile_failure(
+        request, device, locate(parse_nvrtc_log(log), request, main_name, unresolved), log);
   }
   if (r != NVRTC_SUCCESS) {
     throw BackendError(
@@ -326,7 +360,8 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     binary.kernel_symbols.emplace_back(lowered);
   }
   for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
-    if (d.severity == Diagnostic::Severity::warning) {
+    if (d.severity == Diagnostic::Severity::warning && !backend::host_only_callee(d.message) &&
+        !backend::is_kernel_header(d.file, request.headers)) {
       binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
                                d.severity, d.message}
                         .to_string() +

@@ -4,6 +4,8 @@
 #include "backends/hip/clang_log.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hiprtc_api.hpp"
+#include "backends/host_code.hpp"
+#include "backends/kernel_headers.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -48,8 +50,13 @@ std::string quoted_for_line(const std::string& name) {
 /// The program as hipRTC sees it: the prelude, the user's text under its own name, then the
 /// kernel-name variables.
 std::string program_text(const backend::CompileRequest& request) {
-  std::string text = fmt::format("{}\n#line 1 \"{}\"\n{}\n#line 1 \"{}\"\n", kjit_hip_prelude_text,
-                                 quoted_for_line(request.program_name), request.source, kNamesFile);
+  // Functions without __host__/__device__ are compiled for the device as well, as NVRTC's
+  // --device-as-default-execution-space does on CUDA (Clang's pragma, in its HIP mode).
+  std::string text = fmt::format(
+      "{}\n#pragma clang force_cuda_host_device begin\n#line 1 \"{}\"\n{}\n"
+      "#pragma clang force_cuda_host_device end\n#line 1 \"{}\"\n",
+      kjit_hip_prelude_text, quoted_for_line(request.program_name),
+      backend::erase_host_functions(request.source), kNamesFile);
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     text += fmt::format("extern \"C\" __device__ const void* {}{} = (const void*)({});\n",
                         kNameVariable, i, request.kernel_address(i));
@@ -163,9 +170,15 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   const std::string text = program_text(request);
   std::vector<const char*> headers;
   std::vector<const char*> names;
+  std::vector<std::string> header_texts;  // host functions' bodies erased (host_code.hpp)
+  header_texts.reserve(request.headers.size());
   for (const auto& [name, body] : request.headers) {
-    headers.push_back(body.c_str());
+    headers.push_back(header_texts.emplace_back(backend::erase_host_functions(body)).c_str());
     names.push_back(name.c_str());
+  }
+  for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
+    headers.push_back(h.text.data());  // NUL-terminated string literals
+    names.push_back(h.name.data());
   }
   const std::lock_guard lock(hiprtc_mutex());
   hiprtcProgram raw = nullptr;

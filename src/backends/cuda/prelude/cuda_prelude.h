@@ -13,3 +13,17 @@ typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
 typedef long intptr_t;
 typedef unsigned long uintptr_t;
+
+// What nvcc defines for device code and NVRTC does not, so that `#ifdef __NVCC__` code takes the
+// same path on every backend.
+#define __NVCC__ 1
+
+// __host__ alone means nothing here: with --device-as-default-execution-space a function marked
+// __host__ (NVRTC refuses those) is compiled as any unmarked one, and __host__ __device__ as
+// __device__. Host function bodies are erased before NVRTC sees the program.
+#undef __host__
+#define __host__
+
+// Host functions of kjit's headers and of the program: a kernel that calls one fails to link;
+// kjit reports the call (nvrtc_compiler.cpp) from this mark.
+#define __KJIT_HOST_ONLY __attribute__((deprecated("__kjit_host_only__")))

@@ -4,6 +4,18 @@
 #define __KJIT__ 1
 #define __KJIT_HIP__ 1
 
+// What nvcc defines when it compiles device code, so that a CUDA kernel file's `#ifdef
+// __CUDA_ARCH__` blocks take their device path here too (700, as on the CPU backend: see
+// cpu_prelude.h), and files written for NVRTC (__CUDACC_RTC__) take the same path everywhere.
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_RTC__ 1
+#define __CUDA_ARCH__ 700
+
+// Host functions of kjit's headers and of the program need no mark: hipRTC is Clang, which
+// refuses a device function's call to a host function at the call.
+#define __KJIT_HOST_ONLY
+
 // The fixed-width types hipRTC 5.2 leaves out, spelled as Clang's own <stdint.h> spells them, so
 // that a hipRTC that has them declares the same types. (Its int64_t is long long.)
 typedef __INT8_TYPE__ int8_t;
@@ -16,8 +28,12 @@ typedef __PTRDIFF_TYPE__ ptrdiff_t;
 
 // atomicMin and atomicMax on long long (CUDA has them; ROCm 5's HIP does not). Templates, so
 // that a HIP that declares them wins overload resolution over these.
-template <class T> struct __kjit_long_long { };
-template <> struct __kjit_long_long<long long> { typedef long long type; };
+template <class T>
+struct __kjit_long_long {};
+template <>
+struct __kjit_long_long<long long> {
+  typedef long long type;
+};
 
 /// Stores `value` where it wins (the smaller for a minimum, the larger for a maximum); returns
 /// the old value.

@@ -1,0 +1,70 @@
+// kjit CPU prelude, part 2: CUDA's atomics (included after cpu_prelude.h).
+
+// ---- atomics: relaxed, as CUDA's, and real (blocks run concurrently) -------------------------
+#define __KJIT_ATOMIC(NAME, BUILTIN, T)      \
+  static inline T NAME(T* p, T v) {          \
+    return BUILTIN(p, v, __ATOMIC_RELAXED);  \
+  }                                          \
+  static inline T NAME##_block(T* p, T v) {  \
+    return BUILTIN(p, v, __ATOMIC_RELAXED);  \
+  }                                          \
+  static inline T NAME##_system(T* p, T v) { \
+    return BUILTIN(p, v, __ATOMIC_RELAXED);  \
+  }
+#define __KJIT_ATOMIC_INTS(NAME, BUILTIN)    \
+  __KJIT_ATOMIC(NAME, BUILTIN, int)          \
+  __KJIT_ATOMIC(NAME, BUILTIN, unsigned int) \
+  __KJIT_ATOMIC(NAME, BUILTIN, unsigned long long)
+__KJIT_ATOMIC_INTS(atomicAdd, __atomic_fetch_add)
+__KJIT_ATOMIC(atomicAdd, __atomic_fetch_add, float)
+__KJIT_ATOMIC(atomicAdd, __atomic_fetch_add, double)
+__KJIT_ATOMIC(atomicSub, __atomic_fetch_sub, int)
+__KJIT_ATOMIC(atomicSub, __atomic_fetch_sub, unsigned int)
+__KJIT_ATOMIC_INTS(atomicExch, __atomic_exchange_n)
+__KJIT_ATOMIC_INTS(atomicMin, __atomic_fetch_min)
+__KJIT_ATOMIC(atomicMin, __atomic_fetch_min, long long)
+__KJIT_ATOMIC_INTS(atomicMax, __atomic_fetch_max)
+__KJIT_ATOMIC(atomicMax, __atomic_fetch_max, long long)
+__KJIT_ATOMIC_INTS(atomicAnd, __atomic_fetch_and)
+__KJIT_ATOMIC_INTS(atomicOr, __atomic_fetch_or)
+__KJIT_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
+#undef __KJIT_ATOMIC_INTS
+#undef __KJIT_ATOMIC
+static inline float atomicExch(float* p, float v) {
+  return __builtin_bit_cast(
+      float, __atomic_exchange_n(reinterpret_cast<unsigned int*>(p),
+                                 __builtin_bit_cast(unsigned int, v), __ATOMIC_RELAXED));
+}
+
+#define __KJIT_ATOMIC_CAS(T)                                                                    \
+  static inline T atomicCAS(T* p, T compare, T value) {                                         \
+    __atomic_compare_exchange_n(p, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+    return compare;                                                                             \
+  }                                                                                             \
+  static inline T atomicCAS_block(T* p, T compare, T value) {                                   \
+    return atomicCAS(p, compare, value);                                                        \
+  }                                                                                             \
+  static inline T atomicCAS_system(T* p, T compare, T value) {                                  \
+    return atomicCAS(p, compare, value);                                                        \
+  }
+__KJIT_ATOMIC_CAS(int)
+__KJIT_ATOMIC_CAS(unsigned int)
+__KJIT_ATOMIC_CAS(unsigned long long)
+__KJIT_ATOMIC_CAS(unsigned short)
+#undef __KJIT_ATOMIC_CAS
+
+// ((old >= limit) ? 0 : old + 1), and ((old == 0 || old > limit) ? limit : old - 1), atomically.
+static inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, old >= limit ? 0u : old + 1u, true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+static inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, (old == 0u || old > limit) ? limit : old - 1u, true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}

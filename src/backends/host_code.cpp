@@ -1,0 +1,383 @@
+#include "backends/host_code.hpp"
+
+#include "backends/source_tokens.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace kjit::backend {
+
+namespace {
+
+using Kind = SourceToken::Kind;
+
+// What a function body that calls one of these cannot be: device code. C library I/O and
+// process control, and the host halves of the CUDA samples' helpers.
+constexpr std::array kHostCalls = {
+    std::string_view("fprintf"),
+    std::string_view("fopen"),
+    std::string_view("fclose"),
+    std::string_view("fread"),
+    std::string_view("fwrite"),
+    std::string_view("fscanf"),
+    std::string_view("exit"),
+    std::string_view("checkCudaErrors"),
+    std::string_view("getLastCudaError"),
+    std::string_view("sdkCreateTimer"),
+    std::string_view("findCudaDevice"),
+};
+
+// Tokens that may follow a function's parameter list before its body.
+constexpr std::array kTrailing = {
+    std::string_view("const"),    std::string_view("volatile"), std::string_view("noexcept"),
+    std::string_view("override"), std::string_view("final"),    std::string_view("&"),
+    std::string_view("&&"),       std::string_view("mutable"),
+};
+
+class Scanner {
+ public:
+  Scanner(std::string_view source, const std::vector<SourceToken>& tokens)
+      : s_(source), t_(tokens) {}
+
+  /// The edits, or false when the braces do not balance.
+  bool run() {
+    std::size_t head = 0;   // first token of the declaration being read at this scope
+    std::size_t depth = 0;  // namespaces and linkage blocks open
+    for (std::size_t i = 0; i < t_.size(); ++i) {
+      const std::string_view w = text(i);
+      if (w == ";") {
+        head = i + 1;
+      } else if (w == "}") {
+        if (depth == 0) {
+          return false;
+        }
+        --depth;
+        head = i + 1;
+      } else if (w == "{") {
+        switch (classify(head, i)) {
+          case Head::scope:
+            ++depth;
+            head = i + 1;
+            break;
+          case Head::function: {
+            const std::optional<std::size_t> end = matching(i);
+            if (!end) {
+              return false;
+            }
+            consider_function(head, i, *end);
+            i = *end;
+            head = i + 1;
+            break;
+          }
+          case Head::member_init:  // a brace of a constructor's initializer list
+          case Head::other: {
+            const std::optional<std::size_t> end = matching(i);
+            if (!end) {
+              return false;
+            }
+            i = *end;  // the declaration goes on (a class body ends at its ";")
+            break;
+          }
+        }
+      }
+    }
+    return depth == 0;
+  }
+
+  struct Edit {
+    std::size_t begin;  // bytes [begin, end) become blanks (newlines kept)
+    std::size_t end;
+    bool mark;  // write the host-only mark and a semicolon at begin
+  };
+  [[nodiscard]] const std::vector<Edit>& edits() const noexcept { return edits_; }
+
+ private:
+  enum class Head { scope, function, member_init, other };
+
+  [[nodiscard]] std::string_view text(std::size_t i) const { return t_[i].text(s_); }
+
+  [[nodiscard]] std::optional<std::size_t> matching(std::size_t open) const {
+    const std::string_view o = text(open);
+    const std::string_view c = o == "{" ? "}" : o == "(" ? ")" : "]";
+    std::size_t level = 0;
+    for (std::size_t i = open; i < t_.size(); ++i) {
+      const std::string_view w = text(i);
+      if (w == o) {
+        ++level;
+      } else if (w == c && --level == 0) {
+        return i;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// The last token of a parameter list in [head, end), skipping what may follow one
+  /// (qualifiers, noexcept(...), attributes, a trailing return type); nullopt if there is none.
+  [[nodiscard]] std::optional<std::size_t> parameter_list_end(std::size_t head,
+                                                              std::size_t end) const {
+    // A trailing return type: from a top-level "->" after a ")".
+    std::size_t level = 0;
+    for (std::size_t i = head; i < end; ++i) {
+      const std::string_view w = text(i);
+      level += (w == "(" || w == "[") ? 1 : 0;
+      level -= (w == ")" || w == "]") && level > 0 ? 1 : 0;
+      if (level == 0 && w == "->" && i > head && text(i - 1) != "operator") {
+        end = i;
+        break;
+      }
+    }
+    std::size_t i = end;
+    while (i > head) {
+      const std::string_view w = text(i - 1);
+      if (std::find(kTrailing.begin(), kTrailing.end(), w) != kTrailing.end()) {
+        --i;
+        continue;
+      }
+      if (w == ")" || w == "]") {  // noexcept(...), __attribute__((...)), [[...]]: skip them
+        const std::size_t open = opening(i - 1, head);
+        if (open == head) {
+          return std::nullopt;
+        }
+        const std::string_view before = text(open - 1);
+        if (before == "noexcept" || before == "throw" || before == "__attribute__" ||
+            before == "__declspec" || (w == "]" && before == "[")) {
+          i = open - 1;  // before the attribute's name or first "["
+          continue;
+        }
+        if (w == ")") {
+          return i - 1;
+        }
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// The token that opens the bracket closed at `close`, at or after `floor`; `floor` if none.
+  [[nodiscard]] std::size_t opening(std::size_t close, std::size_t floor) const {
+    const std::string_view c = text(close);
+    const std::string_view o = c == ")" ? "(" : "[";
+    std::size_t level = 0;
+    for (std::size_t i = close + 1; i-- > floor;) {
+      const std::string_view w = text(i);
+      if (w == c) {
+        ++level;
+      } else if (w == o && --level == 0) {
+        return i;
+      }
+    }
+    return floor;
+  }
+
+  [[nodiscard]] bool has_word(std::size_t head, std::size_t end, std::string_view word) const {
+    for (std::size_t i = head; i < end; ++i) {
+      if (text(i) == word) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// A top-level "=" (an initializer; not operator=, ==, <= ...) in [head, end).
+  [[nodiscard]] bool has_initializer(std::size_t head, std::size_t end) const {
+    std::size_t level = 0;
+    for (std::size_t i = head; i < end; ++i) {
+      const std::string_view w = text(i);
+      level += (w == "(" || w == "[") ? 1 : 0;
+      level -= (w == ")" || w == "]") && level > 0 ? 1 : 0;
+      if (level == 0 && w == "=" && (i == head || text(i - 1) != "operator")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Head classify(std::size_t head, std::size_t brace) const {
+    if (head == brace) {
+      return Head::other;
+    }
+    if (has_word(head, brace, "namespace") ||
+        (brace - head == 2 && text(head) == "extern" && t_[head + 1].kind == Kind::literal)) {
+      return Head::scope;
+    }
+    if (has_initializer(head, brace)) {
+      return Head::other;
+    }
+    // A constructor's initializer list: ") : a(1), b{2} {". Its braces follow a name.
+    for (std::size_t i = head + 1; i < brace; ++i) {
+      if (text(i) == ":" && text(i - 1) == ")") {
+        const std::string_view before = text(brace - 1);
+        if (t_[brace - 1].kind == Kind::identifier || before == ">") {
+          return Head::member_init;
+        }
+        return Head::function;
+      }
+    }
+    if (parameter_list_end(head, brace)) {
+      return Head::function;
+    }
+    return Head::other;  // a class, an enum, a lambda's body at namespace scope ...
+  }
+
+  /// The name a function definition declares: the identifier before its parameter list.
+  [[nodiscard]] std::string_view declared_name(std::size_t head, std::size_t brace) const {
+    std::size_t end = brace;
+    for (std::size_t i = head + 1; i < brace; ++i) {
+      if (text(i) == ":" && text(i - 1) == ")") {
+        end = i;
+        break;
+      }
+    }
+    const std::optional<std::size_t> close = parameter_list_end(head, end);
+    if (!close) {
+      return {};
+    }
+    const std::size_t open = opening(*close, head);
+    return open > head && t_[open - 1].kind == Kind::identifier ? text(open - 1)
+                                                                : std::string_view();
+  }
+
+  [[nodiscard]] bool body_is_host_code(std::size_t open, std::size_t close) const {
+    for (std::size_t i = open + 1; i < close; ++i) {
+      const std::string_view w = text(i);
+      if (w == "<<<") {
+        return true;
+      }
+      if (t_[i].kind != Kind::identifier || i + 1 >= close || text(i + 1) != "(") {
+        continue;
+      }
+      const bool runtime_api =
+          (w.starts_with("cuda") || w.starts_with("cu")) && w.size() > 4 &&
+          std::isupper(static_cast<unsigned char>(w[w.starts_with("cuda") ? 4 : 2])) != 0;
+      if (runtime_api || std::find(kHostCalls.begin(), kHostCalls.end(), w) != kHostCalls.end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void consider_function(std::size_t head, std::size_t open, std::size_t close) {
+    if (has_word(head, open, "__device__") || has_word(head, open, "__global__")) {
+      return;  // device code, whatever else it is
+    }
+    const bool host = has_word(head, open, "__host__");
+    if (declared_name(head, open) == "main") {
+      edits_.push_back({t_[head].begin, t_[close].end, false});
+      return;
+    }
+    if (!host && !body_is_host_code(open, close)) {
+      return;
+    }
+    // A constructor's initializer list goes with the body.
+    std::size_t from = open;
+    for (std::size_t i = head + 1; i < open; ++i) {
+      if (text(i) == ":" && text(i - 1) == ")") {
+        from = i;
+        break;
+      }
+    }
+    edits_.push_back({t_[from].begin, t_[close].end, true});
+  }
+
+  std::string_view s_;
+  const std::vector<SourceToken>& t_;
+  std::vector<Edit> edits_;
+};
+
+/// `text` with blanks for everything but line breaks and preprocessor directives (kept whole, so
+/// that an #if, #endif or #define inside an erased function still counts).
+std::string blanked(std::string_view text) {
+  std::string out(text);
+  bool line_start = false;  // the text starts inside a line
+  bool directive = false;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (c == '\n') {
+      directive = directive && i > 0 && out[i - 1] == '\\';  // a continued directive line
+      line_start = !directive;
+      continue;
+    }
+    if (line_start && c == '#') {
+      directive = true;
+    }
+    if (c != ' ' && c != '\t') {
+      line_start = false;
+    }
+    if (!directive) {
+      out[i] = ' ';
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string erase_host_functions(std::string_view source) {
+  const std::optional<std::vector<SourceToken>> tokens = tokenize(source);
+  if (!tokens) {
+    return std::string(source);
+  }
+  Scanner scanner(source, *tokens);
+  if (!scanner.run() || scanner.edits().empty()) {
+    return std::string(source);
+  }
+  std::string out;
+  out.reserve(source.size() + 32 * scanner.edits().size());
+  std::size_t at = 0;
+  for (const Scanner::Edit& e : scanner.edits()) {
+    out.append(source.substr(at, e.begin - at));
+    std::string blank = blanked(source.substr(e.begin, e.end - e.begin));
+    if (e.mark) {
+      // " __KJIT_HOST_ONLY;" over the blanks where it fits, so that columns after it hold.
+      const std::string mark = " __KJIT_HOST_ONLY;";
+      const std::size_t line = blank.find('\n');
+      const std::size_t room = line == std::string::npos ? blank.size() : line;
+      blank.replace(0, std::min(room, mark.size()), mark);
+    }
+    out += blank;
+    at = e.end;
+  }
+  out.append(source.substr(at));
+  return out;
+}
+
+std::optional<std::string> host_only_callee(std::string_view message) {
+  if (message.find(kHostOnlyMark) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  // Clang: 'name' is deprecated: ...   NVRTC: function "name" was declared deprecated (...)
+  for (const char quote : {'\'', '"'}) {
+    const std::size_t open = message.find(quote);
+    if (open != std::string_view::npos) {
+      const std::size_t close = message.find(quote, open + 1);
+      if (close != std::string_view::npos && close > open + 1) {
+        std::string name(message.substr(open + 1, close - open - 1));
+        // NVRTC names template instances in full: "cudaMalloc(T **, size_t) [with T=float]".
+        return name.substr(0, name.find('('));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string host_call_message(std::string_view name) {
+  return fmt::format(
+      "'{}' is a host function, and device code calls it: kjit compiles kernels and device "
+      "functions only (a host function of a kernel file is kept as a declaration)",
+      name);
+}
+
+bool is_host_callee(std::string_view symbol, std::string_view callee) {
+  const std::string_view base = symbol.substr(0, symbol.find('('));
+  if (base == callee) {
+    return true;
+  }
+  // "ns::launch" against "launch", and "cudaMalloc<float>" against "cudaMalloc".
+  const std::size_t scope = base.rfind("::");
+  const std::string_view last = scope == std::string_view::npos ? base : base.substr(scope + 2);
+  return last == callee || last.substr(0, last.find('<')) == callee;
+}
+
+}  // namespace kjit::backend

@@ -1,0 +1,38 @@
+// The headers kjit gives kernels on every backend (src/backends/kernel_headers/include): the C
+// and C++ standard headers kernel files include, CUDA's runtime, half-precision and
+// cooperative-groups headers, each a compile-safe version embedded in libkjit, so that a kernel
+// file loads as written with no CUDA toolkit or C library headers on the machine. A backend's
+// compiler finds them before anything on disk, and after the caller's in-memory headers.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace kjit::backend {
+
+struct KernelHeader {
+  std::string_view name;  // as kernels include it: "stdio.h", "cooperative_groups/reduce.h"
+  std::string_view text;
+};
+
+/// Every header, in a fixed order.
+std::span<const KernelHeader> kernel_headers() noexcept;
+
+}  // namespace kjit::backend
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kjit::backend {
+
+/// kjit's headers but those `given` (a CompileRequest's in-memory headers) already names: what a
+/// GPU compiler that takes a list of named headers (NVRTC, hipRTC) gets after the caller's.
+std::vector<KernelHeader> kernel_headers_besides(
+    const std::vector<std::pair<std::string, std::string>>& given);
+
+/// Whether a GPU compiler's file name `file` is one of kjit's headers (not one of `given`).
+bool is_kernel_header(std::string_view file,
+                      const std::vector<std::pair<std::string, std::string>>& given);
+
+}  // namespace kjit::backend

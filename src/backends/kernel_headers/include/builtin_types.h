@@ -1,0 +1,6 @@
+// kjit's <builtin_types.h>: what it declares is already there on every backend (each prelude or
+// compiler provides CUDA's device-side names); present so that kernel files that include it load.
+#ifndef __KJIT_BUILTIN_TYPES_H
+#define __KJIT_BUILTIN_TYPES_H
+#include <driver_types.h>
+#endif

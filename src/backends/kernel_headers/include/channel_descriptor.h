@@ -1,0 +1,7 @@
+// kjit's <channel_descriptor.h>: what it declares is already there on every backend (each prelude
+// or compiler provides CUDA's device-side names); present so that kernel files that include it
+// load.
+#ifndef __KJIT_CHANNEL_DESCRIPTOR_H
+#define __KJIT_CHANNEL_DESCRIPTOR_H
+#include <driver_types.h>
+#endif

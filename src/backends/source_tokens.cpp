@@ -1,0 +1,177 @@
+#include "backends/source_tokens.hpp"
+
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace kjit::backend {
+
+namespace {
+
+bool is_identifier_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+}
+
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+}
+
+// Longest first, so that "<<<" is one token and "<<=" is not "<<" then "=".
+constexpr std::array kPunctuators = {
+    std::string_view("<<<"), std::string_view(">>>"), std::string_view("<<="),
+    std::string_view(">>="), std::string_view("..."), std::string_view("->*"),
+    std::string_view("<=>"), std::string_view("::"),  std::string_view("->"),
+    std::string_view("++"),  std::string_view("--"),  std::string_view("<<"),
+    std::string_view(">>"),  std::string_view("<="),  std::string_view(">="),
+    std::string_view("=="),  std::string_view("!="),  std::string_view("&&"),
+    std::string_view("||"),  std::string_view("+="),  std::string_view("-="),
+    std::string_view("*="),  std::string_view("/="),  std::string_view("%="),
+    std::string_view("&="),  std::string_view("|="),  std::string_view("^="),
+    std::string_view(".*"),  std::string_view("##"),
+};
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view s) : s_(s) {}
+
+  std::optional<std::vector<SourceToken>> run() {
+    bool line_start = true;
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (c == '\n') {
+        line_start = true;
+        ++i_;
+      } else if (c == '\\' && peek(1) == '\n') {
+        i_ += 2;  // a continued line
+      } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+        ++i_;
+      } else if ((c == '/' && peek(1) == '/') || (c == '#' && line_start)) {
+        skip_line();  // a comment, or a directive with its continued lines and comments
+      } else if (c == '/' && peek(1) == '*') {
+        const std::size_t end = s_.find("*/", i_ + 2);
+        if (end == std::string_view::npos) {
+          return std::nullopt;
+        }
+        i_ = end + 2;
+      } else {
+        line_start = false;
+        if (!token()) {
+          return std::nullopt;
+        }
+      }
+    }
+    return std::move(tokens_);
+  }
+
+ private:
+  [[nodiscard]] char peek(std::size_t ahead) const {
+    return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0';
+  }
+
+  /// To the end of the line, across continued lines.
+  void skip_line() {
+    while (i_ < s_.size() && s_[i_] != '\n') {
+      if (s_[i_] == '\\' && peek(1) == '\n') {
+        ++i_;
+      } else if (s_[i_] == '/' && peek(1) == '*') {  // a comment in a directive may span lines
+        const std::size_t end = s_.find("*/", i_ + 2);
+        i_ = end == std::string_view::npos ? s_.size() : end + 1;
+      }
+      ++i_;
+    }
+  }
+
+  void add(SourceToken::Kind kind, std::size_t begin) { tokens_.push_back({kind, begin, i_}); }
+
+  bool token() {
+    const std::size_t begin = i_;
+    const char c = s_[i_];
+    if (is_identifier_start(c)) {
+      while (i_ < s_.size() && is_identifier_char(s_[i_])) {
+        ++i_;
+      }
+      const std::string_view word = s_.substr(begin, i_ - begin);
+      const bool prefix = word == "L" || word == "u" || word == "U" || word == "u8" ||
+                          word == "R" || word == "LR" || word == "uR" || word == "UR" ||
+                          word == "u8R";
+      if (prefix && i_ < s_.size() && (s_[i_] == '"' || (s_[i_] == '\'' && word.back() != 'R'))) {
+        return literal(begin, word.back() == 'R');
+      }
+      add(SourceToken::Kind::identifier, begin);
+      return true;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0 ||
+        (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))) != 0)) {
+      while (i_ < s_.size()) {
+        const char d = s_[i_];
+        const char before = s_[i_ - 1];
+        const bool exponent_sign = (d == '+' || d == '-') && (before == 'e' || before == 'E' ||
+                                                              before == 'p' || before == 'P');
+        if (!exponent_sign && !is_identifier_char(d) && d != '.' && d != '\'') {
+          break;
+        }
+        ++i_;
+      }
+      add(SourceToken::Kind::number, begin);
+      return true;
+    }
+    if (c == '"' || c == '\'') {
+      return literal(begin, false);
+    }
+    for (const std::string_view p : kPunctuators) {
+      if (s_.substr(i_, p.size()) == p) {
+        i_ += p.size();
+        add(SourceToken::Kind::punctuator, begin);
+        return true;
+      }
+    }
+    ++i_;
+    add(SourceToken::Kind::punctuator, begin);
+    return true;
+  }
+
+  /// A string or character literal from i_ (at its quote), or a raw string.
+  bool literal(std::size_t begin, bool raw) {
+    const char quote = s_[i_];
+    if (raw) {
+      const std::size_t open = s_.find('(', i_);
+      if (open == std::string_view::npos) {
+        return false;
+      }
+      std::string closing(1, ')');
+      closing.append(s_.substr(i_ + 1, open - i_ - 1));
+      closing.push_back(quote);
+      const std::size_t end = s_.find(closing, open);
+      if (end == std::string_view::npos) {
+        return false;
+      }
+      i_ = end + closing.size();
+    } else {
+      for (++i_; i_ < s_.size() && s_[i_] != quote; ++i_) {
+        if (s_[i_] == '\\') {
+          ++i_;
+        } else if (s_[i_] == '\n') {
+          return false;
+        }
+      }
+      if (i_ >= s_.size()) {
+        return false;
+      }
+      ++i_;
+    }
+    add(SourceToken::Kind::literal, begin);
+    return true;
+  }
+
+  std::string_view s_;
+  std::size_t i_ = 0;
+  std::vector<SourceToken> tokens_;
+};
+
+}  // namespace
+
+std::optional<std::vector<SourceToken>> tokenize(std::string_view source) {
+  return Lexer(source).run();
+}
+
+}  // namespace kjit::backend
