@@ -6,9 +6,47 @@
 
 namespace kjit::backend {
 
+namespace {
+
+/// A note that says where code was instantiated or called from (Clang's "in instantiation of
+/// ... requested here", NVRTC's "detected during instantiation of").
+bool is_instantiation(const std::string& note) {
+  return note.find("requested here") != std::string::npos ||
+         note.find("instantiation of") != std::string::npos;
+}
+
+/// An error in a file the user did not write (kjit's headers, a template's definition) that a
+/// note places in the user's code ("in instantiation of ... requested here"): the same error at
+/// the first such place, where the user can act, naming where the compiler found it.
+std::vector<LocatedDiagnostic> at_the_users_code(const std::vector<LocatedDiagnostic>& in) {
+  std::vector<LocatedDiagnostic> out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const LocatedDiagnostic& d = in[i];
+    if (d.diagnostic.severity == Diagnostic::Severity::error && !d.in_user_file && !d.kernel) {
+      for (std::size_t j = i + 1;
+           j < in.size() && in[j].diagnostic.severity == Diagnostic::Severity::note; ++j) {
+        if (in[j].in_user_file && is_instantiation(in[j].diagnostic.message)) {
+          LocatedDiagnostic moved = in[j];
+          moved.diagnostic.severity = Diagnostic::Severity::error;
+          moved.diagnostic.message = d.diagnostic.file.empty()
+                                         ? d.diagnostic.message
+                                         : fmt::format("{} (at {}:{})", d.diagnostic.message,
+                                                       d.diagnostic.file, d.diagnostic.line);
+          out.push_back(std::move(moved));
+          break;
+        }
+      }
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
 void throw_compile_failure(const CompileRequest& request, const std::string& device,
-                           const std::vector<LocatedDiagnostic>& diagnostics,
-                           const std::string& log) {
+                           const std::vector<LocatedDiagnostic>& given, const std::string& log) {
+  const std::vector<LocatedDiagnostic> diagnostics = at_the_users_code(given);
   std::vector<Diagnostic> user;
   std::vector<Diagnostic> all;
   std::map<std::size_t, std::string> kernel_reasons;  // the first error of each kernel name

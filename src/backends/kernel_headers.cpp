@@ -16,12 +16,29 @@ std::vector<KernelHeader> kernel_headers_besides(
   return out;
 }
 
-bool is_kernel_header(std::string_view file,
-                      const std::vector<std::pair<std::string, std::string>>& given) {
-  const auto named = [&](const KernelHeader& h) { return h.name == file; };
+std::optional<std::string> kernel_header_display(
+    std::string_view file, const std::vector<std::pair<std::string, std::string>>& given) {
+  // hipRTC (comgr) writes the headers it is given into a temporary ".../comgr-XXXXXX/include/".
+  constexpr std::string_view kComgr = "/comgr-";
+  constexpr std::string_view kInclude = "/include/";
+  std::string_view name = file;
+  const std::size_t comgr = file.find(kComgr);
+  if (comgr != std::string_view::npos) {
+    const std::size_t include = file.find(kInclude, comgr);
+    if (include == std::string_view::npos) {
+      return std::nullopt;
+    }
+    name = file.substr(include + kInclude.size());
+  }
   const auto headers = kernel_headers();
-  return std::any_of(headers.begin(), headers.end(), named) &&
-         std::none_of(given.begin(), given.end(), [&](const auto& g) { return g.first == file; });
+  const bool kjit = std::any_of(headers.begin(), headers.end(),
+                                [&](const KernelHeader& h) { return h.name == name; });
+  const bool theirs =
+      std::any_of(given.begin(), given.end(), [&](const auto& g) { return g.first == name; });
+  if (!kjit || theirs) {
+    return std::nullopt;
+  }
+  return "<kjit>/" + std::string(name);
 }
 
 }  // namespace kjit::backend

@@ -20,6 +20,7 @@ std::span<const KernelHeader> kernel_headers() noexcept;
 
 }  // namespace kjit::backend
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +32,10 @@ namespace kjit::backend {
 std::vector<KernelHeader> kernel_headers_besides(
     const std::vector<std::pair<std::string, std::string>>& given);
 
-/// Whether a GPU compiler's file name `file` is one of kjit's headers (not one of `given`).
-bool is_kernel_header(std::string_view file,
-                      const std::vector<std::pair<std::string, std::string>>& given);
+/// How a diagnostic names one of kjit's headers ("<kjit>/cuda_fp16.h"), for a GPU compiler's file
+/// name: NVRTC's (the header's own name) or hipRTC's (a file in its temporary include folder);
+/// nullopt for any other file, a header of `given` included.
+std::optional<std::string> kernel_header_display(
+    std::string_view file, const std::vector<std::pair<std::string, std::string>>& given);
 
 }  // namespace kjit::backend

@@ -34,11 +34,15 @@ std::string compile_error_message(const std::string& program, const std::string&
                                   const std::string& log) {
   std::string text = fmt::format("kjit: cannot compile '{}' for {}", program, target);
   bool listed = false;
+  bool after_error = false;  // notes say more about the error before them
   for (const Diagnostic& d : diagnostics) {
     if (d.severity != Diagnostic::Severity::note) {
+      after_error = d.severity == Diagnostic::Severity::error;
+    }
+    if (d.severity != Diagnostic::Severity::note || after_error) {
       text += '\n';
       text += d.to_string();
-      listed = true;
+      listed = listed || d.severity != Diagnostic::Severity::note;
     }
   }
   if (!listed && !log.empty()) {

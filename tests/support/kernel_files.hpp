@@ -32,6 +32,8 @@ inline const std::vector<KernelFile>& kernel_files() {
         "pi_atomic", "fir", "jacobi_2d", "mat_mat_shared"}},
       {"tests/kernels/atomics.cu", {"all_atomics"}},
       {"tests/kernels/host_code/scan_with_host_code.cu", {"scanExclusiveShared"}},
+      {"tests/kernels/cg_block.cu", {"block_sum"}},
+      {"tests/kernels/cg_tiles.cu", {"tile_ops"}},
   };
   return files;
 }

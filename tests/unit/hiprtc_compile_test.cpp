@@ -83,6 +83,23 @@ TEST_F(Hiprtc, EveryKernelHeaderCaseCompiles) {
   }
 }
 
+TEST_F(Hiprtc, AnErrorInKjitsHeaderStandsAtTheUsersLineThatCausedIt) {
+  try {
+    compile(test::request_for_text("grid.cu",
+                                   "#include <cooperative_groups.h>\n"
+                                   "__global__ void check(int* p) {\n"
+                                   "  cooperative_groups::this_grid().sync();\n"
+                                   "}\n",
+                                   "check"));
+    FAIL() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "grid.cu") << e.what();
+    EXPECT_EQ(e.line(), 3U) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(at <kjit>/cooperative_groups.h:"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(Hiprtc, ParameterLayoutsComeFromTheMetadata) {
   backend::CompileRequest r;
   r.program_name = "layout.cu";

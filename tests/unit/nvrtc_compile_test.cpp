@@ -82,6 +82,27 @@ TEST_F(Nvrtc, AKernelCallingAHostFunctionIsAnErrorAtTheCall) {
   }
 }
 
+TEST_F(Nvrtc, AnErrorInKjitsHeaderStandsAtTheUsersLineThatCausedIt) {
+  try {
+    compile_with_nvrtc(*api,
+                       test::request_for_text("grid.cu",
+                                              "#include <cooperative_groups.h>\n"
+                                              "__global__ void check(int* p) {\n"
+                                              "  cooperative_groups::this_grid().sync();\n"
+                                              "}\n",
+                                              "check"),
+                       {90, true}, "sm_90");
+    FAIL() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "grid.cu") << e.what();
+    EXPECT_EQ(e.line(), 3U) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(at <kjit>/cooperative_groups.h:"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("note: in instantiation of"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(Nvrtc, EveryKernelCompilesToPtxThatPtxasAccepts) {
   const std::filesystem::path ptxas = "/usr/local/cuda/bin/ptxas";
   if (!std::filesystem::exists(ptxas)) {

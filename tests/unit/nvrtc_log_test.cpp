@@ -59,5 +59,25 @@ TEST(NvrtcLog, NameMapErrorsKeepTheEchoedExpression) {
   EXPECT_TRUE(d[2].file.empty());
 }
 
+TEST(NvrtcLog, InstantiationsBecomeNotesAtTheirPlace) {
+  const auto d = parse_nvrtc_log(
+      "cooperative_groups.h(183): error: static assertion failed with \"no grid sync\"\n"
+      "      static_assert(dependent_false<T>::value, \"no grid sync\");\n"
+      "      ^\n"
+      "          detected during instantiation of \"void grid_group::sync() const [with T=void]\" "
+      "at line 3 of grid.cu\n"
+      "\n"
+      "t.cu(3): error: expression must have class type but it has type \"int\"\n"
+      "          detected during instantiation of \"T twice(T) [with T=int]\" at line 6\n");
+  ASSERT_EQ(d.size(), 4U);
+  EXPECT_EQ(d[1].severity, Diagnostic::Severity::note);
+  EXPECT_EQ(d[1].file, "grid.cu");
+  EXPECT_EQ(d[1].line, 3U);
+  EXPECT_EQ(d[1].message,
+            "in instantiation of \"void grid_group::sync() const [with T=void]\" requested here");
+  EXPECT_EQ(d[3].file, "t.cu");  // no "of file": the error's own file
+  EXPECT_EQ(d[3].line, 6U);
+}
+
 }  // namespace
 }  // namespace kjit::cuda

@@ -81,10 +81,14 @@ class Program {
   nvrtcProgram program_;
 };
 
-/// How a diagnostic names a file: the main file by the program's name, others as NVRTC does.
+/// How a diagnostic names a file: the main file by the program's name, kjit's headers as
+/// "<kjit>/name", others as NVRTC does.
 std::string display_name(const std::string& file, const std::string& main_name,
                          const backend::CompileRequest& request) {
-  return file == main_name ? request.program_name : file;
+  if (file == main_name) {
+    return request.program_name;
+  }
+  return backend::kernel_header_display(file, request.headers).value_or(file);
 }
 
 /// Places each diagnostic for throw_compile_failure: in the user's files, about a kernel name
@@ -106,7 +110,7 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
     d.diagnostic = {display_name(p.file, main_name, request), p.line, p.column, p.severity,
                     p.message};
     d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName &&
-                     !backend::is_kernel_header(p.file, request.headers);
+                     !backend::kernel_header_display(p.file, request.headers);
     if (p.severity == Diagnostic::Severity::note && !out.empty() && i > 0 &&
         backend::host_only_callee(parsed[i - 1].message)) {
       continue;  // "because of a deprecated attribute": the mark, in kjit's header
@@ -361,7 +365,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   }
   for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
     if (d.severity == Diagnostic::Severity::warning && !backend::host_only_callee(d.message) &&
-        !backend::is_kernel_header(d.file, request.headers)) {
+        !backend::kernel_header_display(d.file, request.headers)) {
       binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
                                d.severity, d.message}
                         .to_string() +

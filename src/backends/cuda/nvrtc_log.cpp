@@ -50,6 +50,10 @@ std::vector<NvrtcDiagnostic> parse_nvrtc_log(std::string_view log) {
       R"(^(.+?)\((\d+)\): (error|warning|note|remark|catastrophic error)(?: #[-\w]+)?: (.*)$)");
   static const std::regex unlocated(
       R"(^(?:At end of source: |nvrtc: )?(error|warning|catastrophic error): (.*)$)");
+  // Where a template was instantiated: "detected during instantiation of "f<int>" at line 6",
+  // with " of file.cu" when that is another file than the error's.
+  static const std::regex instantiated(
+      R"re(^\s+(?:detected during:?\s*)?(instantiation of "(.*)") at line (\d+)(?: of (.+))?$)re");
   std::vector<NvrtcDiagnostic> out;
   const std::vector<std::string_view> lines = split_lines(log);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -74,6 +78,16 @@ std::vector<NvrtcDiagnostic> parse_nvrtc_log(std::string_view log) {
           i += 2;
         }
       }
+      out.push_back(std::move(d));
+    } else if (std::regex_match(line, m, instantiated) && !out.empty()) {
+      NvrtcDiagnostic d;
+      d.file = m[4].matched ? m[4].str() : out.back().file;
+      if (d.file.size() >= 2 && d.file.front() == '"' && d.file.back() == '"') {
+        d.file = d.file.substr(1, d.file.size() - 2);
+      }
+      d.line = static_cast<unsigned>(std::stoul(m[3].str()));
+      d.severity = Diagnostic::Severity::note;
+      d.message = "in " + m[1].str() + " requested here";
       out.push_back(std::move(d));
     } else if (std::regex_match(line, m, unlocated)) {
       NvrtcDiagnostic d;

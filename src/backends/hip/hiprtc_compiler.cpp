@@ -104,6 +104,9 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic
       if (p.line >= 1 && p.line <= request.kernel_names.size()) {
         d.kernel = p.line - 1;  // one line per kernel name
       }
+    } else if (const std::optional<std::string> kjit =
+                   backend::kernel_header_display(p.file, request.headers)) {
+      d.diagnostic.file = *kjit;  // one of kjit's headers, not the user's
     } else {
       d.in_user_file = !p.file.empty();
     }

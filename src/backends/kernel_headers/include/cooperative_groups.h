@@ -1,0 +1,373 @@
+// kjit's <cooperative_groups.h>: CUDA's cooperative groups for kernels, on every backend.
+//  - thread_block (this_thread_block()): sync, thread_rank, size/num_threads, group_index,
+//    thread_index, group_dim;
+//  - grid_group (this_grid()): ranks and sizes; sync() needs a cooperative launch, which kjit
+//    does not do, so it is a compile error;
+//  - thread_block_tile<N> (tiled_partition<N>(parent), N a power of two up to 32): sync, shfl,
+//    shfl_up, shfl_down, shfl_xor, any, all, ballot, match_any, match_all, thread_rank,
+//    meta_group_rank, meta_group_size; thread_group, the type-erased group
+//    (tiled_partition(parent, n));
+//  - coalesced_group (coalesced_threads()): on GPUs.
+// On the CPU backend a tile's collective operations (everything but its ranks and sizes) are a
+// compile error at the call, as the warp-level intrinsics they use are: the threads of a block
+// do not run in lockstep there.
+#ifndef __KJIT_COOPERATIVE_GROUPS_H
+#define __KJIT_COOPERATIVE_GROUPS_H
+#include "__kjit_headers.h"
+
+#if defined(__KJIT_CPU__)
+#define __KJIT_CG_WARP __KJIT_NO_WARP
+#else
+#define __KJIT_CG_WARP
+#endif
+
+namespace cooperative_groups {
+
+namespace __kjit_cg {
+
+template <class T>
+struct dependent_false {
+  static constexpr bool value = false;
+};
+
+__device__ inline unsigned int block_rank() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ inline unsigned int block_size() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+
+// The lanes of a warp as the GPU compiler's intrinsics take them.
+#if defined(__KJIT_HIP__)
+typedef unsigned long long lane_mask;
+#define __KJIT_CG_LANES 64
+#else
+typedef unsigned int lane_mask;
+#define __KJIT_CG_LANES 32
+#endif
+
+__device__ inline unsigned int lane() {
+  return block_rank() % __KJIT_CG_LANES;
+}
+
+/// The lanes of the tile of `size` threads that holds this thread.
+__device__ inline lane_mask tile_mask(unsigned int size) {
+  const lane_mask all = ~lane_mask(0);
+  if (size >= __KJIT_CG_LANES) {
+    return all;
+  }
+  return ((lane_mask(1) << size) - 1) << (lane() & ~(size - 1));
+}
+
+#if defined(__KJIT_CUDA__)
+__device__ inline void warp_sync(lane_mask m) {
+  __syncwarp(m);
+}
+__device__ inline lane_mask ballot(lane_mask m, int p) {
+  return __ballot_sync(m, p);
+}
+template <class T>
+__device__ inline T shfl(lane_mask m, T v, int src, int width) {
+  return __shfl_sync(m, v, src, width);
+}
+template <class T>
+__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width) {
+  return __shfl_up_sync(m, v, d, width);
+}
+template <class T>
+__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width) {
+  return __shfl_down_sync(m, v, d, width);
+}
+template <class T>
+__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width) {
+  return __shfl_xor_sync(m, v, x, width);
+}
+__device__ inline lane_mask active() {
+  return __activemask();
+}
+#elif defined(__KJIT_HIP__)
+// ROCm 5's HIP has no _sync forms: a wavefront runs in lockstep.
+__device__ inline void warp_sync(lane_mask) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+__device__ inline lane_mask ballot(lane_mask m, int p) {
+  return __ballot(p) & m;
+}
+template <class T>
+__device__ inline T shfl(lane_mask, T v, int src, int width) {
+  return __shfl(v, src, width);
+}
+template <class T>
+__device__ inline T shfl_up(lane_mask, T v, unsigned int d, int width) {
+  return __shfl_up(v, d, width);
+}
+template <class T>
+__device__ inline T shfl_down(lane_mask, T v, unsigned int d, int width) {
+  return __shfl_down(v, d, width);
+}
+template <class T>
+__device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width) {
+  return __shfl_xor(v, x, width);
+}
+__device__ inline lane_mask active() {
+  return __ballot(1);
+}
+#else  // the CPU: declared only; every use is refused at the caller (__KJIT_CG_WARP)
+__device__ void warp_sync(lane_mask m) __KJIT_NO_WARP;
+__device__ lane_mask ballot(lane_mask m, int p) __KJIT_NO_WARP;
+template <class T>
+__device__ T shfl(lane_mask m, T v, int src, int width) __KJIT_NO_WARP;
+template <class T>
+__device__ T shfl_up(lane_mask m, T v, unsigned int d, int width) __KJIT_NO_WARP;
+template <class T>
+__device__ T shfl_down(lane_mask m, T v, unsigned int d, int width) __KJIT_NO_WARP;
+template <class T>
+__device__ T shfl_xor(lane_mask m, T v, unsigned int x, int width) __KJIT_NO_WARP;
+__device__ lane_mask active() __KJIT_NO_WARP;
+#endif
+
+__device__ inline unsigned int popcount(lane_mask m) {
+#if defined(__KJIT_HIP__)
+  return __popcll(m);
+#else
+  return __popc(m);
+#endif
+}
+
+}  // namespace __kjit_cg
+
+/// The threads of the running block.
+class thread_block {
+ public:
+  __device__ void sync() const { __syncthreads(); }
+  __device__ unsigned long long num_threads() const { return __kjit_cg::block_size(); }
+  __device__ unsigned int size() const { return __kjit_cg::block_size(); }
+  __device__ unsigned int thread_rank() const { return __kjit_cg::block_rank(); }
+  __device__ dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  __device__ dim3 group_dim() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ dim3 dim_threads() const { return group_dim(); }
+  __device__ bool is_valid() const { return true; }
+};
+
+__device__ inline thread_block this_thread_block() {
+  return thread_block();
+}
+
+/// Every thread of the launch.
+class grid_group {
+ public:
+  __device__ unsigned long long num_blocks() const {
+    return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+  }
+  __device__ unsigned long long block_rank() const {
+    return blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                            (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  }
+  __device__ unsigned long long num_threads() const {
+    return num_blocks() * __kjit_cg::block_size();
+  }
+  __device__ unsigned long long size() const { return num_threads(); }
+  __device__ unsigned long long thread_rank() const {
+    return block_rank() * __kjit_cg::block_size() + __kjit_cg::block_rank();
+  }
+  __device__ dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  __device__ dim3 dim_blocks() const { return group_dim(); }
+  __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  /// False: a grid-wide barrier needs a cooperative launch, which kjit does not make.
+  __device__ bool is_valid() const { return false; }
+  template <class T = void>
+  __device__ void sync() const {
+    static_assert(__kjit_cg::dependent_false<T>::value,
+                  "cooperative_groups::grid_group::sync() needs a cooperative launch, which kjit "
+                  "does not support on any backend");
+  }
+};
+
+__device__ inline grid_group this_grid() {
+  return grid_group();
+}
+
+template <unsigned int Size, class ParentT = void>
+class thread_block_tile;
+
+/// A tile of Size consecutive threads of a block (a power of two, at most a warp).
+template <unsigned int Size>
+class thread_block_tile<Size, void> {
+  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                "a thread_block_tile's size must be a power of two from 1 to 32");
+
+ public:
+  __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+      : meta_rank_(meta_rank), meta_size_(meta_size) {}
+
+  __device__ static constexpr unsigned long long num_threads() { return Size; }
+  __device__ static constexpr unsigned int size() { return Size; }
+  __device__ unsigned int thread_rank() const { return __kjit_cg::block_rank() & (Size - 1); }
+  __device__ unsigned int meta_group_rank() const { return meta_rank_; }
+  __device__ unsigned int meta_group_size() const { return meta_size_; }
+  __device__ bool is_valid() const { return true; }
+
+  __device__ void sync() const __KJIT_CG_WARP { __kjit_cg::warp_sync(mask()); }
+  template <class T>
+  __device__ T shfl(T value, int source) const __KJIT_CG_WARP {
+    return __kjit_cg::shfl(mask(), value, source, Size);
+  }
+  template <class T>
+  __device__ T shfl_up(T value, unsigned int delta) const __KJIT_CG_WARP {
+    return __kjit_cg::shfl_up(mask(), value, delta, Size);
+  }
+  template <class T>
+  __device__ T shfl_down(T value, unsigned int delta) const __KJIT_CG_WARP {
+    return __kjit_cg::shfl_down(mask(), value, delta, Size);
+  }
+  template <class T>
+  __device__ T shfl_xor(T value, unsigned int lanes) const __KJIT_CG_WARP {
+    return __kjit_cg::shfl_xor(mask(), value, lanes, Size);
+  }
+  __device__ unsigned int ballot(int predicate) const __KJIT_CG_WARP {
+    return static_cast<unsigned int>(__kjit_cg::ballot(mask(), predicate) >> first_lane());
+  }
+  __device__ int any(int predicate) const __KJIT_CG_WARP {
+    return __kjit_cg::ballot(mask(), predicate) != 0;
+  }
+  __device__ int all(int predicate) const __KJIT_CG_WARP {
+    return __kjit_cg::ballot(mask(), predicate) == mask();
+  }
+  template <class T>
+  __device__ unsigned int match_any(T value) const __KJIT_CG_WARP {
+    unsigned int same = 0;
+    for (unsigned int i = 0; i < Size; ++i) {
+      same |= static_cast<unsigned int>(shfl(value, static_cast<int>(i)) == value) << i;
+    }
+    return same;
+  }
+  template <class T>
+  __device__ unsigned int match_all(T value, int& predicate) const __KJIT_CG_WARP {
+    const bool same = all(shfl(value, 0) == value);
+    predicate = same;
+    return same ? static_cast<unsigned int>(mask() >> first_lane()) : 0u;
+  }
+
+ private:
+  __device__ static __kjit_cg::lane_mask mask() { return __kjit_cg::tile_mask(Size); }
+  __device__ static unsigned int first_lane() { return __kjit_cg::lane() & ~(Size - 1); }
+
+  unsigned int meta_rank_;
+  unsigned int meta_size_;
+};
+
+/// A tile made from a known parent (tiled_partition's result); converts to the plain tile.
+template <unsigned int Size, class ParentT>
+class thread_block_tile : public thread_block_tile<Size, void> {
+ public:
+  __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+      : thread_block_tile<Size, void>(meta_rank, meta_size) {}
+};
+
+template <unsigned int Size>
+__device__ inline thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
+  return thread_block_tile<Size, thread_block>(
+      __kjit_cg::block_rank() / Size, (__kjit_cg::block_size() + Size - 1) / Size);
+}
+
+template <unsigned int Size, unsigned int ParentSize, class ParentT>
+__device__ inline thread_block_tile<Size, thread_block_tile<ParentSize, ParentT>> tiled_partition(
+    const thread_block_tile<ParentSize, ParentT>& parent) {
+  static_assert(Size <= ParentSize, "a tile's tiles cannot be larger than the tile");
+  return thread_block_tile<Size, thread_block_tile<ParentSize, ParentT>>(
+      parent.thread_rank() / Size, ParentSize / Size);
+}
+
+/// Any group, known at run time: a block, or a tile of one (tiled_partition(parent, n)).
+class thread_group {
+ public:
+  __device__ thread_group(const thread_block&) : size_(__kjit_cg::block_size()), tile_(false) {}
+  template <unsigned int Size, class ParentT>
+  __device__ thread_group(const thread_block_tile<Size, ParentT>&) __KJIT_CG_WARP
+      : size_(Size),
+        tile_(true) {}
+  __device__ thread_group(unsigned int size, bool tile) : size_(size), tile_(tile) {}
+
+  __device__ unsigned long long num_threads() const { return size_; }
+  __device__ unsigned int size() const { return size_; }
+  __device__ unsigned int thread_rank() const {
+    return tile_ ? __kjit_cg::block_rank() & (size_ - 1) : __kjit_cg::block_rank();
+  }
+  __device__ bool is_valid() const { return true; }
+  __device__ void sync() const {
+#if !defined(__KJIT_CPU__)  // the CPU has no tiles (refused where they are made)
+    if (tile_) {
+      __kjit_cg::warp_sync(__kjit_cg::tile_mask(size_));
+      return;
+    }
+#endif
+    __syncthreads();
+  }
+
+ private:
+  unsigned int size_;
+  bool tile_;
+};
+
+/// Tiles of n threads, n a power of two up to a warp.
+__device__ inline thread_group tiled_partition(const thread_block& parent, unsigned int n)
+    __KJIT_CG_WARP {
+  return n >= parent.size() ? thread_group(parent) : thread_group(n, true);
+}
+
+__device__ inline void sync(const thread_block& group) {
+  group.sync();
+}
+template <unsigned int Size, class ParentT>
+__device__ inline void sync(const thread_block_tile<Size, ParentT>& group) __KJIT_CG_WARP {
+  group.sync();
+}
+__device__ inline void sync(const thread_group& group) {
+  group.sync();
+}
+template <class Group>
+__device__ inline unsigned long long thread_rank(const Group& group) {
+  return group.thread_rank();
+}
+template <class Group>
+__device__ inline unsigned long long group_size(const Group& group) {
+  return group.num_threads();
+}
+
+#if !defined(__KJIT_CPU__)
+/// The threads of the warp that are running this code together.
+class coalesced_group {
+ public:
+  __device__ explicit coalesced_group(__kjit_cg::lane_mask lanes) : lanes_(lanes) {}
+  __device__ unsigned long long num_threads() const { return __kjit_cg::popcount(lanes_); }
+  __device__ unsigned int size() const { return __kjit_cg::popcount(lanes_); }
+  __device__ unsigned int thread_rank() const {
+    const __kjit_cg::lane_mask below = (__kjit_cg::lane_mask(1) << __kjit_cg::lane()) - 1;
+    return __kjit_cg::popcount(lanes_ & below);
+  }
+  __device__ unsigned int meta_group_rank() const { return 0; }
+  __device__ unsigned int meta_group_size() const { return 1; }
+  __device__ void sync() const { __kjit_cg::warp_sync(lanes_); }
+  __device__ __kjit_cg::lane_mask ballot(int predicate) const {
+    return __kjit_cg::ballot(lanes_, predicate);
+  }
+  __device__ int any(int predicate) const { return __kjit_cg::ballot(lanes_, predicate) != 0; }
+  __device__ int all(int predicate) const {
+    return __kjit_cg::ballot(lanes_, predicate) == lanes_;
+  }
+
+ private:
+  __kjit_cg::lane_mask lanes_;
+};
+
+__device__ inline coalesced_group coalesced_threads() {
+  return coalesced_group(__kjit_cg::active());
+}
+#endif
+
+}  // namespace cooperative_groups
+
+#endif

@@ -1,0 +1,99 @@
+// Cooperative groups (kjit's <cooperative_groups.h>): blocks and grids on every backend; tiles and
+// their collectives (reduce, scans, shuffles, votes) where the backend has warp-level support,
+// and a compile error at the call where it does not (the CPU, for now).
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kjit::test {
+namespace {
+
+class CooperativeGroups : public DeviceTest {};
+
+TEST_F(CooperativeGroups, BlocksAndGridsRunOnEveryBackend) {
+  auto k = Program::from_file(test_kernel_path("cg_block.cu"))
+               .kernel<const float*, float*, unsigned long long*>("block_sum", device);
+  constexpr unsigned kBlock = 128;
+  constexpr unsigned kBlocks = 12;
+  const std::vector<float> in = random_vector<float>(kBlock * kBlocks, -4.0f, 4.0f);
+  auto d_in = device.upload(in);
+  auto d_out = poisoned<float>(kBlocks);
+  auto info = poisoned<unsigned long long>(5);
+  k.launch(LaunchConfig{.grid = {kBlocks}, .block = {kBlock}, .shared_bytes = kBlock * 4}, d_in,
+           d_out, info);
+  const std::vector<float> out = d_out.download();
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    const float want =
+        std::accumulate(in.begin() + b * kBlock, in.begin() + (b + 1) * kBlock, 0.0f);
+    EXPECT_NEAR(out[b], want, 1e-3f) << "block " << b;
+  }
+  EXPECT_EQ(info.download(),
+            (std::vector<unsigned long long>{kBlock * kBlocks, kBlocks, kBlocks - 1,
+                                             2 * kBlock + kBlock - 1, 0}));
+}
+
+TEST_F(CooperativeGroups, TilesReduceScanShuffleAndVote) {
+  if (device.info().backend == BackendKind::cpu) {
+    auto e = expect_throw<CompileError>([&] {
+      (void)Program::from_file(test_kernel_path("cg_tiles.cu"))
+          .kernel<const int*, int*>("tile_ops", device);
+    });
+    EXPECT_EQ(e.file(), test_kernel_path("cg_tiles.cu").string());
+    EXPECT_EQ(e.line(), 15U) << e.what();  // the first tile collective: cg::reduce
+    EXPECT_TRUE(contains(e.what(), "reduce")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "warp-level intrinsics are not supported")) << e.what();
+    return;
+  }
+  auto k = Program::from_file(test_kernel_path("cg_tiles.cu"))
+               .kernel<const int*, int*>("tile_ops", device);
+  constexpr int kThreads = 64;
+  const std::vector<int> in = random_vector<int>(kThreads, 0, 100);
+  auto d_in = device.upload(in);
+  auto d_out = poisoned<int>(kThreads * 8);
+  k.launch(LaunchConfig{.grid = {1}, .block = {kThreads}}, d_in, d_out);
+  const std::vector<int> out = d_out.download();
+  for (int r = 0; r < kThreads; ++r) {
+    const int t8 = r / 8 * 8;
+    const int t32 = r / 32 * 32;
+    const auto at = [&](int base, int n) { return in.begin() + base + n; };
+    const int sum8 = std::accumulate(at(t8, 0), at(t8, 8), 0);
+    const int max32 = *std::max_element(at(t32, 0), at(t32, 32));
+    const int inclusive8 = std::accumulate(at(t8, 0), at(r, 1), 0);
+    const int exclusive32 = std::accumulate(at(t32, 0), at(r, 0), 0);
+    const int down = (r % 8 == 7) ? in[r] : in[r + 1];  // the last lane keeps its own value
+    unsigned ballot = 0;
+    bool any7 = false;
+    for (int i = 0; i < 32; ++i) {
+      ballot |= static_cast<unsigned>(in[t32 + i] > 50) << i;
+      any7 = any7 || in[t32 + i] == 7;
+    }
+    const std::vector<int> want{sum8,
+                                max32,
+                                inclusive8,
+                                exclusive32,
+                                down,
+                                static_cast<int>(ballot),
+                                (r % 32) / 8 * 100 + r % 8,
+                                static_cast<int>(any7) + 2 + 4 * 2};
+    EXPECT_EQ(std::vector<int>(out.begin() + r * 8, out.begin() + r * 8 + 8), want)
+        << "thread " << r;
+  }
+}
+
+TEST_F(CooperativeGroups, AGridWideBarrierIsACompileErrorThatSaysWhy) {
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("cg_grid.cu",
+                               "#include <cooperative_groups.h>\n"
+                               "__global__ void k(int* p) {\n"
+                               "  cooperative_groups::this_grid().sync();\n"
+                               "  p[0] = 1;\n"
+                               "}\n")
+        .kernel<int*>("k", device);
+  });
+  EXPECT_TRUE(contains(e.what(), "cooperative launch")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "cg_grid.cu:3")) << e.what();
+}
+
+}  // namespace
+}  // namespace kjit::test
