@@ -10,6 +10,7 @@
 #include <kjit/device.hpp>
 #include <kjit/embedded.hpp>
 #include <kjit/error.hpp>
+#include <kjit/half.hpp>
 #include <kjit/kernel.hpp>
 #include <kjit/memory.hpp>
 #include <kjit/program.hpp>
