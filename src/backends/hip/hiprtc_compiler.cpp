@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
 
 extern const char kjit_hip_prelude_text[];  // prelude/hip_prelude.h, embedded at build time
@@ -138,6 +139,35 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
 
 }  // namespace
 
+bool has_builtin_cooperative_groups(const HiprtcApi& api, const AmdgpuTarget& target) {
+  static std::mutex mutex;
+  static std::map<const HiprtcApi*, bool> known;
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = known.find(&api); it != known.end()) {
+      return it->second;
+    }
+  }
+  constexpr const char* kProbe =
+      "namespace cooperative_groups {}\n"
+      "__global__ void kjit_probe() { (void)sizeof(cooperative_groups::thread_block); }\n";
+  bool builtin = false;
+  {
+    const std::lock_guard lock(hiprtc_mutex());
+    hiprtcProgram raw = nullptr;
+    if (api.hiprtcCreateProgram(&raw, kProbe, "kjit_probe.cu", 0, nullptr, nullptr) ==
+        HIPRTC_SUCCESS) {
+      const Program program(api, raw);
+      const std::string arch = "--offload-arch=" + target.id();
+      const char* options[] = {arch.c_str()};
+      builtin = api.hiprtcCompileProgram(program.get(), 1, options) == HIPRTC_SUCCESS;
+    }
+  }
+  const std::lock_guard lock(mutex);
+  known[&api] = builtin;
+  return builtin;
+}
+
 std::string hiprtc_identity(const HiprtcApi& api) {
   return fmt::format("hipRTC {}.{} ({})", api.major, api.minor, api.library);
 }
@@ -183,6 +213,16 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
     headers.push_back(h.text.data());  // NUL-terminated string literals
     names.push_back(h.name.data());
   }
+  std::vector<std::string> options = options_for(request, target_);
+  const auto mentions = [](const std::string& text) {
+    return text.find("cooperative_groups") != std::string::npos;
+  };
+  if ((mentions(request.source) ||
+       std::any_of(request.headers.begin(), request.headers.end(),
+                   [&](const auto& h) { return mentions(h.second); })) &&
+      has_builtin_cooperative_groups(api_, target_)) {
+    options.emplace_back("-D__KJIT_HIP_COOPERATIVE_GROUPS=1");  // see <cooperative_groups.h>
+  }
   const std::lock_guard lock(hiprtc_mutex());
   hiprtcProgram raw = nullptr;
   hiprtcResult r = api_.hiprtcCreateProgram(
@@ -192,7 +232,6 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
     fail(api_, "hiprtcCreateProgram", r, context);
   }
   const Program program(api_, raw);
-  const std::vector<std::string> options = options_for(request, target_);
   std::vector<const char*> argv;
   argv.reserve(options.size());
   for (const std::string& o : options) {

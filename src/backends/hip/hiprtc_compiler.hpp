@@ -30,6 +30,11 @@ class HiprtcCompiler : public backend::Compiler {
 void check_hiprtc_supports(const HiprtcApi& api, const AmdgpuTarget& target,
                            const std::string& label);
 
+/// Whether this hipRTC has cooperative groups of its own, built in (ROCm 5.7 has, 5.2 has not):
+/// then kjit's <cooperative_groups.h> steps aside (a second definition would not compile). Found
+/// once per hipRTC, by compiling a use of one of its types for `target`.
+bool has_builtin_cooperative_groups(const HiprtcApi& api, const AmdgpuTarget& target);
+
 /// "hipRTC 9.0 (libamdhip64.so.5)": for messages.
 std::string hiprtc_identity(const HiprtcApi& api);
 

@@ -10,10 +10,14 @@
 //  - coalesced_group (coalesced_threads()): on GPUs.
 // On the CPU backend a tile's collective operations (everything but its ranks and sizes) are a
 // compile error at the call, as the warp-level intrinsics they use are: the threads of a block
-// do not run in lockstep there.
+// do not run in lockstep there. A hipRTC with cooperative groups of its own (ROCm 5.7 has them,
+// 5.2 has not) keeps them: kjit then defines __KJIT_HIP_COOPERATIVE_GROUPS and this header and
+// reduce.h, scan.h and memcpy_async.h add nothing (HIP's API is older than CUDA 12's: no
+// num_threads(), for one).
 #ifndef __KJIT_COOPERATIVE_GROUPS_H
 #define __KJIT_COOPERATIVE_GROUPS_H
 #include "__kjit_headers.h"
+#if !defined(__KJIT_HIP_COOPERATIVE_GROUPS)
 
 #if defined(__KJIT_CPU__)
 #define __KJIT_CG_WARP __KJIT_NO_WARP
@@ -369,5 +373,7 @@ __device__ inline coalesced_group coalesced_threads() {
 #endif
 
 }  // namespace cooperative_groups
+
+#endif  // !__KJIT_HIP_COOPERATIVE_GROUPS
 
 #endif

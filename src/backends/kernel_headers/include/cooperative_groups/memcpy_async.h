@@ -5,6 +5,7 @@
 #ifndef __KJIT_COOPERATIVE_GROUPS_MEMCPY_ASYNC_H
 #define __KJIT_COOPERATIVE_GROUPS_MEMCPY_ASYNC_H
 #include <cooperative_groups.h>
+#if !defined(__KJIT_HIP_COOPERATIVE_GROUPS)  // see <cooperative_groups.h>
 
 namespace cooperative_groups {
 
@@ -40,5 +41,7 @@ __device__ void wait_prior(const Group& group) {
 }
 
 }  // namespace cooperative_groups
+
+#endif  // !__KJIT_HIP_COOPERATIVE_GROUPS
 
 #endif

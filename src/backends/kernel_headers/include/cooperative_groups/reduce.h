@@ -5,6 +5,7 @@
 #ifndef __KJIT_COOPERATIVE_GROUPS_REDUCE_H
 #define __KJIT_COOPERATIVE_GROUPS_REDUCE_H
 #include <cooperative_groups.h>
+#if !defined(__KJIT_HIP_COOPERATIVE_GROUPS)  // see <cooperative_groups.h>
 
 namespace cooperative_groups {
 
@@ -45,5 +46,7 @@ __device__ T reduce(const thread_block_tile<Size, ParentT>& tile, T value, Op op
 }
 
 }  // namespace cooperative_groups
+
+#endif  // !__KJIT_HIP_COOPERATIVE_GROUPS
 
 #endif

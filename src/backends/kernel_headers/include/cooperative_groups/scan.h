@@ -4,6 +4,7 @@
 #ifndef __KJIT_COOPERATIVE_GROUPS_SCAN_H
 #define __KJIT_COOPERATIVE_GROUPS_SCAN_H
 #include <cooperative_groups/reduce.h>
+#if !defined(__KJIT_HIP_COOPERATIVE_GROUPS)  // see <cooperative_groups.h>
 
 namespace cooperative_groups {
 
@@ -38,5 +39,7 @@ __device__ T exclusive_scan(const thread_block_tile<Size, ParentT>& tile, T valu
 }
 
 }  // namespace cooperative_groups
+
+#endif  // !__KJIT_HIP_COOPERATIVE_GROUPS
 
 #endif
