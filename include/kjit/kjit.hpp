@@ -15,4 +15,5 @@
 #include <kjit/memory.hpp>
 #include <kjit/program.hpp>
 #include <kjit/stream.hpp>
+#include <kjit/symbol.hpp>
 #include <kjit/types.hpp>

@@ -23,6 +23,8 @@ class KernelImpl;
 }  // namespace detail
 template <class... Params>
 class Kernel;
+template <class T>
+class Symbol;
 
 /// How a program is compiled. The same options apply on every backend.
 struct CompileOptions {
@@ -87,6 +89,15 @@ class KJIT_API Program {
 
   [[nodiscard]] const std::string& name() const;
 
+  /// The namespace-scope __constant__ or __device__ variable `name` ("c_Kernel", "ns::table")
+  /// of this program on `device`, typed T as the source declares it (`float[64]`): read and
+  /// write it from the host (symbol.hpp). Builds the declared kernels (options.kernels) when
+  /// `device` has no build of the program yet. Throws UsageError when the program has no such
+  /// variable (listing those it has) or when it is not sizeof(T) bytes, UsageError when the
+  /// device has no build and none is declared, and what build() throws.
+  template <class T>
+  [[nodiscard]] Symbol<T> symbol(std::string_view name, const Device& device) const;
+
   /// Compiles (or loads from the disk cache) the kernels options.kernels declares, for `device`,
   /// now instead of at the first kernel() call; later kernel() calls for them compile nothing.
   /// Throws UsageError when the program declares no kernels, and what kernel() would throw
@@ -97,6 +108,7 @@ class KJIT_API Program {
 
  private:
   [[nodiscard]] detail::ProgramImpl& checked() const;  // UsageError for an empty Program
+  [[nodiscard]] std::shared_ptr<detail::ProgramImpl> shared_impl() const;  // checked()
   [[nodiscard]] std::shared_ptr<detail::KernelImpl> find_kernel(
       std::string_view name, const Device& device, std::span<const std::size_t> param_sizes,
       detail::ParameterSpellings spellings) const;
@@ -112,3 +124,4 @@ KJIT_API void build_all(std::span<const Program> programs, const Device& device)
 }  // namespace kjit
 
 #include <kjit/kernel.hpp>  // Program::kernel is defined there
+#include <kjit/symbol.hpp>  // Program::symbol is defined there

@@ -162,6 +162,13 @@ class Function {
   std::size_t static_shared_bytes_;
 };
 
+/// A namespace-scope __device__ or __constant__ variable of a loaded module, where it lives.
+struct Variable {
+  std::string name;  // as the source spells it: "c_Kernel", "ns::table"
+  std::uint64_t address = 0;
+  std::size_t size = 0;
+};
+
 class Module {
  public:
   Module() = default;
@@ -171,6 +178,9 @@ class Module {
   /// The kernel at `symbol` (from Binary::kernel_symbols); `name` is what messages call it.
   virtual std::unique_ptr<Function> function(const std::string& symbol,
                                              const std::string& name) = 0;
+  /// The module's device variables, in the order of its binary; the same list every call.
+  /// Throws BackendError when the device cannot say where one is.
+  virtual std::vector<Variable> variables() = 0;
 };
 
 class Device {

@@ -136,7 +136,9 @@ std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
     return result.get();  // another call compiles (or compiled) it
   }
   try {
-    promise.set_value(compile_and_load(kernels, device));
+    std::shared_ptr<LoadedBuild> build = compile_and_load(kernels, device);
+    adopt(build, device);
+    promise.set_value(std::move(build));
   } catch (...) {
     promise.set_exception(std::current_exception());
     // Forget the failure so that a later call tries again (and reports afresh).
@@ -288,6 +290,11 @@ detail::ProgramImpl& Program::checked() const {
         "kjit: use of an empty Program; make one with from_source, from_file or from_bitcode");
   }
   return *impl_;
+}
+
+std::shared_ptr<detail::ProgramImpl> Program::shared_impl() const {
+  (void)checked();
+  return impl_;
 }
 
 const std::string& Program::name() const {

@@ -15,6 +15,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kjit::detail {
@@ -37,6 +39,15 @@ struct LoadedBuild {
   std::vector<KernelKey> kernels;
   std::vector<std::string> symbols;  // symbols[i] is kernels[i]
   std::unique_ptr<backend::Module> module;
+
+  /// The module's device variables, asked of it once.
+  const std::vector<backend::Variable>& variables();
+  /// The variable `name`, or nullptr.
+  const backend::Variable* variable(std::string_view name);
+
+ private:
+  std::once_flag variables_once_;
+  std::vector<backend::Variable> variables_;
 };
 
 class KernelImpl {
@@ -70,6 +81,18 @@ class ProgramImpl {
   /// Builds the declared kernels (options.kernels) for `device`; UsageError when there are none.
   void build_declared(DeviceImpl& device);
 
+  /// Program::symbol's work (program_variables.cpp). The size of variable `name` on `device`,
+  /// building the declared kernels when the device has no build; UsageError for an unknown name.
+  std::size_t variable_size(std::string_view name, DeviceImpl& device);
+  /// Copies into variable `name` in every build on `device` (see RawSymbol::write), and records
+  /// the bytes for builds made later.
+  void write_variable(std::string_view name, DeviceImpl& device, std::size_t offset,
+                      const void* src, std::size_t bytes, const Stream* stream);
+  void read_variable(std::string_view name, DeviceImpl& device, std::size_t offset, void* dst,
+                     std::size_t bytes, const Stream* stream);
+  /// Where variable `name` lives on `device`: its one build's copy (UsageError for several).
+  backend::Variable variable_place(std::string_view name, DeviceImpl& device);
+
  private:
   struct Build {
     std::vector<KernelKey> kernels;
@@ -84,6 +107,24 @@ class ProgramImpl {
                                                                              DeviceImpl& device);
   std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels,
                                                 DeviceImpl& device) const;
+  /// Gives a new build the variable writes made so far, then lets later writes reach it.
+  void adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device);
+
+  /// Bytes written into a variable, replayed into builds made after the write.
+  struct VariableWrite {
+    std::string name;
+    std::size_t offset;
+    std::vector<unsigned char> bytes;
+  };
+  /// The builds of `device` that hold variable `name`, and the variable in each; call with
+  /// variables_mutex_ held. UsageError, listing the variables there are, when none has it.
+  std::vector<std::pair<LoadedBuild*, backend::Variable>> holders(std::string_view name,
+                                                                  DeviceImpl& device);
+  /// Makes sure `device` has a build (the declared kernels'); call without variables_mutex_.
+  void ensure_built(DeviceImpl& device);
+  /// Checks [offset, offset + bytes) against a variable of `size` bytes.
+  void check_variable_range(std::string_view name, std::size_t size, std::size_t offset,
+                            std::size_t bytes, const char* what) const;
 
   std::string name_;
   backend::InputKind input_;
@@ -92,6 +133,10 @@ class ProgramImpl {
   CompileOptions options_;
   std::mutex mutex_;
   std::map<const DeviceImpl*, std::vector<Build>> builds_;
+
+  std::mutex variables_mutex_;  // never held together with mutex_
+  std::map<const DeviceImpl*, std::vector<std::shared_ptr<LoadedBuild>>> loaded_;
+  std::map<const DeviceImpl*, std::vector<VariableWrite>> written_;
 };
 
 }  // namespace kjit::detail

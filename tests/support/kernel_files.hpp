@@ -34,6 +34,7 @@ inline const std::vector<KernelFile>& kernel_files() {
       {"tests/kernels/host_code/scan_with_host_code.cu", {"scanExclusiveShared"}},
       {"tests/kernels/cg_block.cu", {"block_sum"}},
       {"tests/kernels/cg_tiles.cu", {"tile_ops"}},
+      {"tests/kernels/symbols.cu", {"convolve", "read_count", "store"}},
       {"tests/kernels/half_ops.cu",
        {"float_to_half", "half_to_float", "half_arithmetic", "half_atomics", "bfloat16_ops"}},
   };

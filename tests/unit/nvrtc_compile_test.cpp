@@ -3,6 +3,7 @@
 // located in the user's file. Runs wherever NVRTC is installed; says so when it is not.
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/device_variables.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"
 
@@ -10,10 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace kjit::cuda {
@@ -51,6 +54,30 @@ TEST_F(Nvrtc, EveryKernelCompilesToAnSm90Cubin) {
       EXPECT_FALSE(s.empty());
     }
   }
+}
+
+TEST_F(Nvrtc, DeviceVariablesAreFoundInTheCubinAndThePtx) {
+  const auto symbols_cu =
+      std::find_if(kernel_files().begin(), kernel_files().end(),
+                   [](const KernelFile& k) { return std::string(k.file).ends_with("symbols.cu"); });
+  ASSERT_NE(symbols_cu, kernel_files().end());
+  const auto names = [](const std::vector<backend::DeviceVariable>& found) {
+    std::map<std::string, std::size_t> sized;
+    for (const backend::DeviceVariable& v : found) {
+      sized[v.name] = v.size;
+    }
+    return sized;
+  };
+  const std::map<std::string, std::size_t> want{
+      {"c_taps", 68}, {"c_scale", 8}, {"s_offset", 4}, {"d_count", 4}, {"filters::bias", 4}};
+  const backend::Binary cubin =
+      compile_with_nvrtc(*api, request_for(*symbols_cu), {90, true}, "sm_90");
+  EXPECT_EQ(names(backend::elf_device_variables(cubin.bytes)), want);
+  const backend::Binary ptx =
+      compile_with_nvrtc(*api, request_for(*symbols_cu), {90, false}, "sm_90");
+  EXPECT_EQ(names(backend::ptx_device_variables(
+                std::string(reinterpret_cast<const char*>(ptx.bytes.data()), ptx.bytes.size()))),
+            want);
 }
 
 TEST_F(Nvrtc, EveryKernelHeaderCaseCompiles) {

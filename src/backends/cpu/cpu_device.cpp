@@ -46,7 +46,8 @@ std::unique_ptr<backend::Module> CpuDevice::load(const backend::Binary& binary) 
     throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", info_.id(),
                                    binary.format, binary.program));
   }
-  return std::make_unique<CpuModule>(info_, executor_, linker().load(binary.bytes, binary.program));
+  return std::make_unique<CpuModule>(info_, executor_, linker().load(binary.bytes, binary.program),
+                                     backend::elf_device_variables(binary.bytes));
 }
 
 std::unique_ptr<backend::Stream> CpuDevice::create_stream() {

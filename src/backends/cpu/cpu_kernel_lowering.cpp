@@ -3,6 +3,7 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/device_variables.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -462,6 +463,22 @@ void internalize_all_but(llvm::Module& m, const std::set<std::string>& keep) {
   }
 }
 
+/// Keeps the namespace-scope variables a source names (__device__, __constant__) visible under
+/// their symbols, so that the host can find them (Program::symbol): static ones become external.
+/// Constants stay internal: the host cannot write them, and the optimizer folds their loads.
+void keep_device_variables(llvm::Module& m, std::set<std::string>& keep) {
+  for (GlobalVariable& g : m.globals()) {
+    if (g.isDeclaration() || g.isConstant() || g.isThreadLocal() ||
+        backend::device_variable_name(g.getName()).empty()) {
+      continue;
+    }
+    if (g.hasLocalLinkage()) {
+      g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+    keep.insert(g.getName().str());
+  }
+}
+
 }  // namespace
 
 std::set<llvm::Function*> kernel_functions(llvm::Module& module) {
@@ -553,6 +570,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }
+  keep_device_variables(m, keep);
   internalize_all_but(m, keep);
 
   std::string problems;

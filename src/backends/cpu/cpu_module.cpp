@@ -12,6 +12,16 @@
 
 namespace kjit::cpu {
 
+std::vector<backend::Variable> CpuModule::variables() {
+  std::vector<backend::Variable> found;
+  for (const backend::DeviceVariable& v : variables_) {
+    if (void* at = code_->find(v.symbol)) {
+      found.push_back({v.name, device_address(at), v.size});
+    }
+  }
+  return found;
+}
+
 std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol,
                                                        const std::string& name) {
   const auto corrupt = [&](std::string_view why) {

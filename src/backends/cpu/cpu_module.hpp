@@ -4,6 +4,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_executor.hpp"
 #include "backends/cpu/cpu_object_linker.hpp"
+#include "backends/device_variables.hpp"
 
 #include <memory>
 #include <string>
@@ -12,16 +13,23 @@ namespace kjit::cpu {
 
 class CpuModule : public backend::Module {
  public:
-  CpuModule(const DeviceInfo& device, CpuExecutor& executor, std::shared_ptr<LinkedObject> code)
-      : device_(device), executor_(executor), code_(std::move(code)) {}
+  /// `variables`: the device variables the object defines (its symbol table's).
+  CpuModule(const DeviceInfo& device, CpuExecutor& executor, std::shared_ptr<LinkedObject> code,
+            std::vector<backend::DeviceVariable> variables)
+      : device_(device),
+        executor_(executor),
+        code_(std::move(code)),
+        variables_(std::move(variables)) {}
   /// `symbol` is the entry number the compiler gave the kernel (Binary::kernel_symbols).
   std::unique_ptr<backend::Function> function(const std::string& symbol,
                                               const std::string& name) override;
+  std::vector<backend::Variable> variables() override;
 
  private:
   const DeviceInfo& device_;
   CpuExecutor& executor_;
   std::shared_ptr<LinkedObject> code_;
+  std::vector<backend::DeviceVariable> variables_;
 };
 
 class CpuFunction : public backend::Function {

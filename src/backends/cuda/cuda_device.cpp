@@ -88,7 +88,12 @@ std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary)
                                    binary.program, id_, describe_result(&api_, r),
                                    errors[0] != '\0' ? "\n" : "", errors.data()));
   }
-  return std::make_unique<CudaModule>(*this, module, binary.program);
+  std::vector<backend::DeviceVariable> variables =
+      binary.format == "ptx"
+          ? backend::ptx_device_variables(std::string_view(
+                reinterpret_cast<const char*>(binary.bytes.data()), binary.bytes.size()))
+          : backend::elf_device_variables(binary.bytes);
+  return std::make_unique<CudaModule>(*this, module, binary.program, std::move(variables));
 }
 
 std::unique_ptr<backend::Stream> CudaDevice::create_stream() {

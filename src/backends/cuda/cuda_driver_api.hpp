@@ -32,6 +32,8 @@ namespace kjit::cuda {
   X(cuModuleUnload, "cuModuleUnload", nullptr, true, CUresult, (CUmodule module))                 \
   X(cuModuleGetFunction, "cuModuleGetFunction", nullptr, true, CUresult,                          \
     (CUfunction * function, CUmodule module, const char* name))                                   \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", nullptr, true, CUresult,                          \
+    (CUdeviceptr * address, size_t * bytes, CUmodule module, const char* name))                   \
   X(cuFuncGetAttribute, "cuFuncGetAttribute", nullptr, true, CUresult,                            \
     (int* value, CUfunction_attribute attribute, CUfunction f))                                   \
   X(cuFuncSetAttribute, "cuFuncSetAttribute", nullptr, true, CUresult,                            \

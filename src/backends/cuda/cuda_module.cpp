@@ -37,6 +37,24 @@ CudaModule::~CudaModule() {
   }
 }
 
+std::vector<backend::Variable> CudaModule::variables() {
+  const DriverApi& api = device_.api();
+  device_.make_current();
+  std::vector<backend::Variable> found;
+  for (const backend::DeviceVariable& v : variables_) {
+    CUdeviceptr address = 0;
+    std::size_t size = 0;
+    const CUresult r = api.cuModuleGetGlobal(&address, &size, module_, v.symbol.c_str());
+    if (r == kNotFound) {
+      continue;  // a symbol the driver does not export (a local one)
+    }
+    check(api, r, "cuModuleGetGlobal",
+          fmt::format("variable '{}' of '{}' on {}", v.name, program_, device_.id()));
+    found.push_back({v.name, address, size});
+  }
+  return found;
+}
+
 std::unique_ptr<backend::Function> CudaModule::function(const std::string& symbol,
                                                         const std::string& name) {
   const DriverApi& api = device_.api();

@@ -3,6 +3,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_types.hpp"
+#include "backends/device_variables.hpp"
 
 #include <atomic>
 #include <memory>
@@ -14,17 +15,24 @@ class CudaDevice;
 
 class CudaModule : public backend::Module {
  public:
-  CudaModule(CudaDevice& device, CUmodule module, std::string program)
-      : device_(device), module_(module), program_(std::move(program)) {}
+  /// `variables`: those the binary's symbol table (or PTX text) declares.
+  CudaModule(CudaDevice& device, CUmodule module, std::string program,
+             std::vector<backend::DeviceVariable> variables)
+      : device_(device),
+        module_(module),
+        program_(std::move(program)),
+        variables_(std::move(variables)) {}
   /// Waits for the device's work (a kernel of this module may still run), then unloads.
   ~CudaModule() override;
   std::unique_ptr<backend::Function> function(const std::string& symbol,
                                               const std::string& name) override;
+  std::vector<backend::Variable> variables() override;
 
  private:
   CudaDevice& device_;
   CUmodule module_;
   std::string program_;
+  std::vector<backend::DeviceVariable> variables_;
 };
 
 class CudaFunction : public backend::Function {

@@ -88,7 +88,8 @@ std::unique_ptr<backend::Module> HipDevice::load(const backend::Binary& binary) 
   hipModule_t module = nullptr;
   check(api_, api_.hipModuleLoadData(&module, binary.bytes.data()), "hipModuleLoadData",
         fmt::format("'{}' on {}", binary.program, id_));
-  return std::make_unique<HipModule>(*this, module, binary.program, std::move(code));
+  return std::make_unique<HipModule>(*this, module, binary.program, std::move(code),
+                                     backend::elf_device_variables(binary.bytes));
 }
 
 std::unique_ptr<backend::Stream> HipDevice::create_stream() {

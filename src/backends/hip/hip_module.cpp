@@ -30,6 +30,24 @@ HipModule::~HipModule() {
   }
 }
 
+std::vector<backend::Variable> HipModule::variables() {
+  const HipApi& api = device_.api();
+  device_.make_current();
+  std::vector<backend::Variable> found;
+  for (const backend::DeviceVariable& v : variables_) {
+    hipDeviceptr_t address = nullptr;
+    std::size_t size = 0;
+    const hipError_t r = api.hipModuleGetGlobal(&address, &size, module_, v.symbol.c_str());
+    if (r == hipErrorNotFound) {
+      continue;  // a symbol the runtime does not export (a local one)
+    }
+    check(api, r, "hipModuleGetGlobal",
+          fmt::format("variable '{}' of '{}' on {}", v.name, program_, device_.id()));
+    found.push_back({v.name, reinterpret_cast<std::uint64_t>(address), size});
+  }
+  return found;
+}
+
 std::unique_ptr<backend::Function> HipModule::function(const std::string& symbol,
                                                        const std::string& name) {
   const CodeObjectKernel* kernel = code_.kernel(symbol);

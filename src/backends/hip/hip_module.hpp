@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backends/backend.hpp"
+#include "backends/device_variables.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hip_types.hpp"
 
@@ -14,18 +15,26 @@ class HipDevice;
 
 class HipModule : public backend::Module {
  public:
-  HipModule(HipDevice& device, hipModule_t module, std::string program, CodeObject code)
-      : device_(device), module_(module), program_(std::move(program)), code_(std::move(code)) {}
+  /// `variables`: those the code object's symbol table defines.
+  HipModule(HipDevice& device, hipModule_t module, std::string program, CodeObject code,
+            std::vector<backend::DeviceVariable> variables)
+      : device_(device),
+        module_(module),
+        program_(std::move(program)),
+        code_(std::move(code)),
+        variables_(std::move(variables)) {}
   /// Waits for the device's work (a kernel of this module may still run), then unloads.
   ~HipModule() override;
   std::unique_ptr<backend::Function> function(const std::string& symbol,
                                               const std::string& name) override;
+  std::vector<backend::Variable> variables() override;
 
  private:
   HipDevice& device_;
   hipModule_t module_;
   std::string program_;
   CodeObject code_;
+  std::vector<backend::DeviceVariable> variables_;
 };
 
 class HipFunction : public backend::Function {

@@ -31,6 +31,8 @@ namespace kjit::hip {
   X(hipModuleUnload, "hipModuleUnload", true, hipError_t, (hipModule_t module))                   \
   X(hipModuleGetFunction, "hipModuleGetFunction", true, hipError_t,                               \
     (hipFunction_t * function, hipModule_t module, const char* name))                             \
+  X(hipModuleGetGlobal, "hipModuleGetGlobal", true, hipError_t,                                   \
+    (hipDeviceptr_t * address, size_t * bytes, hipModule_t module, const char* name))             \
   X(hipModuleLaunchKernel, "hipModuleLaunchKernel", true, hipError_t,                             \
     (hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,         \
      unsigned int by, unsigned int bz, unsigned int shared, hipStream_t stream, void** params,    \

@@ -214,8 +214,8 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
     names.push_back(h.name.data());
   }
   std::vector<std::string> options = options_for(request, target_);
-  const auto mentions = [](const std::string& text) {
-    return text.find("cooperative_groups") != std::string::npos;
+  const auto mentions = [](const std::string& source) {
+    return source.find("cooperative_groups") != std::string::npos;
   };
   if ((mentions(request.source) ||
        std::any_of(request.headers.begin(), request.headers.end(),
