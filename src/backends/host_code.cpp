@@ -89,7 +89,8 @@ class Scanner {
   struct Edit {
     std::size_t begin;  // bytes [begin, end) become blanks (newlines kept)
     std::size_t end;
-    bool mark;  // write the host-only mark and a semicolon at begin
+    bool mark;                       // write the host-only mark and a semicolon at begin
+    std::string_view replacement{};  // when set: what [begin, end) becomes instead of blanks
   };
   [[nodiscard]] const std::vector<Edit>& edits() const noexcept { return edits_; }
 
@@ -258,8 +259,28 @@ class Scanner {
     return false;
   }
 
+  /// A kernel launch in device code (dynamic parallelism): `k<<<g, b>>>(args)` becomes
+  /// `k,__KJIT_DEVICE_LAUNCH(g, b),(args)`, whose mark each prelude defines as an error that
+  /// names the feature, at the launch's line.
+  void mark_device_launches(std::size_t open, std::size_t close) {
+    for (std::size_t i = open + 1; i < close; ++i) {
+      if (text(i) != "<<<") {
+        continue;
+      }
+      for (std::size_t j = i + 1; j < close; ++j) {
+        if (text(j) == ">>>") {
+          edits_.push_back({t_[i].begin, t_[i].end, false, ",__KJIT_DEVICE_LAUNCH("});
+          edits_.push_back({t_[j].begin, t_[j].end, false, "),"});
+          i = j;
+          break;
+        }
+      }
+    }
+  }
+
   void consider_function(std::size_t head, std::size_t open, std::size_t close) {
     if (has_word(head, open, "__device__") || has_word(head, open, "__global__")) {
+      mark_device_launches(open, close);
       return;  // device code, whatever else it is
     }
     const bool host = has_word(head, open, "__host__");
@@ -328,6 +349,11 @@ std::string erase_host_functions(std::string_view source) {
   std::size_t at = 0;
   for (const Scanner::Edit& e : scanner.edits()) {
     out.append(source.substr(at, e.begin - at));
+    if (!e.replacement.empty()) {
+      out += e.replacement;
+      at = e.end;
+      continue;
+    }
     std::string blank = blanked(source.substr(e.begin, e.end - e.begin));
     if (e.mark) {
       // " __KJIT_HOST_ONLY;" over the blanks where it fits, so that columns after it hold.

@@ -148,6 +148,53 @@ TEST_F(CompileErrors, WarpIntrinsicsAreACompileErrorNamingThem) {
   EXPECT_TRUE(contains(w.what(), "warpSize")) << w.what();
 }
 
+TEST_F(CompileErrors, DynamicParallelismIsAnErrorAtTheLaunchNamingIt) {
+  auto e = compile_error<int*>(device, "dynamic.cu",
+                               "__global__ void child(int* p, int v) { p[threadIdx.x] = v; }\n"
+                               "__global__ void k(int* p) {\n"
+                               "  if (threadIdx.x == 0)\n"
+                               "    child<<<1, 32>>>(p, 7);\n"
+                               "}\n");
+  EXPECT_EQ(e.file(), "dynamic.cu") << e.what();
+  EXPECT_EQ(e.line(), 4U) << e.what();
+  EXPECT_TRUE(contains(e.what(),
+                       "dynamic parallelism (a kernel launch in device code) is not "
+                       "supported by kjit's"))
+      << e.what();
+}
+
+TEST_F(CompileErrors, FeaturesTheCpuLacksAreErrorsAtTheUsersLineNamingThem) {
+  if (device.info().backend != BackendKind::cpu) {
+    GTEST_SKIP() << "inline PTX, textures and surfaces exist on NVIDIA GPUs";
+  }
+  struct Case {
+    const char* source;
+    unsigned line;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : "
+       "\"=r\"(r));\n  return r;\n}\n__global__ void k(unsigned* p) { *p = lane(); }\n",
+       3, "inline assembly (PTX) is not supported by kjit's CPU backend"},
+      {"texture<float, 1, cudaReadModeElementType> t;\n"
+       "__global__ void k(float* p) { *p = tex1Dfetch(t, 0); }\n",
+       1, "a texture reference is not supported by kjit's CPU backend"},
+      {"__global__ void k(float* p,\n  cudaTextureObject_t t) { *p = tex2D<float>(t, 0, 0); }\n", 2,
+       "a texture object is not supported by kjit's CPU backend"},
+      {"__global__ void k(float* p,\n  cudaSurfaceObject_t s) { surf2Dread(p, s, 0, 0); }\n", 2,
+       "a surface object is not supported by kjit's CPU backend"},
+      {"__managed__ int counter;\n__global__ void k(int* p) {\n  *p = counter;\n}\n", 3,
+       "__managed__ memory is not supported by kjit's CPU backend"},
+  };
+  for (const Case& c : cases) {
+    auto e = expect_throw<CompileError>(
+        [&] { (void)Program::from_source("feature.cu", c.source).kernel<void*>("k", device); });
+    EXPECT_EQ(e.file(), "feature.cu") << e.what();
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_TRUE(contains(e.what(), c.says)) << e.what();
+  }
+}
+
 TEST_F(CompileErrors, CallingAnUndefinedFunctionIsNamed) {
   auto e = expect_throw<CompileError>([&] {
     (void)Program::from_source("undefined.cu",

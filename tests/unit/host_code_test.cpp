@@ -53,8 +53,7 @@ TEST(HostCode, LaunchesRuntimeCallsAndCLibraryIOMakeAnUnmarkedFunctionHostCode) 
        {"k<<<g, b>>>(p);", "cudaMemcpy(p, q, 4, cudaMemcpyHostToDevice);", "checkCudaErrors(x);",
         "cuLaunchKernel(f, 1, 1, 1);", "fprintf(stderr, \"x\");", "exit(1);"}) {
     const std::string in = "void run(float* p) { " + body + " }\n";
-    EXPECT_EQ(squeezed(erase_host_functions(in)), "void run(float* p) __KJIT_HOST_ONLY;\n")
-        << body;
+    EXPECT_EQ(squeezed(erase_host_functions(in)), "void run(float* p) __KJIT_HOST_ONLY;\n") << body;
   }
 }
 
@@ -67,6 +66,23 @@ TEST(HostCode, DeviceCodeAndPlainHelpersStay) {
       "template <class T> T twice(T x) { printf(\"%d\", 1); return x + x; }\n"
       "constexpr int three() { return 3; }\n";
   EXPECT_EQ(erase_host_functions(in), in);
+}
+
+TEST(HostCode, ALaunchInDeviceCodeBecomesTheMarkedCallOnItsLine) {
+  const std::string source =
+      "__global__ void parent(int* p) {\n"
+      "  child<<<1, 32>>>(p, 7);\n"
+      "  Nest<Pair<int, Vec<int>>> x;\n"
+      "}\n"
+      "__device__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n";
+  const std::string out = erase_host_functions(source);
+  EXPECT_EQ(lines(out), lines(source));
+  EXPECT_EQ(out,
+            "__global__ void parent(int* p) {\n"
+            "  child,__KJIT_DEVICE_LAUNCH(1, 32),(p, 7);\n"
+            "  Nest<Pair<int, Vec<int>>> x;\n"
+            "}\n"
+            "__device__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n");
 }
 
 TEST(HostCode, MainGoesWhole) {

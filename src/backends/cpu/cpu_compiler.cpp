@@ -5,8 +5,11 @@
 #include "backends/cpu/cpu_frontend.hpp"
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/llvm/llvm_setup.hpp"
 #include "jit/environment.hpp"
 #include "jit/logging.hpp"
+
+#include <kjit/error.hpp>
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
@@ -14,7 +17,9 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -72,6 +77,24 @@ class CompileDump {
   std::filesystem::path base_;
 };
 
+/// LLVM's code generator could not finish (it reported errors through the context).
+[[noreturn]] void throw_codegen_errors(const std::string& program, const std::string& device,
+                                       const std::vector<std::string>& errors) {
+  const bool assembly = std::any_of(errors.begin(), errors.end(), [](const std::string& e) {
+    return e.find("inline asm") != std::string::npos;
+  });
+  std::string why = fmt::format("LLVM's code generator failed: {}", fmt::join(errors, "\n"));
+  while (!why.empty() && why.back() == '\n') {
+    why.pop_back();
+  }
+  if (assembly) {
+    why += "\ninline assembly (PTX) is not supported by kjit's CPU backend";
+  }
+  Diagnostic d;
+  d.message = why;
+  throw CompileError(program, device, {d}, why);
+}
+
 }  // namespace
 
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
@@ -84,6 +107,7 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
                              ? bitcode_to_ir(request, target, context, device)
                              : compile_to_ir(request, target, context, device);
   const auto t1 = clock::now();
+  const llvm_setup::ContextErrors codegen_errors(context);
 
   LoweringRequest lowering{request.program_name, device, request.kernel_names,
                            std::move(front.dynamic_shared), split_barriers};
@@ -101,6 +125,9 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   binary.format = "cpu-elf-object";
   binary.bytes = emit_object(*front.module, target, codegen);
   dump.bytes(binary.bytes, ".o");
+  if (!codegen_errors.errors().empty()) {
+    throw_codegen_errors(request.program_name, device, codegen_errors.errors());
+  }
   binary.log = std::move(front.warnings);
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     binary.kernel_symbols.push_back(std::to_string(i));
@@ -133,7 +160,22 @@ backend::TargetIdentity CpuCompiler::identity() {
 }
 
 backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
-  return compile_program(request, host_target(), label_, split_barriers());
+  const HostTarget& target = host_target();
+  const bool split = split_barriers();
+  backend::Binary binary;
+  const std::optional<std::string> fatal =
+      llvm_setup::run_recovering([&] { binary = compile_program(request, target, label_, split); });
+  if (fatal) {
+    const std::string why = fmt::format(
+        "LLVM stopped with a fatal error: {}\nkjit abandoned the compile (what it held is not "
+        "freed); KJIT_COMPILE_ISOLATION=process runs compiles in a child process, where such an "
+        "error costs nothing",
+        *fatal);
+    Diagnostic d;
+    d.message = why;
+    throw CompileError(request.program_name, label_, {d}, why);
+  }
+  return binary;
 }
 
 }  // namespace kjit::cpu

@@ -213,6 +213,17 @@ class DeclarationScanner : public clang::ASTConsumer,
     return true;
   }
 
+  bool VisitAsmStmt(clang::AsmStmt* stmt) {
+    // Kernel source's assembly is PTX: the host's assembler would refuse it at code generation,
+    // far from the user's line.
+    const unsigned id = diagnostics_->getCustomDiagID(
+        clang::DiagnosticsEngine::Error,
+        "inline assembly (PTX) is not supported by kjit's CPU backend; give the CPU a C++ "
+        "version under #ifdef __KJIT_CPU__");
+    diagnostics_->Report(stmt->getAsmLoc(), id);
+    return true;
+  }
+
   bool VisitVarDecl(clang::VarDecl* decl) {
     if (decl->hasExternalStorage() && has_annotation(decl, "kjit.shared")) {
       names_.push_back(ir_name(decl));

@@ -4,13 +4,21 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <csetjmp>
+#include <cstdio>
 #include <mutex>
 
 // The GPU code generators' registration functions (libLLVM exports them; KJIT_LLVM_NVPTX and
@@ -34,9 +42,80 @@ KJIT_DECLARE_TARGET(AMDGPU)
 
 namespace kjit::llvm_setup {
 
+namespace {
+
+// The innermost run_recovering of this thread, and what stopped it.
+thread_local std::jmp_buf* t_recovery = nullptr;
+thread_local std::string t_fatal_reason;
+
+/// LLVM's report_fatal_error: back to run_recovering when a compile runs on this thread; else
+/// LLVM ends the process after this returns, and the log says why first.
+void on_fatal_error(void* /*user*/, const char* reason, bool /*crash_diagnostics*/) {
+  if (t_recovery != nullptr) {
+    t_fatal_reason = reason;
+    std::longjmp(*t_recovery, 1);  // NOLINT(cert-err52-cpp): LLVM has no exceptions to throw
+  }
+  std::fputs("kjit: LLVM stopped with a fatal error outside any compile: ", stderr);
+  std::fputs(reason, stderr);
+  std::fputc('\n', stderr);
+}
+
+}  // namespace
+
+std::optional<std::string> run_recovering(const std::function<void()>& work) {
+  initialize_targets();  // installs the handler
+  std::jmp_buf here;
+  std::jmp_buf* const outer = t_recovery;
+  if (setjmp(here) != 0) {  // NOLINT(cert-err52-cpp)
+    t_recovery = outer;
+    return t_fatal_reason;
+  }
+  t_recovery = &here;
+  try {
+    work();
+  } catch (...) {
+    t_recovery = outer;
+    throw;
+  }
+  t_recovery = outer;
+  return std::nullopt;
+}
+
+namespace {
+
+class CollectingHandler : public llvm::DiagnosticHandler {
+ public:
+  explicit CollectingHandler(std::vector<std::string>& errors) : errors_(errors) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+    if (info.getSeverity() == llvm::DS_Error) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      llvm::DiagnosticPrinterRawOStream printer(os);
+      info.print(printer);
+      errors_.push_back(os.str());
+    }
+    return true;  // handled: warnings and remarks are dropped, errors kept
+  }
+
+ private:
+  std::vector<std::string>& errors_;
+};
+
+}  // namespace
+
+ContextErrors::ContextErrors(llvm::LLVMContext& context)
+    : context_(context), previous_(context.getDiagnosticHandler()) {
+  context_.setDiagnosticHandler(std::make_unique<CollectingHandler>(errors_));
+}
+
+ContextErrors::~ContextErrors() {
+  context_.setDiagnosticHandler(std::move(previous_));
+}
+
 void initialize_targets() {
   static std::once_flag once;
   std::call_once(once, [] {
+    llvm::install_fatal_error_handler(on_fatal_error);
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();

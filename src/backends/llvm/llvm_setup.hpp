@@ -3,10 +3,16 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace llvm {
+class DiagnosticHandler;
 class Function;
+class LLVMContext;
 class Module;
 class PassBuilder;
 class TargetMachine;
@@ -27,6 +33,27 @@ bool has_amdgpu();
 /// adds a backend's own passes at the builder's extension points before the pipeline is built.
 void run_o3(llvm::Module& module, llvm::TargetMachine& tm,
             const std::function<void(llvm::PassBuilder&)>& extend = {});
+
+/// Runs `work` (a compile) so that an LLVM fatal error in it (report_fatal_error, which would
+/// end the process) abandons the work instead: returns LLVM's reason, or nullopt when the work
+/// finished. The abandoned work's memory is not freed. Exceptions from `work` pass through.
+std::optional<std::string> run_recovering(const std::function<void()>& work);
+
+/// While it lives, the errors LLVM reports through `context` (inline assembly it cannot parse,
+/// say) are collected here instead of LLVM's default: print them and end the process.
+class ContextErrors {
+ public:
+  explicit ContextErrors(llvm::LLVMContext& context);
+  ContextErrors(const ContextErrors&) = delete;
+  ContextErrors& operator=(const ContextErrors&) = delete;
+  ~ContextErrors();
+  [[nodiscard]] const std::vector<std::string>& errors() const noexcept { return errors_; }
+
+ private:
+  llvm::LLVMContext& context_;
+  std::unique_ptr<llvm::DiagnosticHandler> previous_;
+  std::vector<std::string> errors_;
+};
 
 /// A function pass pipeline in LLVM's textual syntax ("sroa,gvn,...") on one function.
 void run_function_passes(llvm::Function& function, std::string_view pipeline);

@@ -68,6 +68,45 @@ typedef __UINT64_TYPE__ uint64_t;
 
 #define __managed__ __KJIT_UNSUPPORTED("__managed__ memory")
 
+// A kernel launch in device code, as host_code.cpp rewrites it: "k<<<g, b>>>(args)" becomes
+// "k,__KJIT_DEVICE_LAUNCH(g, b),(args)", an error at the launch's line.
+template <class... A>
+__KJIT_UNSUPPORTED("dynamic parallelism (a kernel launch in device code)")
+int __kjit_device_launch(A...);
+#define __KJIT_DEVICE_LAUNCH __kjit_device_launch
+
+// Textures and surfaces: declared (as nvcc declares them for every .cu file) so that a kernel
+// that uses one gets an error naming the feature at its line, not an undeclared name.
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int dim = 1, cudaTextureReadMode mode = cudaReadModeElementType>
+struct __KJIT_UNSUPPORTED("a texture reference") texture {};
+template <class T, int dim = 1>
+struct __KJIT_UNSUPPORTED("a surface reference") surface {};
+typedef __KJIT_UNSUPPORTED("a texture object") unsigned long long cudaTextureObject_t;
+typedef __KJIT_UNSUPPORTED("a surface object") unsigned long long cudaSurfaceObject_t;
+#define __KJIT_TEXTURE_FUNCTION(name)                           \
+  template <class T = float, class... A>                        \
+  __KJIT_UNSUPPORTED("the texture and surface function " #name) \
+  T name(A...);
+__KJIT_TEXTURE_FUNCTION(tex1Dfetch)
+__KJIT_TEXTURE_FUNCTION(tex1D)
+__KJIT_TEXTURE_FUNCTION(tex2D)
+__KJIT_TEXTURE_FUNCTION(tex3D)
+__KJIT_TEXTURE_FUNCTION(tex1DLayered)
+__KJIT_TEXTURE_FUNCTION(tex2DLayered)
+__KJIT_TEXTURE_FUNCTION(texCubemap)
+__KJIT_TEXTURE_FUNCTION(tex1DLod)
+__KJIT_TEXTURE_FUNCTION(tex2DLod)
+__KJIT_TEXTURE_FUNCTION(tex3DLod)
+__KJIT_TEXTURE_FUNCTION(tex2Dgather)
+__KJIT_TEXTURE_FUNCTION(surf1Dread)
+__KJIT_TEXTURE_FUNCTION(surf2Dread)
+__KJIT_TEXTURE_FUNCTION(surf3Dread)
+__KJIT_TEXTURE_FUNCTION(surf1Dwrite)
+__KJIT_TEXTURE_FUNCTION(surf2Dwrite)
+__KJIT_TEXTURE_FUNCTION(surf3Dwrite)
+#undef __KJIT_TEXTURE_FUNCTION
+
 // ---- vector types ---------------------------------------------------------------------------
 #define __KJIT_VEC(T, N)                                                          \
   struct T##1 {                                                                   \

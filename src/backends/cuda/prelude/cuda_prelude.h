@@ -27,3 +27,16 @@ typedef unsigned long uintptr_t;
 // Host functions of kjit's headers and of the program: a kernel that calls one fails to link;
 // kjit reports the call (nvrtc_compiler.cpp) from this mark.
 #define __KJIT_HOST_ONLY __attribute__((deprecated("__kjit_host_only__")))
+
+// A kernel launch in device code, as host_code.cpp rewrites it ("k<<<g, b>>>(args)" becomes
+// "k,__KJIT_DEVICE_LAUNCH(g, b),(args)"): an error at the launch's line. (NVRTC could launch
+// from a kernel only with relocatable device code linked against cudadevrt, which kjit does not
+// do.)
+template <class... A>
+__device__ int __kjit_device_launch(A...) {
+  static_assert(sizeof...(A) == 0 && sizeof...(A) != 0,
+                "dynamic parallelism (a kernel launch in device code) is not supported by kjit's "
+                "CUDA backend");
+  return 0;
+}
+#define __KJIT_DEVICE_LAUNCH __kjit_device_launch

@@ -16,6 +16,15 @@
 // refuses a device function's call to a host function at the call.
 #define __KJIT_HOST_ONLY
 
+// A kernel launch in device code, as host_code.cpp rewrites it ("k<<<g, b>>>(args)" becomes
+// "k,__KJIT_DEVICE_LAUNCH(g, b),(args)"): an error at the launch's line.
+template <class... A>
+__attribute__((unavailable(
+    "dynamic parallelism (a kernel launch in device code) is not supported by kjit's HIP "
+    "backend"))) __device__ int
+__kjit_device_launch(A...);
+#define __KJIT_DEVICE_LAUNCH __kjit_device_launch
+
 // The fixed-width types hipRTC 5.2 leaves out, spelled as Clang's own <stdint.h> spells them, so
 // that a hipRTC that has them declares the same types. (Its int64_t is long long.)
 typedef __INT8_TYPE__ int8_t;
