@@ -45,6 +45,8 @@ class KJIT_API Device {
   template <std::ranges::contiguous_range R>
   requires DeviceCopyable<std::ranges::range_value_t<R>>
   [[nodiscard]] DeviceBuffer<std::ranges::range_value_t<R>> upload(const R& host) const;
+  /// A vector<bool> (packed bits) as a buffer of one-byte bools, as a kernel's bool* reads them.
+  [[nodiscard]] DeviceBuffer<bool> upload(const std::vector<bool>& host) const;
 
   /// count uninitialised elements of host memory that this device copies to and from at full
   /// speed: page-locked on a GPU (no staging, truly asynchronous stream copies).

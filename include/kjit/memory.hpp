@@ -183,11 +183,19 @@ class DeviceBuffer {
     return DevicePtr<const T>::from_parts(raw_.device_impl(), raw_.address(), count_);
   }
 
-  /// The whole buffer as a host vector; waits for the device's work first.
+  /// The whole buffer as a host vector; waits for the device's work first. (A vector<bool> packs
+  /// its bits: it is filled from the buffer's one-byte bools.)
   [[nodiscard]] std::vector<T> download() const {
-    std::vector<T> out(count_);
-    raw_.read(0, out.data(), bytes(), nullptr);
-    return out;
+    if constexpr (std::is_same_v<T, bool>) {
+      static_assert(sizeof(bool) == 1, "kjit: a bool is one byte on every device kjit knows");
+      std::vector<unsigned char> held(count_);
+      raw_.read(0, held.data(), bytes(), nullptr);
+      return std::vector<bool>(held.begin(), held.end());
+    } else {
+      std::vector<T> out(count_);
+      raw_.read(0, out.data(), bytes(), nullptr);
+      return out;
+    }
   }
   /// Copies the buffer into `out`, which must hold size() elements; waits for the device first.
   void download(std::span<T> out) const {
@@ -199,6 +207,11 @@ class DeviceBuffer {
   }
   /// Copies host data into the start of the buffer (at most size() elements); synchronous.
   void upload(std::span<const T> in) { raw_.write(0, in.data(), upload_bytes(in.size()), nullptr); }
+  /// A vector<bool> (packed bits) into the start of a buffer of bools; synchronous.
+  void upload(const std::vector<bool>& in) requires std::is_same_v<T, bool> {
+    const std::vector<unsigned char> held(in.begin(), in.end());
+    raw_.write(0, held.data(), upload_bytes(held.size()), nullptr);
+  }
   /// As upload(in), ordered on `stream`; `in` must stay valid until the stream is done.
   void upload(std::span<const T> in, const Stream& stream) {
     raw_.write(0, in.data(), upload_bytes(in.size()), &stream);
@@ -288,6 +301,12 @@ const {
   const auto n = static_cast<std::size_t>(std::ranges::size(host));
   DeviceBuffer<T> buffer(*this, n);
   buffer.upload(std::span<const T>(std::ranges::data(host), n));
+  return buffer;
+}
+
+inline DeviceBuffer<bool> Device::upload(const std::vector<bool>& host) const {
+  DeviceBuffer<bool> buffer(*this, host.size());
+  buffer.upload(host);
   return buffer;
 }
 

@@ -105,6 +105,56 @@ void check_saxpy(DeviceTest& t, Device& device, const char* name) {
   }
 }
 
+TEST_F(Kernels, StaticSharedMemoryIsEachKernelsOwn) {
+  // Two kernels of 40 KB of __shared__ each, and one with none: each fits a block's 48 KB alone
+  // (summed over the file, none would launch). The shared helper's array goes with both.
+  const std::string source = R"(
+#define N 10240
+__shared__ float scratch[32];
+__device__ void note(float* out) { scratch[threadIdx.x % 32] = threadIdx.x; __syncthreads();
+  out[N + threadIdx.x] = scratch[(threadIdx.x + 1) % 32]; }
+__global__ void big_a(float* out) {
+  __shared__ float a[N];
+  for (int i = threadIdx.x; i < N; i += blockDim.x) a[i] = i;
+  __syncthreads();
+  for (int i = threadIdx.x; i < N; i += blockDim.x) out[i] = a[N - 1 - i];
+  note(out);
+}
+__global__ void big_b(float* out) {
+  __shared__ float b[N];
+  for (int i = threadIdx.x; i < N; i += blockDim.x) b[i] = 2.0f * i;
+  __syncthreads();
+  for (int i = threadIdx.x; i < N; i += blockDim.x) out[i] = b[N - 1 - i];
+  note(out);
+}
+__global__ void none(float* out) { out[threadIdx.x] = 1.0f; }
+)";
+  if (device.info().max_shared_bytes < 10240 * sizeof(float) + 128) {
+    GTEST_SKIP() << "a block of " << device.info().id()
+                 << " holds less than 40 KB of shared memory";
+  }
+  CompileOptions options;
+  options.kernels = {"big_a", "big_b", "none"};
+  const Program p = Program::from_source("big_shared.cu", source, options);
+  constexpr int kN = 10240;
+  constexpr unsigned kThreads = 32;
+  for (const float scale : {1.0f, 2.0f}) {
+    auto out = poisoned<float>(kN + kThreads);
+    p.kernel<float*>(scale == 1.0f ? "big_a" : "big_b", device)
+        .launch(LaunchConfig{.grid = {1}, .block = {kThreads}}, out);
+    const std::vector<float> got = out.download();
+    for (int i = 0; i < kN; ++i) {
+      ASSERT_EQ(got[i], scale * static_cast<float>(kN - 1 - i)) << i;
+    }
+    for (unsigned t = 0; t < kThreads; ++t) {
+      ASSERT_EQ(got[kN + t], static_cast<float>((t + 1) % 32)) << t;
+    }
+  }
+  auto ones = poisoned<float>(kThreads);
+  p.kernel<float*>("none", device).launch(LaunchConfig{.grid = {4}, .block = {kThreads}}, ones);
+  EXPECT_EQ(ones.download(), std::vector<float>(kThreads, 1.0f));
+}
+
 TEST_F(Kernels, SaxpyTemplatesMatchHost) {
   KJIT_SEED_TRACE();
   check_saxpy<float>(*this, device, "saxpy<float>");

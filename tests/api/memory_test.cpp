@@ -25,6 +25,27 @@ TEST_F(Memory, UploadDownloadRoundTrip) {
   EXPECT_EQ(out.back(), -1) << "download writes size() elements, no more";
 }
 
+TEST_F(Memory, BoolBuffersGoBothWaysAsKernelsSeeThem) {
+  // Rodinia's bfs keeps its masks in bool* buffers; a vector<bool> packs bits, kernels read bytes.
+  const std::vector<int> bits = random_vector<int>(1001, 0, 1);
+  const std::vector<bool> in(bits.begin(), bits.end());
+  auto d_in = device.upload(in);
+  auto d_out = device.alloc<bool>(in.size());
+  d_out.upload(std::vector<bool>(in.size(), false));
+  Program::from_source("bools.cu",
+                       "__global__ void negate(const bool* in, bool* out, int n) {\n"
+                       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "  if (i < n) out[i] = !in[i];\n}\n")
+      .kernel<const bool*, bool*, int>("negate", device)
+      .launch(LaunchConfig::for_elements(in.size()), d_in, d_out, static_cast<int>(in.size()));
+  std::vector<bool> want(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    want[i] = !in[i];
+  }
+  EXPECT_EQ(d_out.download(), want);
+  EXPECT_EQ(d_in.download(), in);
+}
+
 TEST_F(Memory, LargeTransfersRoundTrip) {
   // Large enough to be staged in several chunks on a GPU, with a remainder.
   KJIT_SEED_TRACE();

@@ -140,15 +140,70 @@ std::vector<llvm::AllocaInst*> take_shared_allocas(llvm::Module& m) {
   return allocas;
 }
 
+/// The functions each kernel may run: those it calls, directly or through others, and, where one
+/// of them calls through a pointer, every function whose address is taken.
+std::vector<std::set<Function*>> kernel_reach(llvm::Module& m,
+                                              const std::vector<Function*>& kernels) {
+  std::vector<Function*> address_taken;
+  for (Function& f : m) {
+    if (f.hasAddressTaken()) {
+      address_taken.push_back(&f);
+    }
+  }
+  std::vector<std::set<Function*>> reach;
+  for (Function* kernel : kernels) {
+    std::set<Function*> seen{kernel};
+    std::vector<Function*> work{kernel};
+    const auto visit = [&](Function* f) {
+      if (f != nullptr && seen.insert(f).second) {
+        work.push_back(f);
+      }
+    };
+    while (!work.empty()) {
+      Function* f = work.back();
+      work.pop_back();
+      for (llvm::Instruction& i : llvm::instructions(*f)) {
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+            call != nullptr && call->isIndirectCall()) {
+          for (Function* taken : address_taken) {
+            visit(taken);
+          }
+        }
+        for (llvm::Value* operand : i.operands()) {
+          visit(llvm::dyn_cast<Function>(operand->stripPointerCasts()));
+        }
+      }
+    }
+    reach.push_back(std::move(seen));
+  }
+  return reach;
+}
+
+/// The functions whose instructions use `v`, through constant expressions too.
+void using_functions(llvm::Value* v, std::set<Function*>& out) {
+  for (llvm::User* u : v->users()) {
+    if (auto* i = llvm::dyn_cast<llvm::Instruction>(u)) {
+      out.insert(i->getFunction());
+    } else if (llvm::isa<llvm::Constant>(u)) {
+      using_functions(u, out);
+    }
+  }
+}
+
 /// Assigns offsets in the block's shared area and replaces each variable by a call
-/// __kjit_shared_slot(offset), which the context threading below turns into an address.
+/// __kjit_shared_slot(offset), which the context threading below turns into an address. Each
+/// kernel's area holds only the variables it may use: two variables share bytes unless one
+/// kernel may use both (a file of kernels with 40 KB each needs 40 KB per block, not the sum).
 class SharedLayout {
  public:
-  SharedLayout(llvm::Module& m, const LoweringRequest& request)
+  SharedLayout(llvm::Module& m, const LoweringRequest& request,
+               std::vector<std::set<Function*>> reach)
       : module_(m),
         request_(request),
         dl_(m.getDataLayout()),
-        i64_(llvm::Type::getInt64Ty(m.getContext())) {
+        i64_(llvm::Type::getInt64Ty(m.getContext())),
+        reach_(std::move(reach)),
+        ends_(reach_.size(), 0) {
     auto* ptr = llvm::PointerType::get(m.getContext(), 0);
     slot_fn_ = Function::Create(llvm::FunctionType::get(ptr, {i64_}, false),
                                 llvm::GlobalValue::ExternalLinkage, kSlotFn, m);
@@ -157,8 +212,10 @@ class SharedLayout {
   [[nodiscard]] Function* slot_fn() const noexcept { return slot_fn_; }
 
   void place_global(GlobalVariable* g) {
-    const std::uint64_t offset =
-        allocate(dl_.getTypeAllocSize(g->getValueType()), g->getPointerAlignment(dl_).value());
+    std::set<Function*> users;
+    using_functions(g, users);
+    const std::uint64_t offset = allocate(dl_.getTypeAllocSize(g->getValueType()),
+                                          g->getPointerAlignment(dl_).value(), users);
     replace_global(g, offset);
   }
 
@@ -168,7 +225,8 @@ class SharedLayout {
       unsupported(request_, fmt::format("a __shared__ variable in '{}' has no fixed size",
                                         readable(a->getFunction()->getName())));
     }
-    const std::uint64_t offset = allocate(size->getFixedValue(), a->getAlign().value());
+    const std::uint64_t offset =
+        allocate(size->getFixedValue(), a->getAlign().value(), {a->getFunction()});
     for (llvm::User* u : llvm::make_early_inc_range(a->users())) {
       if (auto* marker = llvm::dyn_cast<llvm::IntrinsicInst>(u);
           marker != nullptr && marker->isLifetimeStartOrEnd()) {
@@ -181,22 +239,75 @@ class SharedLayout {
     a->eraseFromParent();
   }
 
-  /// Places the extern __shared__ variables at the start of the dynamic area; returns its offset.
-  std::uint64_t place_dynamic(const std::vector<std::string>& names) {
-    cursor_ = llvm::alignTo(cursor_, kDynamicSharedAlign);
+  /// Places the extern __shared__ variables at the start of the dynamic area, after every
+  /// kernel's static variables (one offset, as code shared by kernels has it built in). Returns
+  /// each kernel's static bytes: where the dynamic area starts for a kernel that may use it.
+  std::vector<std::uint64_t> place_dynamic(const std::vector<std::string>& names) {
+    std::uint64_t start = 0;
+    for (const std::uint64_t end : ends_) {
+      start = std::max(start, end);
+    }
+    start = llvm::alignTo(start, kDynamicSharedAlign);
+    std::vector<std::uint64_t> statics = ends_;
     for (const std::string& name : names) {
       if (GlobalVariable* g = module_.getNamedGlobal(name); g != nullptr && g->isDeclaration()) {
-        replace_global(g, cursor_);
+        std::set<Function*> users;
+        using_functions(g, users);
+        for (std::size_t n = 0; n < reach_.size(); ++n) {
+          if (uses(n, users)) {
+            statics[n] = start;
+          }
+        }
+        replace_global(g, start);
       }
     }
-    return cursor_;
+    return statics;
   }
 
  private:
-  std::uint64_t allocate(std::uint64_t size, std::uint64_t align) {
-    cursor_ = llvm::alignTo(cursor_, std::max(align, kSharedVariableAlign));
-    const std::uint64_t offset = cursor_;
-    cursor_ += size;
+  struct Placed {
+    std::uint64_t begin;
+    std::uint64_t end;
+    std::vector<bool> kernels;  // which kernels may use it
+  };
+
+  [[nodiscard]] bool uses(std::size_t kernel, const std::set<Function*>& users) const {
+    return std::any_of(users.begin(), users.end(),
+                       [&](Function* f) { return reach_[kernel].count(f) != 0; });
+  }
+
+  /// The lowest offset where `size` bytes overlap no variable that a kernel using these may use.
+  std::uint64_t allocate(std::uint64_t size, std::uint64_t align,
+                         const std::set<Function*>& users) {
+    const std::uint64_t alignment = std::max(align, kSharedVariableAlign);
+    std::vector<bool> kernels(reach_.size());
+    for (std::size_t n = 0; n < reach_.size(); ++n) {
+      kernels[n] = uses(n, users);
+    }
+    const auto conflicts = [&](const Placed& p) {
+      for (std::size_t n = 0; n < kernels.size(); ++n) {
+        if (kernels[n] && p.kernels[n]) {
+          return true;
+        }
+      }
+      return false;
+    };
+    std::uint64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const Placed& p : placed_) {
+        if (conflicts(p) && offset < p.end && p.begin < offset + size) {
+          offset = llvm::alignTo(p.end, alignment);
+          moved = true;
+        }
+      }
+    }
+    placed_.push_back({offset, offset + size, kernels});
+    for (std::size_t n = 0; n < kernels.size(); ++n) {
+      if (kernels[n]) {
+        ends_[n] = std::max(ends_[n], offset + size);
+      }
+    }
     return offset;
   }
 
@@ -224,7 +335,9 @@ class SharedLayout {
   const llvm::DataLayout& dl_;
   llvm::Type* i64_;
   Function* slot_fn_ = nullptr;
-  std::uint64_t cursor_ = 0;
+  std::vector<std::set<Function*>> reach_;
+  std::vector<std::uint64_t> ends_;  // per kernel: the end of its static variables
+  std::vector<Placed> placed_;
 };
 
 /// The function that entry N was generated for (from __kjit_fn_N, which is then removed).
@@ -497,14 +610,15 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     }
   }
 
-  SharedLayout layout(m, request);
+  SharedLayout layout(m, request, kernel_reach(m, targets));
   for (GlobalVariable* g : annotated.shared) {
     layout.place_global(g);
   }
   for (llvm::AllocaInst* a : take_shared_allocas(m)) {
     layout.place_alloca(a);
   }
-  const std::uint64_t static_shared_bytes = layout.place_dynamic(request.dynamic_shared);
+  const std::vector<std::uint64_t> static_shared_bytes =
+      layout.place_dynamic(request.dynamic_shared);
 
   ContextThreading(m, request, layout.slot_fn()).run();
 
@@ -565,7 +679,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                     llvm::ConstantInt::get(i32, on_fibers      ? KJIT_CPU_KERNEL_USES_BARRIER
                                                 : split.yields ? KJIT_CPU_KERNEL_YIELDS
                                                                : 0U),
-                    llvm::ConstantInt::get(i64, static_shared_bytes),
+                    llvm::ConstantInt::get(i64, static_shared_bytes[n]),
                     llvm::ConstantInt::get(i64, split.frame_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);

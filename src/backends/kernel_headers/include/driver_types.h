@@ -51,7 +51,9 @@ enum cudaSharedMemConfig {
   cudaSharedMemBankSizeFourByte = 1,
   cudaSharedMemBankSizeEightByte = 2
 };
+#ifndef __KJIT_CPU__  // the CPU prelude declares these, as what its kernels cannot use
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+#endif
 enum cudaTextureAddressMode {
   cudaAddressModeWrap = 0,
   cudaAddressModeClamp = 1,
@@ -72,8 +74,10 @@ typedef struct CUgraph_st* cudaGraph_t;
 typedef struct CUgraphExec_st* cudaGraphExec_t;
 typedef struct cudaArray* cudaArray_t;
 typedef const struct cudaArray* cudaArray_const_t;
+#ifndef __KJIT_CPU__
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
+#endif
 
 struct cudaChannelFormatDesc {
   int x, y, z, w;
