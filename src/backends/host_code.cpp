@@ -16,17 +16,61 @@ using Kind = SourceToken::Kind;
 // What a function body that calls one of these cannot be: device code. C library I/O and
 // process control, and the host halves of the CUDA samples' helpers.
 constexpr std::array kHostCalls = {
+    // The C library's host side: files, the process, strings and numbers from text.
     std::string_view("fprintf"),
     std::string_view("fopen"),
     std::string_view("fclose"),
     std::string_view("fread"),
     std::string_view("fwrite"),
     std::string_view("fscanf"),
+    std::string_view("fgets"),
+    std::string_view("fputs"),
+    std::string_view("fflush"),
+    std::string_view("sprintf"),
+    std::string_view("snprintf"),
+    std::string_view("sscanf"),
     std::string_view("exit"),
+    std::string_view("abort"),
+    std::string_view("getenv"),
+    std::string_view("system"),
+    std::string_view("atoi"),
+    std::string_view("atol"),
+    std::string_view("atof"),
+    std::string_view("strtol"),
+    std::string_view("strtod"),
+    std::string_view("strtoul"),
+    std::string_view("strlen"),
+    std::string_view("strcpy"),
+    std::string_view("strncpy"),
+    std::string_view("strcat"),
+    std::string_view("strcmp"),
+    std::string_view("strncmp"),
+    std::string_view("strchr"),
+    std::string_view("strrchr"),
+    std::string_view("strstr"),
+    std::string_view("strdup"),
+    std::string_view("strcasecmp"),
+    std::string_view("strncasecmp"),
+    std::string_view("srand"),
+    std::string_view("rand"),
+    std::string_view("time"),
+    std::string_view("gettimeofday"),
+    // cuda-samples' helpers (helper_cuda.h, helper_functions.h).
     std::string_view("checkCudaErrors"),
     std::string_view("getLastCudaError"),
     std::string_view("sdkCreateTimer"),
     std::string_view("findCudaDevice"),
+};
+
+// What the C++ library's host side names after "std::": a body that uses one is host code.
+constexpr std::array kHostLibraryNames = {
+    std::string_view("string"),        std::string_view("ifstream"),
+    std::string_view("ofstream"),      std::string_view("fstream"),
+    std::string_view("cout"),          std::string_view("cerr"),
+    std::string_view("endl"),          std::string_view("vector"),
+    std::string_view("stringstream"),  std::string_view("ostringstream"),
+    std::string_view("istringstream"), std::string_view("getline"),
+    std::string_view("runtime_error"), std::string_view("exception"),
 };
 
 // Tokens that may follow a function's parameter list before its body.
@@ -244,6 +288,11 @@ class Scanner {
     for (std::size_t i = open + 1; i < close; ++i) {
       const std::string_view w = text(i);
       if (w == "<<<") {
+        return true;
+      }
+      if (w == "std" && i + 2 < close && text(i + 1) == "::" &&
+          std::find(kHostLibraryNames.begin(), kHostLibraryNames.end(), text(i + 2)) !=
+              kHostLibraryNames.end()) {
         return true;
       }
       if (t_[i].kind != Kind::identifier || i + 1 >= close || text(i + 1) != "(") {

@@ -392,6 +392,46 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
   backend::throw_compile_failure(request, device, located, diagnostics.format());
 }
 
+/// A file read from disk, as the compiler sees it: its host functions' bodies erased.
+class FilteredFile : public llvm::vfs::File {
+ public:
+  FilteredFile(llvm::vfs::Status status, std::string text)
+      : status_(llvm::vfs::Status::copyWithNewSize(status, text.size())), text_(std::move(text)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name,
+                                                               int64_t /*size*/, bool /*terminate*/,
+                                                               bool /*volatile*/) override {
+    return llvm::MemoryBuffer::getMemBufferCopy(text_, name);
+  }
+  std::error_code close() override { return {}; }
+
+ private:
+  llvm::vfs::Status status_;
+  std::string text_;
+};
+
+/// The disk as the compiler reads it: headers a kernel file includes from disk have their host
+/// code erased as the file's own is (host_code.hpp), so a shared header's host functions do not
+/// stop a compile.
+class HostCodeFilter : public llvm::vfs::ProxyFileSystem {
+ public:
+  using ProxyFileSystem::ProxyFileSystem;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(
+      const llvm::Twine& path) override {
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (!file) {
+      return file;
+    }
+    const auto status = (*file)->status();
+    auto buffer = (*file)->getBuffer(path.str(), -1, true, false);
+    if (!status || !buffer) {
+      return file;  // let the compiler report what it cannot read
+    }
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<FilteredFile>(
+        *status, backend::erase_host_functions((*buffer)->getBuffer())));
+  }
+};
+
 }  // namespace
 
 FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
@@ -415,8 +455,8 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
     memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
                     llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }
-  auto files =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::makeIntrusiveRefCnt<HostCodeFilter>(llvm::vfs::getRealFileSystem()));
   files->pushOverlay(memory);
 
   const std::vector<std::string> args = clang_arguments(request, target);

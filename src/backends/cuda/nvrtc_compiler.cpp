@@ -4,6 +4,7 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
+#include "backends/disk_headers.hpp"
 #include "backends/host_code.hpp"
 #include "backends/kernel_headers.hpp"
 #include "backends/library_search.hpp"
@@ -308,6 +309,13 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     headers.push_back(header_texts.emplace_back(backend::erase_host_functions(text)).c_str());
     names.push_back(name.c_str());
   }
+  // Headers from disk, their host code erased too: NVRTC takes a named header before its
+  // search path. Diagnostics in them name the file, as NVRTC would.
+  const std::vector<backend::DiskHeader> disk = backend::disk_headers(request);
+  for (const backend::DiskHeader& h : disk) {
+    headers.push_back(h.text.c_str());
+    names.push_back(h.name.c_str());
+  }
   // kjit's headers (<stdio.h>, <cuda_fp16.h> ...). Their texts and names are NUL-terminated
   // string literals, as NVRTC needs.
   for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
@@ -343,8 +351,16 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     // ptxas: "Unresolved extern function '_Z6launchPf'": device code calls a function that has
     // no definition, such as a host function kept as a declaration.
     const bool unresolved = log.find("Unresolved extern function") != std::string::npos;
-    backend::throw_compile_failure(
-        request, device, locate(parse_nvrtc_log(log), request, main_name, unresolved), log);
+    std::vector<NvrtcDiagnostic> parsed = parse_nvrtc_log(log);
+    for (NvrtcDiagnostic& p : parsed) {
+      const auto from_disk = std::find_if(
+          disk.begin(), disk.end(), [&](const backend::DiskHeader& h) { return h.name == p.file; });
+      if (from_disk != disk.end()) {
+        p.file = from_disk->path.lexically_normal().string();
+      }
+    }
+    backend::throw_compile_failure(request, device, locate(parsed, request, main_name, unresolved),
+                                   log);
   }
   if (r != NVRTC_SUCCESS) {
     throw BackendError(

@@ -152,7 +152,7 @@ class Scanner {
       }
       const std::string spelled = d.quoted ? "\"" + d.name + "\"" : "<" + d.name + ">";
       if (d.quoted && dir) {
-        visit_file(*dir / d.name, spelled, "beside");
+        visit_file(*dir / d.name, d.name, spelled, "beside");
       }
       const auto header = std::find_if(request_.headers.begin(), request_.headers.end(),
                                        [&](const auto& h) { return h.first == d.name; });
@@ -161,13 +161,13 @@ class Scanner {
         scan(header->second, d.name, std::nullopt);
       }
       for (std::size_t i = 0; i < request_.include_dirs.size(); ++i) {
-        visit_file(request_.include_dirs[i] / d.name, spelled, fmt::format("dir {}", i));
+        visit_file(request_.include_dirs[i] / d.name, d.name, spelled, fmt::format("dir {}", i));
       }
     }
   }
 
-  void visit_file(const std::filesystem::path& path, const std::string& spelled,
-                  const std::string& where) {
+  void visit_file(const std::filesystem::path& path, const std::string& name,
+                  const std::string& spelled, const std::string& where) {
     const std::string normal = path.lexically_normal().string();
     const std::string label = fmt::format("include {} [{}]", spelled, where);
     if (const auto known = hashes_.find(normal); known != hashes_.end()) {
@@ -177,6 +177,9 @@ class Scanner {
     std::optional<std::string> text = read_file(path);
     if (!text) {
       return;
+    }
+    if (found_names_.insert(name).second) {
+      result_.found.emplace_back(name, path);
     }
     const std::string& hash = hashes_.emplace(normal, hash128_hex(*text)).first->second;
     result_.files.emplace_back(label, hash);
@@ -188,6 +191,7 @@ class Scanner {
   const backend::CompileRequest& request_;
   IncludeScan result_;
   std::set<std::string> visited_;
+  std::set<std::string> found_names_;
   std::map<std::string, std::string> hashes_;  // normal path -> hash of the file's text
 };
 

@@ -4,6 +4,7 @@
 
 #include "backends/backend.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,9 @@ struct IncludeScan {
   /// search finds in several places lists each, so that the key does not depend on which one the
   /// compiler picks. Names found nowhere (the compiler's own headers) are left out.
   std::vector<std::pair<std::string, std::string>> files;
+  /// Each include name (as written between the quotes or brackets) that a file on disk answers,
+  /// with the first file found for it, in the order found.
+  std::vector<std::pair<std::string, std::filesystem::path>> found;
   /// Set when an include cannot be resolved before compiling (#include MACRO): why.
   std::optional<std::string> uncacheable;
 };

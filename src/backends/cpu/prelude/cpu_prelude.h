@@ -254,3 +254,8 @@ T __reduce_max_sync(unsigned, T) __KJIT_NO_WARP;
 #include "cpu_prelude_intrinsics.h"
 #include "cpu_prelude_math.h"
 #endif
+
+// assert() without an include, as NVRTC has it (kjit's <assert.h>, where the headers are).
+#if __has_include(<assert.h>)
+#include <assert.h>
+#endif

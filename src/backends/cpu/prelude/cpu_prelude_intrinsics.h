@@ -116,8 +116,9 @@ static inline T __ldcs(const T* p) {
 static inline long long clock64() {
   return (long long)__builtin_readcyclecounter();
 }
-static inline long clock() {
-  return (long)__builtin_readcyclecounter();
+typedef long clock_t;  // as NVRTC declares it, without an include
+static inline clock_t clock() {
+  return (clock_t)__builtin_readcyclecounter();
 }
 static inline void __trap() {
   __builtin_trap();
