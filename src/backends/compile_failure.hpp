@@ -25,7 +25,7 @@ struct LocatedDiagnostic {
 };
 
 [[noreturn]] void throw_compile_failure(const CompileRequest& request, const std::string& device,
-                                        const std::vector<LocatedDiagnostic>& diagnostics,
+                                        const std::vector<LocatedDiagnostic>& given,
                                         const std::string& log);
 
 }  // namespace kjit::backend

@@ -122,6 +122,10 @@ class ProgramImpl {
                                                                   DeviceImpl& device);
   /// Makes sure `device` has a build (the declared kernels'); call without variables_mutex_.
   void ensure_built(DeviceImpl& device);
+  /// The backend stream of `stream` (the default one for nullptr); UsageError when it belongs to
+  /// another device than variable `name`'s.
+  backend::Stream* stream_for(std::string_view name, DeviceImpl& device, const Stream* stream,
+                              const char* what) const;
   /// Checks [offset, offset + bytes) against a variable of `size` bytes.
   void check_variable_range(std::string_view name, std::size_t size, std::size_t offset,
                             std::size_t bytes, const char* what) const;

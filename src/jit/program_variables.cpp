@@ -86,6 +86,17 @@ void ProgramImpl::check_variable_range(std::string_view name, std::size_t size, 
   }
 }
 
+backend::Stream* ProgramImpl::stream_for(std::string_view name, DeviceImpl& device,
+                                         const Stream* stream, const char* what) const {
+  backend::Stream* s = device.stream(stream);
+  if (s == nullptr) {
+    throw UsageError(fmt::format("kjit: variable '{}' of '{}' on {} cannot be {} on a stream of {}",
+                                 name, name_, device.describe(), what,
+                                 stream->impl()->device().describe()));
+  }
+  return s;
+}
+
 std::size_t ProgramImpl::variable_size(std::string_view name, DeviceImpl& device) {
   ensure_built(device);
   const std::lock_guard lock(variables_mutex_);
@@ -95,13 +106,7 @@ std::size_t ProgramImpl::variable_size(std::string_view name, DeviceImpl& device
 void ProgramImpl::write_variable(std::string_view name, DeviceImpl& device, std::size_t offset,
                                  const void* src, std::size_t bytes, const Stream* stream) {
   ensure_built(device);
-  backend::Stream* s = device.stream(stream);
-  if (s == nullptr) {
-    throw UsageError(
-        fmt::format("kjit: variable '{}' of '{}' on {} cannot be written on a stream "
-                    "of {}",
-                    name, name_, device.describe(), stream->impl()->device().describe()));
-  }
+  backend::Stream* s = stream_for(name, device, stream, "written");
   const std::lock_guard lock(variables_mutex_);
   const auto places = holders(name, device);
   check_variable_range(name, places.front().second.size, offset, bytes, "a write");
@@ -145,13 +150,7 @@ void ProgramImpl::read_variable(std::string_view name, DeviceImpl& device, std::
                                 void* dst, std::size_t bytes, const Stream* stream) {
   const backend::Variable v = variable_place(name, device);
   check_variable_range(name, v.size, offset, bytes, "a read");
-  backend::Stream* s = device.stream(stream);
-  if (s == nullptr) {
-    throw UsageError(
-        fmt::format("kjit: variable '{}' of '{}' on {} cannot be read on a stream "
-                    "of {}",
-                    name, name_, device.describe(), stream->impl()->device().describe()));
-  }
+  backend::Stream* s = stream_for(name, device, stream, "read");
   if (bytes == 0) {
     return;
   }

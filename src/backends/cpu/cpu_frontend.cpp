@@ -395,7 +395,7 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
 /// A file read from disk, as the compiler sees it: its host functions' bodies erased.
 class FilteredFile : public llvm::vfs::File {
  public:
-  FilteredFile(llvm::vfs::Status status, std::string text)
+  FilteredFile(const llvm::vfs::Status& status, std::string text)
       : status_(llvm::vfs::Status::copyWithNewSize(status, text.size())), text_(std::move(text)) {}
   llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name,
