@@ -116,10 +116,9 @@ class ProgramImpl {
     std::size_t offset;
     std::vector<unsigned char> bytes;
   };
-  /// The builds of `device` that hold variable `name`, and the variable in each; call with
-  /// variables_mutex_ held. UsageError, listing the variables there are, when none has it.
-  std::vector<std::pair<LoadedBuild*, backend::Variable>> holders(std::string_view name,
-                                                                  DeviceImpl& device);
+  /// Variable `name` in each build of `device` that holds it; call with variables_mutex_ held.
+  /// UsageError, listing the variables there are, when none has it.
+  std::vector<backend::Variable> holders(std::string_view name, DeviceImpl& device);
   /// Makes sure `device` has a build (the declared kernels'); call without variables_mutex_.
   void ensure_built(DeviceImpl& device);
   /// The backend stream of `stream` (the default one for nullptr); UsageError when it belongs to

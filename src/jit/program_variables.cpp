@@ -55,26 +55,27 @@ void ProgramImpl::ensure_built(DeviceImpl& device) {
   build_declared(device);
 }
 
-std::vector<std::pair<LoadedBuild*, backend::Variable>> ProgramImpl::holders(std::string_view name,
-                                                                             DeviceImpl& device) {
-  std::vector<std::pair<LoadedBuild*, backend::Variable>> found;
-  std::set<std::string> known;
+std::vector<backend::Variable> ProgramImpl::holders(std::string_view name, DeviceImpl& device) {
+  std::vector<backend::Variable> found;
   for (const std::shared_ptr<LoadedBuild>& build : loaded_[&device]) {
     if (const backend::Variable* v = build->variable(name)) {
-      found.emplace_back(build.get(), *v);
+      found.push_back(*v);
     }
+  }
+  if (!found.empty()) {
+    return found;
+  }
+  std::set<std::string> known;
+  for (const std::shared_ptr<LoadedBuild>& build : loaded_[&device]) {
     for (const backend::Variable& v : build->variables()) {
       known.insert(fmt::format("{} ({} bytes)", v.name, v.size));
     }
   }
-  if (found.empty()) {
-    throw UsageError(fmt::format(
-        "kjit: program '{}' has no __device__ or __constant__ variable '{}' on {}; {}", name_, name,
-        device.describe(),
-        known.empty() ? std::string("it has none (a variable no kernel uses may be left out)")
-                      : fmt::format("it has: {}", fmt::join(known, ", "))));
-  }
-  return found;
+  throw UsageError(fmt::format(
+      "kjit: program '{}' has no __device__ or __constant__ variable '{}' on {}; {}", name_, name,
+      device.describe(),
+      known.empty() ? std::string("it has none (a variable no kernel uses may be left out)")
+                    : fmt::format("it has: {}", fmt::join(known, ", "))));
 }
 
 void ProgramImpl::check_variable_range(std::string_view name, std::size_t size, std::size_t offset,
@@ -100,7 +101,7 @@ backend::Stream* ProgramImpl::stream_for(std::string_view name, DeviceImpl& devi
 std::size_t ProgramImpl::variable_size(std::string_view name, DeviceImpl& device) {
   ensure_built(device);
   const std::lock_guard lock(variables_mutex_);
-  return holders(name, device).front().second.size;
+  return holders(name, device).front().size;
 }
 
 void ProgramImpl::write_variable(std::string_view name, DeviceImpl& device, std::size_t offset,
@@ -109,7 +110,7 @@ void ProgramImpl::write_variable(std::string_view name, DeviceImpl& device, std:
   backend::Stream* s = stream_for(name, device, stream, "written");
   const std::lock_guard lock(variables_mutex_);
   const auto places = holders(name, device);
-  check_variable_range(name, places.front().second.size, offset, bytes, "a write");
+  check_variable_range(name, places.front().size, offset, bytes, "a write");
   if (bytes == 0) {
     return;
   }
@@ -123,7 +124,7 @@ void ProgramImpl::write_variable(std::string_view name, DeviceImpl& device, std:
   if (stream == nullptr) {
     device.synchronize();
   }
-  for (const auto& [build, v] : places) {
+  for (const backend::Variable& v : places) {
     if (stream == nullptr) {
       s->copy_to_device_now(v.address + offset, src, bytes);
     } else {
@@ -143,7 +144,7 @@ backend::Variable ProgramImpl::variable_place(std::string_view name, DeviceImpl&
         "one build holds them all",
         name, name_, places.size(), device.describe()));
   }
-  return places.front().second;
+  return places.front();
 }
 
 void ProgramImpl::read_variable(std::string_view name, DeviceImpl& device, std::size_t offset,

@@ -77,6 +77,14 @@ class CompileDump {
   std::filesystem::path base_;
 };
 
+/// A compile that LLVM stopped: `why` is the whole story, with no place in the user's files.
+[[noreturn]] void throw_llvm_failure(const std::string& program, const std::string& device,
+                                     const std::string& why) {
+  Diagnostic d;
+  d.message = why;
+  throw CompileError(program, device, {d}, why);
+}
+
 /// LLVM's code generator could not finish (it reported errors through the context).
 [[noreturn]] void throw_codegen_errors(const std::string& program, const std::string& device,
                                        const std::vector<std::string>& errors) {
@@ -90,9 +98,7 @@ class CompileDump {
   if (assembly) {
     why += "\ninline assembly (PTX) is not supported by kjit's CPU backend";
   }
-  Diagnostic d;
-  d.message = why;
-  throw CompileError(program, device, {d}, why);
+  throw_llvm_failure(program, device, why);
 }
 
 }  // namespace
@@ -166,14 +172,12 @@ backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
   const std::optional<std::string> fatal =
       llvm_setup::run_recovering([&] { binary = compile_program(request, target, label_, split); });
   if (fatal) {
-    const std::string why = fmt::format(
-        "LLVM stopped with a fatal error: {}\nkjit abandoned the compile (what it held is not "
-        "freed); KJIT_COMPILE_ISOLATION=process runs compiles in a child process, where such an "
-        "error costs nothing",
-        *fatal);
-    Diagnostic d;
-    d.message = why;
-    throw CompileError(request.program_name, label_, {d}, why);
+    throw_llvm_failure(
+        request.program_name, label_,
+        fmt::format("LLVM stopped with a fatal error: {}\nkjit abandoned the compile (what it held "
+                    "is not freed); KJIT_COMPILE_ISOLATION=process runs compiles in a child "
+                    "process, where such an error costs nothing",
+                    *fatal));
   }
   return binary;
 }
