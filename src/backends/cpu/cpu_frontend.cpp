@@ -455,8 +455,11 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
     memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
                     llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }
+  // A disk of its own per compile: the process-wide one (getRealFileSystem) is a static built
+  // inside libLLVM, whose construction a compile on another thread cannot be shown to follow.
   auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::makeIntrusiveRefCnt<HostCodeFilter>(llvm::vfs::getRealFileSystem()));
+      llvm::makeIntrusiveRefCnt<HostCodeFilter>(
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem())));
   files->pushOverlay(memory);
 
   const std::vector<std::string> args = clang_arguments(request, target);
