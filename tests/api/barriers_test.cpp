@@ -125,6 +125,53 @@ TEST_F(Barriers, StateKeptAcrossBarriers) {
   }
 }
 
+TEST_F(Barriers, NestedLoopsWhoseInnerCountFollowsTheOuter) {
+  // A bitonic sort in shared memory: the barrier is in an inner loop that starts from the outer
+  // loop's counter, which each thread keeps and updates after the barrier. (On the CPU with
+  // barrier regions, threads once read a counter another thread of the same pass had already
+  // advanced, and the block never finished.)
+  auto k = Program::from_source("bitonic.cu", R"(
+    __global__ void sort(unsigned* keys, unsigned length) {
+      __shared__ unsigned s[512];
+      const unsigned t = threadIdx.x;
+      s[t] = keys[blockIdx.x * 512 + t];
+      s[t + 256] = keys[blockIdx.x * 512 + t + 256];
+      for (unsigned size = 2; size <= length; size <<= 1) {
+        const unsigned down = (t & (size / 2)) != 0;
+        for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+          __syncthreads();
+          const unsigned pos = 2 * t - (t & (stride - 1));
+          if ((s[pos] > s[pos + stride]) != down) {
+            const unsigned x = s[pos];
+            s[pos] = s[pos + stride];
+            s[pos + stride] = x;
+          }
+        }
+      }
+      __syncthreads();
+      keys[blockIdx.x * 512 + t] = s[t];
+      keys[blockIdx.x * 512 + t + 256] = s[t + 256];
+    })")
+               .kernel<unsigned*, unsigned>("sort", device);
+  const unsigned blocks = 4;
+  const auto in = random_vector<unsigned>(512 * blocks, 0, 1000000);
+  for (const unsigned length : {4U, 64U, 512U}) {
+    auto keys = device.upload(in);
+    k.launch(LaunchConfig{.grid = {blocks}, .block = {256}}, keys, length);
+    const auto out = keys.download();
+    // Runs of `length` keys, sorted up and down in turn (the full sort when length is 512).
+    for (std::size_t run = 0; run < in.size() / length; ++run) {
+      std::vector<unsigned> want(in.begin() + run * length, in.begin() + (run + 1) * length);
+      std::sort(want.begin(), want.end());
+      if (length < 512 && run % 2 == 1) {
+        std::reverse(want.begin(), want.end());
+      }
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin() + run * length))
+          << "length " << length << ", run " << run;
+    }
+  }
+}
+
 TEST_F(Barriers, LoopsBetweenBarriersWhateverEachThreadsTripCount) {
   // On the CPU, loops that walk memory other than element by element run in step across the
   // threads (a pass over the threads per iteration) until some thread leaves them. These give

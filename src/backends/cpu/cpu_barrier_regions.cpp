@@ -354,9 +354,6 @@ class MemorySpaces {
   /// For kjit's own accesses to the threads' states.
   void annotate_frame_access(Instruction& i) const { set(i, Space::frame); }
 
-  /// For a snapshot load turned into a load of the thread's slot of the uniform value.
-  void annotate_uniform_access(Instruction& i) const { set(i, Space::uniform); }
-
   /// Inlining a region into its pass gives the region's scopes fresh copies; this puts the
   /// originals back, so that the pass's own accesses to the frame (the threads' states) are in
   /// the same scope as the region's, and known not to alias what the region reads elsewhere.
@@ -787,6 +784,50 @@ std::vector<llvm::LoadInst*> loads_of_kept(Value* slot) {
   return out;
 }
 
+/// What a thread of a region reads of a uniform value: the snapshot taken before the pass until
+/// the thread stores the value, then what it stored. Its slot cannot tell: in a pass over all
+/// threads it is one for all of them, where a thread that ran earlier in the pass may have stored
+/// already (a loop around a barrier whose count depends on an outer loop's does), and a load may
+/// run both before and after the thread's own store. A local of the region follows the value;
+/// SROA makes it registers.
+void track_uniform_values(const FrameLayout& layout, const std::vector<Value*>& slot_addresses,
+                          const std::vector<Value*>& snapshot_addresses, BasicBlock& entry) {
+  for (std::size_t k = 0; k < layout.snapshots.size(); ++k) {
+    Value* slot = slot_addresses[layout.snapshots[k].slot];
+    Value* snapshot = snapshot_addresses[k];
+    const std::set<const BasicBlock*> after_store = after_stores_to(slot);
+    std::vector<llvm::LoadInst*> late;  // loads that may run after a store of the region
+    for (llvm::User* user : snapshot->users()) {
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(user);
+      if (load != nullptr && after_store.count(load->getParent()) != 0) {
+        late.push_back(load);
+      }
+    }
+    if (late.empty()) {
+      continue;
+    }
+    llvm::Type* type = late.front()->getType();
+    llvm::IRBuilder<> top(&entry, entry.begin());
+    AllocaInst* current = top.CreateAlloca(type, nullptr, "kjit.current");
+    llvm::IRBuilder<> init(entry.getTerminator());
+    llvm::LoadInst* before = init.CreateLoad(type, snapshot, "kjit.before");
+    before->copyMetadata(*late.front());
+    init.CreateStore(before, current);
+    for (llvm::User* user : slot->users()) {
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
+          store != nullptr && store->getPointerOperand() == slot) {
+        llvm::IRBuilder<> after(store->getNextNode());
+        after.CreateStore(store->getValueOperand(), current);
+      }
+    }
+    for (llvm::LoadInst* load : late) {
+      load->setOperand(llvm::LoadInst::getPointerOperandIndex(), current);
+      load->setMetadata(llvm::LLVMContext::MD_alias_scope, nullptr);
+      load->setMetadata(llvm::LLVMContext::MD_noalias, nullptr);
+    }
+  }
+}
+
 /// Region r of `f`: a thread that starts at the entry (r = 0) or resumes after barrier r, and
 /// runs to its next barrier (returns its number) or to its end (returns kEnded). With
 /// `through_stops`, the thread goes on past loop stops, up to a barrier or its end. For each slot
@@ -794,7 +835,7 @@ std::vector<llvm::LoadInst*> loads_of_kept(Value* slot) {
 /// and reads base + tid instead of what the thread kept in that slot (see AffineRegion).
 /// `slots`, if given, receives the address of each of layout.slots in the region.
 Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barriers,
-                      const FrameLayout& layout, const MemorySpaces& spaces, bool through_stops,
+                      const FrameLayout& layout, bool through_stops,
                       const std::vector<std::size_t>& affine = {},
                       std::vector<Value*>* slots = nullptr) {
   llvm::LLVMContext& ctx = f.getContext();
@@ -865,19 +906,7 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
     ret->eraseFromParent();
   }
   llvm::removeUnreachableBlocks(*g);
-  // A load that may follow this pass's store of a uniform value reads the thread's own slot;
-  // the others read the snapshot taken before the pass.
-  for (std::size_t k = 0; k < layout.snapshots.size(); ++k) {
-    Value* slot = slot_addresses[layout.snapshots[k].slot];
-    const std::set<const BasicBlock*> after_store = after_stores_to(slot);
-    for (llvm::User* user : llvm::make_early_inc_range(snapshot_addresses[k]->users())) {
-      auto* load = llvm::dyn_cast<llvm::LoadInst>(user);
-      if (load != nullptr && after_store.count(load->getParent()) != 0) {
-        load->setOperand(llvm::LoadInst::getPointerOperandIndex(), slot);
-        spaces.annotate_uniform_access(*load);
-      }
-    }
-  }
+  track_uniform_values(layout, slot_addresses, snapshot_addresses, *entry);
   for (std::size_t j = 0; j < affine.size(); ++j) {
     Value* base = g->getArg(static_cast<unsigned>(kUniformTid + 1 + j));
     for (llvm::LoadInst* load : loads_of_kept(slot_addresses[affine[j]])) {
@@ -1455,14 +1484,14 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
     const bool at_stop = r > 0 && barriers[r - 1].stop;
     std::vector<Value*> slot_addresses;
     code.regions.push_back(
-        make_region(thread_entry, r, barriers, layout, spaces, false, {}, &slot_addresses));
-    code.through.push_back(at_stop ? make_region(thread_entry, r, barriers, layout, spaces, true)
+        make_region(thread_entry, r, barriers, layout, false, {}, &slot_addresses));
+    code.through.push_back(at_stop ? make_region(thread_entry, r, barriers, layout, true)
                                    : nullptr);
     AffineRegion affine;
     if (at_stop) {
       affine.slots = affine_candidates(slot_addresses, layout);
       if (!affine.slots.empty()) {
-        affine.region = make_region(thread_entry, r, barriers, layout, spaces, false, affine.slots);
+        affine.region = make_region(thread_entry, r, barriers, layout, false, affine.slots);
       }
     }
     code.affine.push_back(affine);
