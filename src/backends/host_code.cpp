@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 namespace kjit::backend {
 
@@ -92,6 +93,7 @@ class Scanner {
     for (std::size_t i = 0; i < t_.size(); ++i) {
       const std::string_view w = text(i);
       if (w == ";") {
+        consider_instantiation(head, i);
         head = i + 1;
       } else if (w == "}") {
         if (depth == 0) {
@@ -349,11 +351,39 @@ class Scanner {
       }
     }
     edits_.push_back({t_[from].begin, t_[close].end, true});
+    const std::string_view name = declared_name(head, open);
+    if (!name.empty() && has_word(head, open, "template")) {
+      erased_templates_.insert(name);
+    }
+  }
+
+  /// An explicit instantiation of a function template erased above (`template void
+  /// reduce<int>(...);`, `extern template ...`) goes too: the template has no body left to
+  /// instantiate.
+  void consider_instantiation(std::size_t head, std::size_t semicolon) {
+    std::size_t i = head;
+    if (i < semicolon && text(i) == "extern") {
+      ++i;
+    }
+    if (i + 1 >= semicolon || text(i) != "template" || text(i + 1) == "<") {
+      return;
+    }
+    // The name before the first "(" or before the "<" of the arguments that precede it.
+    for (std::size_t j = i + 1; j < semicolon; ++j) {
+      if (text(j) != "(" && text(j) != "<") {
+        continue;
+      }
+      if (t_[j - 1].kind == Kind::identifier && erased_templates_.contains(text(j - 1))) {
+        edits_.push_back({t_[head].begin, t_[semicolon].end, false});
+      }
+      return;
+    }
   }
 
   std::string_view s_;
   const std::vector<SourceToken>& t_;
   std::vector<Edit> edits_;
+  std::set<std::string_view> erased_templates_;  // names of function templates erased so far
 };
 
 /// `text` with blanks for everything but line breaks and preprocessor directives (kept whole, so

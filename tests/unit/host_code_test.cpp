@@ -97,6 +97,24 @@ TEST(HostCode, MainGoesWhole) {
   EXPECT_EQ(squeezed(out), "#include <stdio.h>\n\n\n\n__global__ void k() {}\n");
 }
 
+TEST(HostCode, ExplicitInstantiationsOfAnErasedTemplateGoWithIt) {
+  const std::string in =
+      "template <class T> __global__ void k(T* p) { p[0] = 1; }\n"
+      "template <class T> void launch(T* p) {\n"
+      "  k<T><<<1, 1>>>(p);\n"
+      "}\n"
+      "template void launch<int>(int* p);\n"
+      "extern template void launch<float>(float*);\n"
+      "template void launch(double*);\n"
+      "template __global__ void k<int>(int*);\n";
+  const std::string out = erase_host_functions(in);
+  EXPECT_EQ(lines(out), lines(in));
+  EXPECT_EQ(squeezed(out),
+            "template <class T> __global__ void k(T* p) { p[0] = 1; }\n"
+            "template <class T> void launch(T* p) __KJIT_HOST_ONLY;\n\n\n\n\n\n"
+            "template __global__ void k<int>(int*);\n");
+}
+
 TEST(HostCode, NamespacesAndLinkageBlocksAreEntered) {
   const std::string in =
       "namespace a { namespace b {\n"
