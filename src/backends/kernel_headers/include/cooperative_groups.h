@@ -8,6 +8,7 @@
 //    meta_group_rank, meta_group_size; thread_group, the type-erased group
 //    (tiled_partition(parent, n));
 //  - coalesced_group (coalesced_threads()): on GPUs.
+// Multi-warp tiles (block_tile_memory, tiled_partition<N> for N > 32) are a compile error.
 // On the CPU backend a tile's collective operations (everything but its ranks and sizes) are a
 // compile error at the call, as the warp-level intrinsics they use are: the threads of a block
 // do not run in lockstep there. A hipRTC with cooperative groups of its own (ROCm 5.7 has them,
@@ -160,6 +161,20 @@ __device__ inline thread_block this_thread_block() {
   return thread_block();
 }
 
+/// The scratch of tiles larger than a warp (CUDA 11.1's multi-warp tiles): kjit's tiles stop at a
+/// warp, so declaring one is a compile error that names the feature.
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {
+  static_assert(MaxBlockSize != MaxBlockSize,
+                "multi-warp tiles (cooperative_groups::block_tile_memory, tiled_partition<N> for "
+                "N > 32) are not supported by kjit's cooperative groups on any backend");
+};
+
+template <unsigned int MaxBlockSize>
+__device__ inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return thread_block();
+}
+
 /// Every thread of the launch.
 class grid_group {
  public:
@@ -201,7 +216,8 @@ class thread_block_tile;
 template <unsigned int Size>
 class thread_block_tile<Size, void> {
   static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                "a thread_block_tile's size must be a power of two from 1 to 32");
+                "a thread_block_tile's size must be a power of two from 1 to 32 (multi-warp "
+                "tiles are not supported by kjit's cooperative groups on any backend)");
 
  public:
   __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
