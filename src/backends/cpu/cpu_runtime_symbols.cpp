@@ -82,6 +82,9 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "hypotf",
     "ilogb",
     "ilogbf",
+    "j0",
+    "j1",
+    "jn",
     "ldexp",
     "ldexpf",
     "lgamma",
@@ -148,6 +151,9 @@ constexpr std::array kLibraryFunctions = std::to_array<std::string_view>({
     "tgammaf",
     "trunc",
     "truncf",
+    "y0",
+    "y1",
+    "yn",
 });
 
 static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end()));

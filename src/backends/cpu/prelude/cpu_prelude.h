@@ -253,6 +253,8 @@ T __reduce_max_sync(unsigned, T) __KJIT_NO_WARP;
 #include "cpu_prelude_entries.h"
 #include "cpu_prelude_intrinsics.h"
 #include "cpu_prelude_math.h"
+#include "cpu_prelude_math_special.h"
+#include "cpu_prelude_rounding.h"
 #endif
 
 // assert() without an include, as NVRTC has it (kjit's <assert.h>, where the headers are).

@@ -62,39 +62,54 @@ static inline long long __double_as_longlong(double x) {
 static inline double __longlong_as_double(long long x) {
   return __builtin_bit_cast(double, x);
 }
-static inline int __float2int_rn(float x) {
-  return (int)__builtin_rintf(x);
+// Conversions in each rounding mode: cpu_prelude_rounding.h.
+
+// Byte, funnel-shift, absolute-difference and halving-add intrinsics.
+static inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long bytes = ((unsigned long long)y << 32) | x;
+  unsigned int r = 0;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned int selector = (s >> (4 * i)) & 7;
+    r |= (unsigned int)((bytes >> (8 * selector)) & 0xff) << (8 * i);
+  }
+  return r;
 }
-static inline int __float2int_rz(float x) {
-  return (int)x;
+static inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long both = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)((both << (shift & 31)) >> 32);
 }
-static inline int __float2int_rd(float x) {
-  return (int)__builtin_floorf(x);
+static inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long both = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)((both << (shift > 32 ? 32 : shift)) >> 32);
 }
-static inline int __float2int_ru(float x) {
-  return (int)__builtin_ceilf(x);
+static inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long both = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)(both >> (shift & 31));
 }
-static inline unsigned int __float2uint_rn(float x) {
-  return (unsigned int)__builtin_rintf(x);
+static inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long both = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)(both >> (shift > 32 ? 32 : shift));
 }
-static inline unsigned int __float2uint_rz(float x) {
-  return (unsigned int)x;
+static inline unsigned int __sad(int x, int y, unsigned int z) {
+  return (x > y ? (unsigned int)x - (unsigned int)y : (unsigned int)y - (unsigned int)x) + z;
 }
-static inline float __int2float_rn(int x) {
-  return (float)x;
+static inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+  return (x > y ? x - y : y - x) + z;
 }
-static inline float __uint2float_rn(unsigned int x) {
-  return (float)x;
+static inline int __hadd(int x, int y) {
+  return (int)(((long long)x + y) >> 1);
 }
-static inline int __double2int_rn(double x) {
-  return (int)__builtin_rint(x);
+static inline int __rhadd(int x, int y) {
+  return (int)(((long long)x + y + 1) >> 1);
 }
-static inline int __double2int_rz(double x) {
-  return (int)x;
+static inline unsigned int __uhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y) >> 1);
 }
-static inline float __double2float_rn(double x) {
-  return (float)x;
+static inline unsigned int __urhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
 }
+// Sleeps "about" ns nanoseconds, which CUDA lets be anything from 0 to twice that: 0 here.
+static inline void __nanosleep(unsigned int) {}
 
 template <class T>
 static inline T __ldg(const T* p) {

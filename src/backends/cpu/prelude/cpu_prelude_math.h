@@ -24,7 +24,6 @@
     return __builtin_##NAME(x, y);                \
   }
 __KJIT_MATH1(sqrt)
-__KJIT_MATH1(cbrt)
 __KJIT_MATH1(exp)
 __KJIT_MATH1(exp2)
 __KJIT_MATH1(expm1)
@@ -40,13 +39,11 @@ __KJIT_MATH1(acos)
 __KJIT_MATH1(atan)
 __KJIT_MATH1(sinh)
 __KJIT_MATH1(cosh)
-__KJIT_MATH1(tanh)
 __KJIT_MATH1(asinh)
 __KJIT_MATH1(acosh)
 __KJIT_MATH1(atanh)
 __KJIT_MATH1(erf)
 __KJIT_MATH1(erfc)
-__KJIT_MATH1(tgamma)
 __KJIT_MATH1(lgamma)
 __KJIT_MATH1(fabs)
 __KJIT_MATH1(floor)
@@ -76,12 +73,7 @@ static inline float fma(float x, float y, float z) {
 static inline double fma(double x, double y, double z) {
   return __builtin_fma(x, y, z);
 }
-static inline float rsqrtf(float x) {
-  return 1.0f / __builtin_sqrtf(x);
-}
-static inline double rsqrt(double x) {
-  return 1.0 / __builtin_sqrt(x);
-}
+// rsqrt, cbrt, tanh and tgamma: cpu_prelude_math_special.h.
 static inline float exp10f(float x) {
   return __builtin_powf(10.0f, x);
 }

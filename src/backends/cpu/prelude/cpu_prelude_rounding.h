@@ -1,0 +1,282 @@
+// kjit CPU prelude, part 5: CUDA's operations in a chosen rounding mode (_rn to nearest even,
+// _rz toward zero, _ru up, _rd down): arithmetic, square roots, reciprocals, fused multiply-adds
+// and conversions. The host's rounding mode is never changed: each result is the nearest one,
+// moved to its neighbour when the exact error of the operation (an error-free transformation)
+// says the exact value lies on the other side. Conversions to integers saturate and take NaN to
+// 0, as PTX's cvt does.
+
+namespace __kjit_round {
+enum mode { rn, rz, ru, rd };
+
+static inline float next(float r, float to) {
+  return __builtin_nextafterf(r, to);
+}
+static inline double next(double r, double to) {
+  return __builtin_nextafter(r, to);
+}
+template <class T>
+static inline int sign(T x) {
+  return x > 0 ? 1 : (x < 0 ? -1 : 0);
+}
+
+// The result in `m` of an exact value on `side` of the nearest result r (+1 above, -1 below, 0
+// r itself); `overflowed` when r is an infinity that finite operands rounded to.
+template <class T>
+static inline T directed(T r, int side, mode m, bool overflowed) {
+  if (m == rn || __builtin_isnan(r)) {
+    return r;
+  }
+  const T inf = __builtin_inf();
+  if (__builtin_isinf(r)) {
+    const T big = next(inf, T(0));  // the largest finite value
+    const bool keep = !overflowed || (m == ru && r > 0) || (m == rd && r < 0);
+    return keep ? r : (r > 0 ? big : -big);
+  }
+  if (side == 0) {
+    return r;
+  }
+  if (m == ru) {
+    return side > 0 ? next(r, inf) : r;
+  }
+  if (m == rd) {
+    return side > 0 ? r : next(r, -inf);
+  }
+  // rz: toward zero when the exact value is nearer zero than r
+  const bool shrink = (r > 0 && side < 0) || (r < 0 && side > 0);
+  return shrink ? next(r, T(0)) : r;
+}
+
+static inline bool finite_all(double a, double b) {
+  return __builtin_isfinite(a) && __builtin_isfinite(b);
+}
+
+#pragma float_control(precise, on, push)
+template <class T>
+static inline T add(T a, T b, mode m) {
+  const T s = a + b;
+  const T v = s - a;
+  const T err = (a - (s - v)) + (b - v);  // TwoSum: a + b = s + err exactly
+  return directed(s, __builtin_isinf(s) ? 0 : sign(err), m, __builtin_isinf(s) && finite_all(a, b));
+}
+template <class T>
+static inline T mul(T a, T b, mode m) {
+  const T p = a * b;
+  if (!__builtin_isfinite(p)) {
+    return directed(p, 0, m, __builtin_isinf(p) && finite_all(a, b));
+  }
+  if (p == 0) {  // exact, or underflowed: the exact value has the operands' signs
+    return directed(p, a == 0 || b == 0 ? 0 : sign(a) * sign(b), m, false);
+  }
+  return directed(p, sign(__builtin_fma((double)a, (double)b, -(double)p)), m, false);
+}
+template <class T>
+static inline T div(T a, T b, mode m) {
+  const T q = a / b;
+  if (!__builtin_isfinite(q) || !__builtin_isfinite(a) || b == 0 || __builtin_isinf(b)) {
+    return directed(q, 0, m, __builtin_isinf(q) && finite_all(a, b) && b != 0);
+  }
+  const double rem = __builtin_fma(-(double)q, (double)b, (double)a);  // a - q b, exact
+  return directed(q, sign(rem) * sign(b), m, false);
+}
+static inline float root(float x) {
+  return __builtin_sqrtf(x);
+}
+static inline double root(double x) {
+  return __builtin_sqrt(x);
+}
+template <class T>
+static inline T sqrt(T x, mode m) {
+  const T s = root(x);
+  if (!__builtin_isfinite(s) || s == 0) {
+    return s;
+  }
+  return directed(s, sign(__builtin_fma(-(double)s, (double)s, (double)x)), m, false);
+}
+// a b + c: the exact error of an fma as two values (Boldo and Muller's ErrFma), whose sign the
+// first gives unless it is zero.
+static inline double fma(double a, double b, double c, mode m) {
+  const double r = __builtin_fma(a, b, c);
+  if (!__builtin_isfinite(r) || !__builtin_isfinite(a * b)) {
+    return directed(r, 0, m, __builtin_isinf(r) && finite_all(a, b) && __builtin_isfinite(c));
+  }
+  const double u1 = a * b;
+  const double u2 = __builtin_fma(a, b, -u1);
+  const double alpha1 = c + u2;  // TwoSum(c, u2)
+  const double av = alpha1 - c;
+  const double z = (c - (alpha1 - av)) + (u2 - av);
+  const double beta1 = u1 + alpha1;  // TwoSum(u1, alpha1)
+  const double bv = beta1 - u1;
+  const double beta2 = (u1 - (beta1 - bv)) + (alpha1 - bv);
+  const double gamma = (beta1 - r) + beta2;
+  const double r2 = gamma + z;  // FastTwoSum(gamma, z)
+  const double r3 = z - (r2 - gamma);
+  return directed(r, r2 != 0 ? sign(r2) : sign(r3), m, false);
+}
+static inline float fma(float a, float b, float c, mode m) {
+  // a b is exact in double; the double sum's own error completes it.
+  const double p = (double)a * (double)b;
+  const double s = p + (double)c;
+  const double v = s - p;
+  const double e = (p - (s - v)) + ((double)c - v);
+  const float r = (float)s;
+  const int side = __builtin_isfinite(r) ? (s != (double)r ? sign(s - (double)r) : sign(e)) : 0;
+  return directed(r, side, m, __builtin_isinf(r) && finite_all(a, b) && __builtin_isfinite(c));
+}
+// x to the float in `m`: the nearest, then the side from the exact difference.
+static inline float narrow(double x, mode m) {
+  const float r = (float)x;
+  return directed(r, __builtin_isfinite(r) ? sign(x - (double)r) : 0, m,
+                  __builtin_isinf(r) && __builtin_isfinite(x));
+}
+// An integer to floating point in `m`: the nearest, compared back as an integer (it is one, and
+// in range unless it rounded up past the type's largest value).
+template <class T, class I>
+static inline T from_int(I i, mode m) {
+  const T r = (T)i;
+  constexpr bool is_signed = (I)-1 < (I)0;
+  const T end = is_signed ? (T)(1ULL << (sizeof(I) * 8 - 1)) : (T)2 * (T)(1ULL << 63);
+  if (sizeof(I) == 8 && r >= end) {
+    return directed(r, -1, m, false);  // i is below 2^63 (2^64), which r is
+  }
+  const I back = (I)r;
+  return directed(r, i > back ? 1 : (i < back ? -1 : 0), m, false);
+}
+#pragma float_control(pop)
+
+// Floating point to an integer: rounded in `m`, NaN to 0, saturated at the type's ends.
+template <class I, class T>
+static inline I to_int(T x, mode m) {
+  if (__builtin_isnan(x)) {
+    return 0;
+  }
+  const T r = m == rn   ? __builtin_rint(x)
+              : m == rz ? __builtin_trunc(x)
+              : m == ru ? __builtin_ceil(x)
+                        : __builtin_floor(x);
+  constexpr bool is_signed = (I)-1 < (I)0;
+  constexpr I hi = is_signed ? (I)((1ULL << (sizeof(I) * 8 - 1)) - 1) : (I) ~(I)0;
+  constexpr I lo = is_signed ? (I)(-hi - 1) : (I)0;
+  if (r <= (T)lo) {
+    return lo;
+  }
+  if (r >= (T)hi) {  // (T)hi rounds up to a power of two, which is already out of range
+    return hi;
+  }
+  return (I)r;
+}
+}  // namespace __kjit_round
+
+// ---- arithmetic ---------------------------------------------------------------------------
+#define __KJIT_ROUNDED_ALL(T, PREFIX, SUFFIX, OP)    \
+  static inline T PREFIX##SUFFIX##_rz(T x, T y) {    \
+    return __kjit_round::OP(x, y, __kjit_round::rz); \
+  }                                                  \
+  static inline T PREFIX##SUFFIX##_ru(T x, T y) {    \
+    return __kjit_round::OP(x, y, __kjit_round::ru); \
+  }                                                  \
+  static inline T PREFIX##SUFFIX##_rd(T x, T y) {    \
+    return __kjit_round::OP(x, y, __kjit_round::rd); \
+  }
+__KJIT_ROUNDED_ALL(float, __f, add, add)
+__KJIT_ROUNDED_ALL(float, __f, mul, mul)
+__KJIT_ROUNDED_ALL(float, __f, div, div)
+__KJIT_ROUNDED_ALL(double, __d, add, add)
+__KJIT_ROUNDED_ALL(double, __d, mul, mul)
+__KJIT_ROUNDED_ALL(double, __d, div, div)
+#undef __KJIT_ROUNDED_ALL
+#define __KJIT_SUB(T, PREFIX, M)                      \
+  static inline T PREFIX##sub_##M(T x, T y) {         \
+    return __kjit_round::add(x, -y, __kjit_round::M); \
+  }
+__KJIT_SUB(float, __f, rz)
+__KJIT_SUB(float, __f, ru)
+__KJIT_SUB(float, __f, rd)
+__KJIT_SUB(double, __d, rz)
+__KJIT_SUB(double, __d, ru)
+__KJIT_SUB(double, __d, rd)
+#undef __KJIT_SUB
+
+// ---- square roots, reciprocals, fused multiply-adds ---------------------------------------
+#define __KJIT_UNARY(T, NAME, M, EXPR)            \
+  static inline T NAME##_##M(T x) {               \
+    const __kjit_round::mode m = __kjit_round::M; \
+    return EXPR;                                  \
+  }
+#define __KJIT_UNARY_ALL(T, NAME, EXPR) \
+  __KJIT_UNARY(T, NAME, rn, EXPR)       \
+  __KJIT_UNARY(T, NAME, rz, EXPR)       \
+  __KJIT_UNARY(T, NAME, ru, EXPR)       \
+  __KJIT_UNARY(T, NAME, rd, EXPR)
+__KJIT_UNARY_ALL(float, __fsqrt, __kjit_round::sqrt(x, m))
+__KJIT_UNARY_ALL(double, __dsqrt, __kjit_round::sqrt(x, m))
+__KJIT_UNARY_ALL(float, __frcp, __kjit_round::div(1.0f, x, m))
+__KJIT_UNARY_ALL(double, __drcp, __kjit_round::div(1.0, x, m))
+#undef __KJIT_UNARY_ALL
+#undef __KJIT_UNARY
+static inline float __frsqrt_rn(float x) {  // 1 / sqrt(x), rounded once: exact in double first
+  return (float)(1.0 / __builtin_sqrt((double)x));
+}
+#define __KJIT_FMA(T, NAME, M)                          \
+  static inline T NAME##_##M(T x, T y, T z) {           \
+    return __kjit_round::fma(x, y, z, __kjit_round::M); \
+  }
+__KJIT_FMA(float, __fmaf, rz)
+__KJIT_FMA(float, __fmaf, ru)
+__KJIT_FMA(float, __fmaf, rd)
+__KJIT_FMA(double, __fma, rz)
+__KJIT_FMA(double, __fma, ru)
+__KJIT_FMA(double, __fma, rd)
+#undef __KJIT_FMA
+
+// ---- conversions ----------------------------------------------------------------------------
+#define __KJIT_CONVERT(R, NAME, P, EXPR)           \
+  static inline R NAME##_rn(P x) {                 \
+    const __kjit_round::mode m = __kjit_round::rn; \
+    return EXPR;                                   \
+  }                                                \
+  static inline R NAME##_rz(P x) {                 \
+    const __kjit_round::mode m = __kjit_round::rz; \
+    return EXPR;                                   \
+  }                                                \
+  static inline R NAME##_ru(P x) {                 \
+    const __kjit_round::mode m = __kjit_round::ru; \
+    return EXPR;                                   \
+  }                                                \
+  static inline R NAME##_rd(P x) {                 \
+    const __kjit_round::mode m = __kjit_round::rd; \
+    return EXPR;                                   \
+  }
+__KJIT_CONVERT(int, __float2int, float, (__kjit_round::to_int<int>(x, m)))
+__KJIT_CONVERT(unsigned int, __float2uint, float, (__kjit_round::to_int<unsigned int>(x, m)))
+__KJIT_CONVERT(long long, __float2ll, float, (__kjit_round::to_int<long long>(x, m)))
+__KJIT_CONVERT(unsigned long long, __float2ull, float,
+               (__kjit_round::to_int<unsigned long long>(x, m)))
+__KJIT_CONVERT(int, __double2int, double, (__kjit_round::to_int<int>(x, m)))
+__KJIT_CONVERT(unsigned int, __double2uint, double, (__kjit_round::to_int<unsigned int>(x, m)))
+__KJIT_CONVERT(long long, __double2ll, double, (__kjit_round::to_int<long long>(x, m)))
+__KJIT_CONVERT(unsigned long long, __double2ull, double,
+               (__kjit_round::to_int<unsigned long long>(x, m)))
+__KJIT_CONVERT(float, __double2float, double, (__kjit_round::narrow(x, m)))
+__KJIT_CONVERT(float, __int2float, int, (__kjit_round::from_int<float>(x, m)))
+__KJIT_CONVERT(float, __uint2float, unsigned int, (__kjit_round::from_int<float>(x, m)))
+__KJIT_CONVERT(float, __ll2float, long long, (__kjit_round::from_int<float>(x, m)))
+__KJIT_CONVERT(float, __ull2float, unsigned long long, (__kjit_round::from_int<float>(x, m)))
+__KJIT_CONVERT(double, __ll2double, long long, (__kjit_round::from_int<double>(x, m)))
+__KJIT_CONVERT(double, __ull2double, unsigned long long, (__kjit_round::from_int<double>(x, m)))
+#undef __KJIT_CONVERT
+static inline double __int2double_rn(int x) {
+  return (double)x;  // exact
+}
+static inline double __uint2double_rn(unsigned int x) {
+  return (double)x;
+}
+static inline int __double2hiint(double x) {
+  return (int)(__builtin_bit_cast(unsigned long long, x) >> 32);
+}
+static inline int __double2loint(double x) {
+  return (int)(unsigned int)__builtin_bit_cast(unsigned long long, x);
+}
+static inline double __hiloint2double(int hi, int lo) {
+  return __builtin_bit_cast(
+      double, ((unsigned long long)(unsigned int)hi << 32) | (unsigned long long)(unsigned int)lo);
+}
