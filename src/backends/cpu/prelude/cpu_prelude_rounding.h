@@ -2,8 +2,8 @@
 // _rz toward zero, _ru up, _rd down): arithmetic, square roots, reciprocals, fused multiply-adds
 // and conversions. The host's rounding mode is never changed: each result is the nearest one,
 // moved to its neighbour when the exact error of the operation (an error-free transformation)
-// says the exact value lies on the other side. Conversions to integers saturate and take NaN to
-// 0, as PTX's cvt does.
+// says the exact value lies on the other side. Conversions to integers saturate, and give for NaN
+// what an H100 gives.
 
 namespace __kjit_round {
 enum mode { rn, rz, ru, rd };
@@ -143,11 +143,12 @@ static inline T from_int(I i, mode m) {
 }
 #pragma float_control(pop)
 
-// Floating point to an integer: rounded in `m`, NaN to 0, saturated at the type's ends.
+// Floating point to an integer: rounded in `m`, saturated at the type's ends. NaN gives what an
+// H100 gives: 0 from a float to 32 bits, else the value with only the top bit set.
 template <class I, class T>
 static inline I to_int(T x, mode m) {
   if (__builtin_isnan(x)) {
-    return 0;
+    return sizeof(T) == 4 && sizeof(I) == 4 ? (I)0 : (I)(1ULL << (sizeof(I) * 8 - 1));
   }
   const T r = m == rn   ? __builtin_rint(x)
               : m == rz ? __builtin_trunc(x)
