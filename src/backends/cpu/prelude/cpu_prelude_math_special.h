@@ -4,6 +4,12 @@
 // documented error bound (tests/api/math_api_test.cpp checks them); each float one is its double
 // counterpart rounded once.
 
+// The float form of a function: its double form, rounded once.
+#define __KJIT_VIA_DOUBLE(NAME)          \
+  static inline float NAME##f(float x) { \
+    return (float)NAME((double)x);       \
+  }
+
 // ---- exact products and sums (Dekker, Knuth) ------------------------------------------------
 struct __kjit_dd {  // hi + lo, |lo| <= ulp(hi) / 2
   double hi, lo;
@@ -307,12 +313,8 @@ static inline void sincospi(double x, double* s, double* c) {
   *s = sinpi(x);
   *c = cospi(x);
 }
-static inline float sinpif(float x) {
-  return (float)sinpi(x);
-}
-static inline float cospif(float x) {
-  return (float)cospi(x);
-}
+__KJIT_VIA_DOUBLE(sinpi)
+__KJIT_VIA_DOUBLE(cospi)
 static inline void sincospif(float x, float* s, float* c) {
   *s = sinpif(x);
   *c = cospif(x);
@@ -339,9 +341,7 @@ static inline double erfcx(double x) {
   const __kjit_dd sq = __kjit_two_prod(x, x);
   return __builtin_exp(sq.hi) * __builtin_exp(sq.lo) * __builtin_erfc(x);
 }
-static inline float erfcxf(float x) {
-  return (float)erfcx(x);
-}
+__KJIT_VIA_DOUBLE(erfcx)
 
 // normcdf(x) = erfc(-x / sqrt 2) / 2, with the argument's rounding error corrected to first order
 // (it would cost up to ~2 x^2 ulps far in the tail).
@@ -448,56 +448,31 @@ static inline double erfcinv(double q) {
 static inline double normcdfinv(double p) {
   return -1.4142135623730951 * erfcinv(2.0 * p);
 }
-static inline float erfinvf(float x) {
-  return (float)erfinv(x);
-}
-static inline float erfcinvf(float x) {
-  return (float)erfcinv(x);
-}
-static inline float normcdfinvf(float x) {
-  return (float)normcdfinv(x);
-}
+__KJIT_VIA_DOUBLE(erfinv)
+__KJIT_VIA_DOUBLE(erfcinv)
+__KJIT_VIA_DOUBLE(normcdfinv)
 
 // ---- Bessel functions -------------------------------------------------------------------------
-// The C library's (glibc), resolved when the kernel is loaded.
-double __kjit_libm_j0(double) __asm__("j0");
-double __kjit_libm_j1(double) __asm__("j1");
-double __kjit_libm_jn(int, double) __asm__("jn");
-double __kjit_libm_y0(double) __asm__("y0");
-double __kjit_libm_y1(double) __asm__("y1");
-double __kjit_libm_yn(int, double) __asm__("yn");
-static inline double j0(double x) {
-  return __kjit_libm_j0(x);
-}
-static inline double j1(double x) {
-  return __kjit_libm_j1(x);
-}
-static inline double jn(int n, double x) {
-  return __kjit_libm_jn(n, x);
-}
-static inline double y0(double x) {
-  return __kjit_libm_y0(x);
-}
-static inline double y1(double x) {
-  return __kjit_libm_y1(x);
-}
-static inline double yn(int n, double x) {
-  return __kjit_libm_yn(n, x);
-}
-static inline float j0f(float x) {
-  return (float)j0(x);
-}
-static inline float j1f(float x) {
-  return (float)j1(x);
-}
+// The C library's (glibc), resolved when the kernel is loaded; an asm label names each, so that
+// these wrappers can take the C names.
+#define __KJIT_LIBM(R, NAME, PARAMS, ARGS)    \
+  R __kjit_libm_##NAME PARAMS __asm__(#NAME); \
+  static inline R NAME PARAMS {               \
+    return __kjit_libm_##NAME ARGS;           \
+  }
+__KJIT_LIBM(double, j0, (double x), (x))
+__KJIT_LIBM(double, j1, (double x), (x))
+__KJIT_LIBM(double, jn, (int n, double x), (n, x))
+__KJIT_LIBM(double, y0, (double x), (x))
+__KJIT_LIBM(double, y1, (double x), (x))
+__KJIT_LIBM(double, yn, (int n, double x), (n, x))
+#undef __KJIT_LIBM
+__KJIT_VIA_DOUBLE(j0)
+__KJIT_VIA_DOUBLE(j1)
+__KJIT_VIA_DOUBLE(y0)
+__KJIT_VIA_DOUBLE(y1)
 static inline float jnf(int n, float x) {
   return (float)jn(n, x);
-}
-static inline float y0f(float x) {
-  return (float)y0(x);
-}
-static inline float y1f(float x) {
-  return (float)y1(x);
 }
 static inline float ynf(int n, float x) {
   return (float)yn(n, x);
@@ -570,13 +545,10 @@ static inline double cyl_bessel_i0(double x) {
 static inline double cyl_bessel_i1(double x) {
   return __kjit_bessel_i(1, x);
 }
-static inline float cyl_bessel_i0f(float x) {
-  return (float)cyl_bessel_i0(x);
-}
-static inline float cyl_bessel_i1f(float x) {
-  return (float)cyl_bessel_i1(x);
-}
+__KJIT_VIA_DOUBLE(cyl_bessel_i0)
+__KJIT_VIA_DOUBLE(cyl_bessel_i1)
 
 static inline float fdividef(float x, float y) {
   return x / y;
 }
+#undef __KJIT_VIA_DOUBLE

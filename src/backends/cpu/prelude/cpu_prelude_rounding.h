@@ -167,104 +167,63 @@ static inline I to_int(T x, mode m) {
 }
 }  // namespace __kjit_round
 
-// ---- arithmetic ---------------------------------------------------------------------------
-#define __KJIT_ROUNDED_ALL(T, PREFIX, SUFFIX, OP)    \
-  static inline T PREFIX##SUFFIX##_rz(T x, T y) {    \
-    return __kjit_round::OP(x, y, __kjit_round::rz); \
-  }                                                  \
-  static inline T PREFIX##SUFFIX##_ru(T x, T y) {    \
-    return __kjit_round::OP(x, y, __kjit_round::ru); \
-  }                                                  \
-  static inline T PREFIX##SUFFIX##_rd(T x, T y) {    \
-    return __kjit_round::OP(x, y, __kjit_round::rd); \
-  }
-__KJIT_ROUNDED_ALL(float, __f, add, add)
-__KJIT_ROUNDED_ALL(float, __f, mul, mul)
-__KJIT_ROUNDED_ALL(float, __f, div, div)
-__KJIT_ROUNDED_ALL(double, __d, add, add)
-__KJIT_ROUNDED_ALL(double, __d, mul, mul)
-__KJIT_ROUNDED_ALL(double, __d, div, div)
-#undef __KJIT_ROUNDED_ALL
-#define __KJIT_SUB(T, PREFIX, M)                      \
-  static inline T PREFIX##sub_##M(T x, T y) {         \
-    return __kjit_round::add(x, -y, __kjit_round::M); \
-  }
-__KJIT_SUB(float, __f, rz)
-__KJIT_SUB(float, __f, ru)
-__KJIT_SUB(float, __f, rd)
-__KJIT_SUB(double, __d, rz)
-__KJIT_SUB(double, __d, ru)
-__KJIT_SUB(double, __d, rd)
-#undef __KJIT_SUB
-
-// ---- square roots, reciprocals, fused multiply-adds ---------------------------------------
-#define __KJIT_UNARY(T, NAME, M, EXPR)            \
-  static inline T NAME##_##M(T x) {               \
+// ---- the operations, each in its modes -----------------------------------------------------
+// NAME_<mode> PARAMS returning EXPR, in which m is the mode; __KJIT_DIRECTED defines _rz, _ru and
+// _rd (CUDA's _rn operations are the plain ones, in cpu_prelude_math.h), __KJIT_ALL_MODES _rn too.
+#define __KJIT_MODE(R, NAME, M, PARAMS, EXPR)     \
+  static inline R NAME##_##M PARAMS {             \
     const __kjit_round::mode m = __kjit_round::M; \
     return EXPR;                                  \
   }
-#define __KJIT_UNARY_ALL(T, NAME, EXPR) \
-  __KJIT_UNARY(T, NAME, rn, EXPR)       \
-  __KJIT_UNARY(T, NAME, rz, EXPR)       \
-  __KJIT_UNARY(T, NAME, ru, EXPR)       \
-  __KJIT_UNARY(T, NAME, rd, EXPR)
-__KJIT_UNARY_ALL(float, __fsqrt, __kjit_round::sqrt(x, m))
-__KJIT_UNARY_ALL(double, __dsqrt, __kjit_round::sqrt(x, m))
-__KJIT_UNARY_ALL(float, __frcp, __kjit_round::div(1.0f, x, m))
-__KJIT_UNARY_ALL(double, __drcp, __kjit_round::div(1.0, x, m))
-#undef __KJIT_UNARY_ALL
-#undef __KJIT_UNARY
+#define __KJIT_DIRECTED(R, NAME, PARAMS, EXPR) \
+  __KJIT_MODE(R, NAME, rz, PARAMS, EXPR)       \
+  __KJIT_MODE(R, NAME, ru, PARAMS, EXPR)       \
+  __KJIT_MODE(R, NAME, rd, PARAMS, EXPR)
+#define __KJIT_ALL_MODES(R, NAME, PARAMS, EXPR) \
+  __KJIT_MODE(R, NAME, rn, PARAMS, EXPR)        \
+  __KJIT_DIRECTED(R, NAME, PARAMS, EXPR)
+
+__KJIT_DIRECTED(float, __fadd, (float x, float y), __kjit_round::add(x, y, m))
+__KJIT_DIRECTED(float, __fsub, (float x, float y), __kjit_round::add(x, -y, m))
+__KJIT_DIRECTED(float, __fmul, (float x, float y), __kjit_round::mul(x, y, m))
+__KJIT_DIRECTED(float, __fdiv, (float x, float y), __kjit_round::div(x, y, m))
+__KJIT_DIRECTED(double, __dadd, (double x, double y), __kjit_round::add(x, y, m))
+__KJIT_DIRECTED(double, __dsub, (double x, double y), __kjit_round::add(x, -y, m))
+__KJIT_DIRECTED(double, __dmul, (double x, double y), __kjit_round::mul(x, y, m))
+__KJIT_DIRECTED(double, __ddiv, (double x, double y), __kjit_round::div(x, y, m))
+__KJIT_DIRECTED(float, __fmaf, (float x, float y, float z), __kjit_round::fma(x, y, z, m))
+__KJIT_DIRECTED(double, __fma, (double x, double y, double z), __kjit_round::fma(x, y, z, m))
+__KJIT_ALL_MODES(float, __fsqrt, (float x), __kjit_round::sqrt(x, m))
+__KJIT_ALL_MODES(double, __dsqrt, (double x), __kjit_round::sqrt(x, m))
+__KJIT_ALL_MODES(float, __frcp, (float x), __kjit_round::div(1.0f, x, m))
+__KJIT_ALL_MODES(double, __drcp, (double x), __kjit_round::div(1.0, x, m))
 static inline float __frsqrt_rn(float x) {  // 1 / sqrt(x), rounded once: exact in double first
   return (float)(1.0 / __builtin_sqrt((double)x));
 }
-#define __KJIT_FMA(T, NAME, M)                          \
-  static inline T NAME##_##M(T x, T y, T z) {           \
-    return __kjit_round::fma(x, y, z, __kjit_round::M); \
-  }
-__KJIT_FMA(float, __fmaf, rz)
-__KJIT_FMA(float, __fmaf, ru)
-__KJIT_FMA(float, __fmaf, rd)
-__KJIT_FMA(double, __fma, rz)
-__KJIT_FMA(double, __fma, ru)
-__KJIT_FMA(double, __fma, rd)
-#undef __KJIT_FMA
 
 // ---- conversions ----------------------------------------------------------------------------
-#define __KJIT_CONVERT(R, NAME, P, EXPR)           \
-  static inline R NAME##_rn(P x) {                 \
-    const __kjit_round::mode m = __kjit_round::rn; \
-    return EXPR;                                   \
-  }                                                \
-  static inline R NAME##_rz(P x) {                 \
-    const __kjit_round::mode m = __kjit_round::rz; \
-    return EXPR;                                   \
-  }                                                \
-  static inline R NAME##_ru(P x) {                 \
-    const __kjit_round::mode m = __kjit_round::ru; \
-    return EXPR;                                   \
-  }                                                \
-  static inline R NAME##_rd(P x) {                 \
-    const __kjit_round::mode m = __kjit_round::rd; \
-    return EXPR;                                   \
-  }
-__KJIT_CONVERT(int, __float2int, float, (__kjit_round::to_int<int>(x, m)))
-__KJIT_CONVERT(unsigned int, __float2uint, float, (__kjit_round::to_int<unsigned int>(x, m)))
-__KJIT_CONVERT(long long, __float2ll, float, (__kjit_round::to_int<long long>(x, m)))
-__KJIT_CONVERT(unsigned long long, __float2ull, float,
-               (__kjit_round::to_int<unsigned long long>(x, m)))
-__KJIT_CONVERT(int, __double2int, double, (__kjit_round::to_int<int>(x, m)))
-__KJIT_CONVERT(unsigned int, __double2uint, double, (__kjit_round::to_int<unsigned int>(x, m)))
-__KJIT_CONVERT(long long, __double2ll, double, (__kjit_round::to_int<long long>(x, m)))
-__KJIT_CONVERT(unsigned long long, __double2ull, double,
-               (__kjit_round::to_int<unsigned long long>(x, m)))
-__KJIT_CONVERT(float, __double2float, double, (__kjit_round::narrow(x, m)))
-__KJIT_CONVERT(float, __int2float, int, (__kjit_round::from_int<float>(x, m)))
-__KJIT_CONVERT(float, __uint2float, unsigned int, (__kjit_round::from_int<float>(x, m)))
-__KJIT_CONVERT(float, __ll2float, long long, (__kjit_round::from_int<float>(x, m)))
-__KJIT_CONVERT(float, __ull2float, unsigned long long, (__kjit_round::from_int<float>(x, m)))
-__KJIT_CONVERT(double, __ll2double, long long, (__kjit_round::from_int<double>(x, m)))
-__KJIT_CONVERT(double, __ull2double, unsigned long long, (__kjit_round::from_int<double>(x, m)))
-#undef __KJIT_CONVERT
+__KJIT_ALL_MODES(int, __float2int, (float x), (__kjit_round::to_int<int>(x, m)))
+__KJIT_ALL_MODES(unsigned int, __float2uint, (float x), (__kjit_round::to_int<unsigned int>(x, m)))
+__KJIT_ALL_MODES(long long, __float2ll, (float x), (__kjit_round::to_int<long long>(x, m)))
+__KJIT_ALL_MODES(unsigned long long, __float2ull, (float x),
+                 (__kjit_round::to_int<unsigned long long>(x, m)))
+__KJIT_ALL_MODES(int, __double2int, (double x), (__kjit_round::to_int<int>(x, m)))
+__KJIT_ALL_MODES(unsigned int, __double2uint, (double x),
+                 (__kjit_round::to_int<unsigned int>(x, m)))
+__KJIT_ALL_MODES(long long, __double2ll, (double x), (__kjit_round::to_int<long long>(x, m)))
+__KJIT_ALL_MODES(unsigned long long, __double2ull, (double x),
+                 (__kjit_round::to_int<unsigned long long>(x, m)))
+__KJIT_ALL_MODES(float, __double2float, (double x), (__kjit_round::narrow(x, m)))
+__KJIT_ALL_MODES(float, __int2float, (int x), (__kjit_round::from_int<float>(x, m)))
+__KJIT_ALL_MODES(float, __uint2float, (unsigned int x), (__kjit_round::from_int<float>(x, m)))
+__KJIT_ALL_MODES(float, __ll2float, (long long x), (__kjit_round::from_int<float>(x, m)))
+__KJIT_ALL_MODES(float, __ull2float, (unsigned long long x), (__kjit_round::from_int<float>(x, m)))
+__KJIT_ALL_MODES(double, __ll2double, (long long x), (__kjit_round::from_int<double>(x, m)))
+__KJIT_ALL_MODES(double, __ull2double, (unsigned long long x),
+                 (__kjit_round::from_int<double>(x, m)))
+#undef __KJIT_ALL_MODES
+#undef __KJIT_DIRECTED
+#undef __KJIT_MODE
 static inline double __int2double_rn(int x) {
   return (double)x;  // exact
 }
