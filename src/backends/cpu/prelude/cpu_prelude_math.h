@@ -44,7 +44,6 @@ __KJIT_MATH1(acosh)
 __KJIT_MATH1(atanh)
 __KJIT_MATH1(erf)
 __KJIT_MATH1(erfc)
-__KJIT_MATH1(lgamma)
 __KJIT_MATH1(fabs)
 __KJIT_MATH1(floor)
 __KJIT_MATH1(ceil)
@@ -73,7 +72,7 @@ static inline float fma(float x, float y, float z) {
 static inline double fma(double x, double y, double z) {
   return __builtin_fma(x, y, z);
 }
-// rsqrt, cbrt, tanh and tgamma: cpu_prelude_math_special.h.
+// rsqrt, cbrt, tanh, tgamma and lgamma: cpu_prelude_math_special.h.
 static inline float exp10f(float x) {
   return __builtin_powf(10.0f, x);
 }

@@ -452,9 +452,9 @@ __KJIT_VIA_DOUBLE(erfinv)
 __KJIT_VIA_DOUBLE(erfcinv)
 __KJIT_VIA_DOUBLE(normcdfinv)
 
-// ---- Bessel functions -------------------------------------------------------------------------
-// The C library's (glibc), resolved when the kernel is loaded; an asm label names each, so that
-// these wrappers can take the C names.
+// ---- from the C library: Bessel functions, lgamma -------------------------------------------
+// glibc's, resolved when the kernel is loaded; an asm label names each, so that these wrappers can
+// take the C names.
 #define __KJIT_LIBM(R, NAME, PARAMS, ARGS)    \
   R __kjit_libm_##NAME PARAMS __asm__(#NAME); \
   static inline R NAME PARAMS {               \
@@ -466,7 +466,22 @@ __KJIT_LIBM(double, jn, (int n, double x), (n, x))
 __KJIT_LIBM(double, y0, (double x), (x))
 __KJIT_LIBM(double, y1, (double x), (x))
 __KJIT_LIBM(double, yn, (int n, double x), (n, x))
+// lgamma: the reentrant form, since the plain one writes the sign to the global signgam, which
+// the threads of a block would race on.
+__KJIT_LIBM(double, lgamma_r, (double x, int* sign), (x, sign))
+__KJIT_LIBM(float, lgammaf_r, (float x, int* sign), (x, sign))
 #undef __KJIT_LIBM
+static inline double lgamma(double x) {
+  int sign = 0;
+  return lgamma_r(x, &sign);
+}
+static inline float lgammaf(float x) {
+  int sign = 0;
+  return lgammaf_r(x, &sign);
+}
+static inline float lgamma(float x) {
+  return lgammaf(x);
+}
 __KJIT_VIA_DOUBLE(j0)
 __KJIT_VIA_DOUBLE(j1)
 __KJIT_VIA_DOUBLE(y0)
