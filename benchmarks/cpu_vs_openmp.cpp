@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,54 @@ void omp_mandelbrot(benchmark::State& state) {
   }
 }
 
+// kernels/nbody.cu's step for 4096 bodies in double precision, blocks of 128 threads: its
+// `#pragma unroll 128` loop between barriers.
+constexpr int kBodies = 4096;
+
+std::vector<double> nbody_bodies() {
+  std::vector<double> b(4 * kBodies);
+  for (int i = 0; i < kBodies; ++i) {
+    b[4 * i] = std::sin(i * 0.37);
+    b[4 * i + 1] = std::cos(i * 0.71);
+    b[4 * i + 2] = std::sin(i * 1.13);
+    b[4 * i + 3] = 0.5 + 0.5 * std::fabs(std::cos(i * 0.29));
+  }
+  return b;
+}
+
+void kjit_nbody(benchmark::State& state) {
+  struct Body {
+    double x, y, z, mass;
+  };
+  auto k =
+      kjit::Program::from_file(kernel("nbody.cu"))
+          .kernel<const Body*, double*, Body*, int, double, double>("nbody_step<double>", device());
+  const std::vector<double> host = nbody_bodies();
+  auto bodies = device().alloc<Body>(kBodies);
+  bodies.upload(std::span<const Body>(reinterpret_cast<const Body*>(host.data()), kBodies));
+  auto velocity = device().upload(std::vector<double>(3 * kBodies, 0.0));
+  auto next = device().alloc<Body>(kBodies);
+  kjit::Stream s = device().default_stream();
+  constexpr unsigned block = 128;
+  for (auto _ : state) {
+    k.launch(
+        LaunchConfig{
+            .grid = {kBodies / block}, .block = {block}, .shared_bytes = block * sizeof(Body)},
+        bodies, velocity, next, kBodies, 0.001, 0.01);
+    s.synchronize();
+  }
+}
+
+void omp_nbody(benchmark::State& state) {
+  const std::vector<double> bodies = nbody_bodies();
+  std::vector<double> velocity(3 * kBodies, 0.0);
+  std::vector<double> next(4 * kBodies);
+  for (auto _ : state) {
+    kjit::bench::omp_nbody(bodies.data(), velocity.data(), next.data(), kBodies, 0.001, 0.01);
+    benchmark::DoNotOptimize(next.data());
+  }
+}
+
 // Compile from source to a loaded, launchable kernel; a new Program each time (no cache yet).
 template <class... Params>
 void cold_compile(benchmark::State& state, const char* file, const char* name) {
@@ -150,6 +199,11 @@ BENCHMARK(omp_mandelbrot)
     ->Name("mandelbrot/1024x800x256/openmp")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(kjit_nbody)->Name("nbody/4096_double/kjit")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(omp_nbody)
+    ->Name("nbody/4096_double/openmp")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   // Cold compiles are measured here: the disk cache would turn them into loads
@@ -182,6 +236,13 @@ int main(int argc, char** argv) {
   });
   compile("cold_compile/bitonic_step", [](benchmark::State& s) {
     cold_compile<unsigned*, int, int, int>(s, "bitonic_sort.cu", "bitonic_step");
+  });
+  compile("cold_compile/nbody_step_double", [](benchmark::State& s) {
+    struct Body {
+      double x, y, z, mass;
+    };
+    cold_compile<const Body*, double*, Body*, int, double, double>(s, "nbody.cu",
+                                                                   "nbody_step<double>");
   });
   benchmark::AddCustomContext("kjit_device", device().info().id() + " " + device().info().name);
   benchmark::AddCustomContext("openmp_threads", std::to_string(kjit::bench::omp_threads()));

@@ -11,6 +11,9 @@ namespace kjit::bench {
 void omp_vadd(const float* a, const float* b, float* c, int n);
 void omp_saxpy(float a, const float* x, float* y, int n);
 void omp_mandelbrot(const MandelbrotView& view, int* iterations);
+/// One all-pairs n-body step in double precision (kernels/nbody.cu's nbody_step<double>): bodies
+/// as x, y, z, mass; velocities as x, y, z.
+void omp_nbody(const double* bodies, double* velocity, double* next, int n, double dt, double eps2);
 int omp_threads();
 /// An OpenMP parallel loop of one iteration per thread that does nothing: the cost of starting
 /// parallel work, set against launching an empty kernel.

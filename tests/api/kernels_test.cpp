@@ -347,6 +347,58 @@ TEST_F(Kernels, JacobiStepMatchesHost) {
   }
 }
 
+template <class T>
+struct Body {
+  T x, y, z, mass;
+};
+
+TEST_F(Kernels, NbodyStepMatchesHost) {
+  KJIT_SEED_TRACE();
+  const Program p = Program::from_file(kernel_path("nbody.cu"));
+  const auto check = [&]<class T>(T tolerance, const std::string& type) {
+    constexpr int n = 512;
+    constexpr unsigned block = 128;
+    const T dt = T(0.01);
+    const T eps2 = T(0.05);
+    std::vector<Body<T>> bodies(n);
+    const auto r = random_vector<T>(4 * n, T(-1), T(1));
+    for (int i = 0; i < n; ++i) {
+      bodies[i] = {r[4 * i], r[4 * i + 1], r[4 * i + 2], std::abs(r[4 * i + 3]) + T(0.1)};
+    }
+    const auto v0 = random_vector<T>(3 * n, T(-0.1), T(0.1));
+    auto velocity = device.upload(v0);
+    auto next = device.alloc<Body<T>>(n);
+    p.kernel<const Body<T>*, T*, Body<T>*, int, T, T>("nbody_step<" + type + ">", device)
+        .launch(
+            LaunchConfig{
+                .grid = {n / block}, .block = {block}, .shared_bytes = block * sizeof(Body<T>)},
+            device.upload(bodies), velocity, next, n, dt, eps2);
+    const auto v = velocity.download();
+    const auto out = next.download();
+    for (int i = 0; i < n; ++i) {
+      double a[3] = {0, 0, 0};
+      for (int j = 0; j < n; ++j) {
+        const double d[3] = {double(bodies[j].x) - bodies[i].x, double(bodies[j].y) - bodies[i].y,
+                             double(bodies[j].z) - bodies[i].z};
+        const double inv = 1 / std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2);
+        for (int k = 0; k < 3; ++k) {
+          a[k] += d[k] * bodies[j].mass * inv * inv * inv;
+        }
+      }
+      const double p0[3] = {bodies[i].x, bodies[i].y, bodies[i].z};
+      const T* got[3] = {&out[i].x, &out[i].y, &out[i].z};
+      for (int k = 0; k < 3; ++k) {
+        const double vk = v0[3 * i + k] + a[k] * dt;
+        ASSERT_NEAR(v[3 * i + k], vk, tolerance) << type << " body " << i;
+        ASSERT_NEAR(*got[k], p0[k] + vk * dt, tolerance) << type << " body " << i;
+      }
+      ASSERT_EQ(out[i].mass, bodies[i].mass);
+    }
+  };
+  check(1e-3f, std::string("float"));
+  check(1e-10, std::string("double"));
+}
+
 TEST_F(Kernels, BitonicSortSortsLikeStdSort) {
   KJIT_SEED_TRACE();
   auto step = Program::from_file(kernel_path("bitonic_sort.cu"))

@@ -115,6 +115,45 @@ bool inline_calls(Function& f, const std::set<Function*>& barrier_users, bool ev
   return true;
 }
 
+/// Caps the unroll count that `#pragma unroll N` asks for, in a kernel about to be split: each of
+/// its regions is copied into several passes and runs inside a loop over the threads, so that a
+/// large count multiplies the code the optimiser and the code generator work through (nbody's
+/// `#pragma unroll 128` took seconds to compile) without making the loop over threads faster.
+void limit_unrolling(Function& f) {
+  constexpr std::uint64_t kMaxUnroll = 8;
+  llvm::LLVMContext& ctx = f.getContext();
+  for (BasicBlock& b : f) {
+    Instruction* term = b.getTerminator();
+    llvm::MDNode* loop = term != nullptr ? term->getMetadata(llvm::LLVMContext::MD_loop) : nullptr;
+    if (loop == nullptr) {
+      continue;
+    }
+    bool changed = false;
+    llvm::SmallVector<llvm::Metadata*, 4> ops{nullptr};  // the loop ID refers to itself first
+    for (unsigned i = 1; i < loop->getNumOperands(); ++i) {
+      llvm::Metadata* op = loop->getOperand(i);
+      auto* node = llvm::dyn_cast<llvm::MDNode>(op);
+      auto* name = node != nullptr && node->getNumOperands() == 2
+                       ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                       : nullptr;
+      if (name != nullptr && name->getString() == "llvm.loop.unroll.count") {
+        auto* count = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(1));
+        if (count != nullptr && count->getZExtValue() > kMaxUnroll) {
+          op = llvm::MDNode::get(ctx, {name, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                                 count->getType(), kMaxUnroll))});
+          changed = true;
+        }
+      }
+      ops.push_back(op);
+    }
+    if (changed) {
+      llvm::MDNode* capped = llvm::MDNode::getDistinct(ctx, ops);
+      capped->replaceOperandWith(0, capped);
+      term->setMetadata(llvm::LLVMContext::MD_loop, capped);
+    }
+  }
+}
+
 /// SROA and friends on the inlined entry: what stays in SSA registers needs no frame slot.
 void simplify(Function& f) {
   llvm_setup::run_function_passes(f,
@@ -1452,6 +1491,7 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
     }
   }
   simplify(thread_entry);
+  limit_unrolling(thread_entry);
 
   llvm::Module& m = *thread_entry.getParent();
   Function* stop =
