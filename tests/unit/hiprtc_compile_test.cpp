@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <algorithm>
 
@@ -79,6 +81,46 @@ TEST_F(Hiprtc, EveryKernelCompilesToACodeObjectForGfx90aAndGfx908) {
         EXPECT_FALSE(kernel->params.empty()) << s;
       }
     }
+  }
+}
+
+/// Real kernel files as their projects build them (tests/corpus): the headers they include from
+/// disk (helper_cuda.h, helper_string.h) lose their host code as on the other backends, and what
+/// device code uses without an include (clock_t, umin, assert) is there.
+TEST_F(Hiprtc, CorpusFilesWithHostHeadersFromDiskCompile) {
+  const std::filesystem::path samples =
+      std::filesystem::path(KJIT_SOURCE_DIR) / "tests/corpus/cuda-samples";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> files = {
+      {"0_Introduction/vectorAdd/vectorAdd.cu", {"vectorAdd"}},
+      {"0_Introduction/clock_nvrtc/clock_kernel.cu", {"timedReduction"}},
+      {"0_Introduction/simpleAssert_nvrtc/simpleAssert_kernel.cu", {"testKernel"}},
+      {"0_Introduction/mergeSort/mergeSort.cu",
+       {"mergeSortSharedKernel<1U>", "generateSampleRanksKernel<1U>", "mergeRanksAndIndicesKernel",
+        "mergeElementaryIntervalsKernel<1U>"}},
+      {"2_Concepts_and_Techniques/convolutionSeparable/convolutionSeparable.cu",
+       {"convolutionRowsKernel", "convolutionColumnsKernel"}},
+      {"2_Concepts_and_Techniques/scan/scan.cu",
+       {"scanExclusiveShared", "scanExclusiveShared2", "uniformUpdate"}},
+      {"5_Domain_Specific/binomialOptions/binomialOptions_kernel.cu", {"binomialOptionsKernel"}},
+      {"5_Domain_Specific/quasirandomGenerator/quasirandomGenerator_kernel.cu",
+       {"quasirandomGeneratorKernel", "inverseCNDKernel"}},
+  };
+  for (const auto& [file, kernels] : files) {
+    SCOPED_TRACE(file);
+    const std::filesystem::path path = samples / "Samples" / file;
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    backend::CompileRequest r;
+    r.program_name = file;
+    r.source = text.str();
+    r.source_path = path;
+    r.include_dirs = {samples / "Common"};
+    r.kernel_names = kernels;
+    r.kernel_signatures.resize(kernels.size());
+    const backend::Binary b = compile(r);
+    EXPECT_EQ(b.format, "hsaco");
+    EXPECT_EQ(b.kernel_symbols.size(), kernels.size());
   }
 }
 

@@ -1,6 +1,7 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 
 #include "backends/compile_failure.hpp"
+#include "backends/disk_headers.hpp"
 #include "backends/hip/clang_log.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hiprtc_api.hpp"
@@ -208,6 +209,14 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   for (const auto& [name, body] : request.headers) {
     headers.push_back(header_texts.emplace_back(backend::erase_host_functions(body)).c_str());
     names.push_back(name.c_str());
+  }
+  // Headers from disk, their host code erased too (helper_string.h's std::string bodies, which
+  // hipRTC's device compile would otherwise parse): hipRTC writes named headers beside the main
+  // file, which is searched before the include path.
+  const std::vector<backend::DiskHeader> disk = backend::disk_headers(request);
+  for (const backend::DiskHeader& h : disk) {
+    headers.push_back(h.text.c_str());
+    names.push_back(h.name.c_str());
   }
   for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
     headers.push_back(h.text.data());  // NUL-terminated string literals

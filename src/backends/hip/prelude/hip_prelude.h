@@ -70,3 +70,36 @@ template <class T>
 __device__ inline typename __kjit_long_long<T>::type atomicMax(T* address, T value) {
   return __kjit_atomic_ll_extreme(address, value, true);
 }
+
+// clock()'s type, which device code uses without an include (ROCm 5's hipRTC has no <time.h>).
+typedef long clock_t;
+
+// CUDA's integer minimum and maximum by name (ROCm 5's HIP has only min and max). Templates, so
+// that a HIP that declares them wins overload resolution over these.
+template <class T = void>
+__device__ inline unsigned int umin(unsigned int a, unsigned int b) {
+  return a < b ? a : b;
+}
+template <class T = void>
+__device__ inline unsigned int umax(unsigned int a, unsigned int b) {
+  return a > b ? a : b;
+}
+template <class T = void>
+__device__ inline long long llmin(long long a, long long b) {
+  return a < b ? a : b;
+}
+template <class T = void>
+__device__ inline long long llmax(long long a, long long b) {
+  return a > b ? a : b;
+}
+template <class T = void>
+__device__ inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+template <class T = void>
+__device__ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
+
+// assert() without an include, as NVRTC has it (kjit's <assert.h>, among the named headers).
+#include <assert.h>
