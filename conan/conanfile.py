@@ -17,7 +17,7 @@ from conan.tools.files import copy, load
 required_conan_version = ">=2.0"
 
 # What the build reads of the repository (no tests, benchmarks or examples).
-SOURCES = ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "kernels/*", "README.md")
+SOURCES = ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "kernels/*", "README.md", "LICENSE")
 
 # Recipe option -> CMake option.
 CMAKE_OPTIONS = {
@@ -30,6 +30,7 @@ CMAKE_OPTIONS = {
 
 class KjitConan(ConanFile):
     name = "kjit"
+    license = "Apache-2.0 WITH LLVM-exception"
     description = ("JIT-compiles CUDA-dialect kernels at run time for NVIDIA GPUs (NVRTC), AMD "
                    "GPUs (hipRTC) and the CPU (Clang + LLVM ORC), with a disk cache")
     topics = ("jit", "cuda", "hip", "gpu", "llvm", "kernels")
@@ -80,6 +81,7 @@ class KjitConan(ConanFile):
 
     def package(self):
         CMake(self).install()
+        copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
 
     def package_info(self):
         # Consumers use kjit's own package file (kjit::kjit, kjit_add_kernels()), not one Conan
