@@ -109,6 +109,32 @@ TEST_F(Nvrtc, AKernelCallingAHostFunctionIsAnErrorAtTheCall) {
   }
 }
 
+TEST_F(Nvrtc, ReadingATextureReferenceIsAnErrorAtTheReadNamingIt) {
+  const auto r = test::request_for_text("texref.cu",
+                                        "#include <cuda_runtime.h>\n"
+                                        "texture<float, 2, cudaReadModeElementType> tex;\n"
+                                        "__global__ void check(float* p) {\n"
+                                        "  p[0] = tex2D(tex, 0.5f, 0.5f);\n"
+                                        "}\n",
+                                        "check");
+  try {
+    compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+    FAIL() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), "texref.cu") << e.what();
+    EXPECT_EQ(e.line(), 4U) << e.what();
+    EXPECT_NE(std::string(e.what()).find("texture references"), std::string::npos) << e.what();
+  }
+  // Texture objects, which replaced them, still compile.
+  const auto objects =
+      test::request_for_text("texobj.cu",
+                             "__global__ void check(float* p, cudaTextureObject_t t) {\n"
+                             "  p[0] = tex2D<float>(t, 0.5f, 0.5f) + tex1Dfetch<float>(t, 3);\n"
+                             "}\n",
+                             "check");
+  EXPECT_EQ(compile_with_nvrtc(*api, objects, {90, true}, "sm_90").format, "cubin");
+}
+
 TEST_F(Nvrtc, AnErrorInKjitsHeaderStandsAtTheUsersLineThatCausedIt) {
   try {
     compile_with_nvrtc(*api,

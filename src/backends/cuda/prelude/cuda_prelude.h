@@ -40,3 +40,24 @@ __device__ int __kjit_device_launch(A...) {
   return 0;
 }
 #define __KJIT_DEVICE_LAUNCH __kjit_device_launch
+
+// Texture references, which CUDA 12 removed (NVRTC would say "texture is not a template", or
+// that no tex2D matches): reading one is an error at the read that names them. Texture objects
+// work.
+template <class T, int dim = 1, int mode = 0>
+struct texture {};
+#define __KJIT_TEXTURE_REFERENCE_READ(NAME)                                                     \
+  template <class T, int dim, int mode, class... A>                                             \
+  __device__ T NAME(texture<T, dim, mode>, A...) {                                              \
+    static_assert(sizeof(T) == 0,                                                               \
+                  "texture references (texture<T, dim, mode>) were removed in CUDA 12 and are " \
+                  "not supported by kjit: use texture objects (cudaTextureObject_t)");          \
+    return T();                                                                                 \
+  }
+__KJIT_TEXTURE_REFERENCE_READ(tex1Dfetch)
+__KJIT_TEXTURE_REFERENCE_READ(tex1D)
+__KJIT_TEXTURE_REFERENCE_READ(tex2D)
+__KJIT_TEXTURE_REFERENCE_READ(tex3D)
+__KJIT_TEXTURE_REFERENCE_READ(tex1DLayered)
+__KJIT_TEXTURE_REFERENCE_READ(tex2DLayered)
+#undef __KJIT_TEXTURE_REFERENCE_READ
