@@ -3,7 +3,8 @@
 // one): every function of the table runs on random arguments of its domain, and its error is
 // measured in units in the last place of the exact result (long double references; for the
 // inverse error functions, one Newton step in long double from the device's answer). The
-// rounding-mode operations and conversions are checked exactly, the integer intrinsics bit for bit.
+// rounding-mode operations and conversions are checked exactly, the integer intrinsics (byte
+// permutes, funnel shifts, absolute differences, halving adds, __dp4a and __dp2a) bit for bit.
 #include "test_support.hpp"
 
 #include <cmath>
@@ -614,7 +615,7 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const unsigned x = u[3 * i], y = u[3 * i + 1], s = u[3 * i + 2];
-      unsigned* r = o + 10 * i;
+      unsigned* r = o + 16 * i;
       r[0] = __byte_perm(x, y, s);
       r[1] = __funnelshift_l(x, y, s);
       r[2] = __funnelshift_lc(x, y, s % 40);
@@ -626,13 +627,35 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
       r[8] = __uhadd(x, y) ^ __urhadd(x, y) * 3u;
       __nanosleep(100);
       r[9] = __brev(x) ^ __umulhi(x, y);
+      r[10] = (unsigned)__dp4a((int)x, (int)y, (int)s);
+      r[11] = __dp4a(x, y, s);
+      r[12] = (unsigned)__dp2a_lo((int)x, (int)y, (int)s);
+      r[13] = __dp2a_lo(x, y, s);
+      r[14] = (unsigned)__dp2a_hi((int)x, (int)y, (int)s);
+      r[15] = __dp2a_hi(x, y, s);
     })")
                .kernel<const unsigned*, unsigned*, int>("ints", device);
   constexpr int n = 5000;
   const auto u = random_vector<unsigned>(3 * n, 0, 0xffffffffU);
-  auto out = poisoned<unsigned>(10 * n);
+  auto out = poisoned<unsigned>(16 * n);
   k.launch(LaunchConfig::for_elements(n, 128), device.upload(u), out, n);
   const auto r = out.download();
+  // c plus the products of `pairs` lanes: a's of `width` bits, b's bytes from `first`, signed or
+  // not, wrapping as 32-bit integers do.
+  const auto dot = [](std::uint32_t a, std::uint32_t b, std::uint32_t c, int pairs, int width,
+                      bool is_signed, int first) {
+    std::int64_t sum = is_signed ? static_cast<std::int32_t>(c) : std::int64_t{c};
+    for (int k = 0; k < pairs; ++k) {
+      const std::uint32_t la = (a >> (width * k)) & ((1U << width) - 1);
+      const std::uint32_t lb = (b >> (8 * (first + k))) & 0xffU;
+      const std::int64_t va = is_signed && (la >> (width - 1)) != 0
+                                  ? std::int64_t{la} - (std::int64_t{1} << width)
+                                  : la;
+      const std::int64_t vb = is_signed && lb >= 0x80 ? std::int64_t{lb} - 0x100 : lb;
+      sum += va * vb;
+    }
+    return static_cast<std::uint32_t>(sum);
+  };
   for (int i = 0; i < n; ++i) {
     const std::uint32_t x = u[3 * i];
     const std::uint32_t y = u[3 * i + 1];
@@ -649,7 +672,7 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
     for (int b = 0; b < 32; ++b) {
       brev |= ((x >> b) & 1U) << (31 - b);
     }
-    const std::uint32_t want[10] = {
+    const std::uint32_t want[16] = {
         perm,
         static_cast<std::uint32_t>((both << (s & 31)) >> 32),
         static_cast<std::uint32_t>((both << clamp(s % 40)) >> 32),
@@ -662,9 +685,15 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
         static_cast<std::uint32_t>((std::uint64_t{x} + y) >> 1) ^
             static_cast<std::uint32_t>((std::uint64_t{x} + y + 1) >> 1) * 3U,
         brev ^ static_cast<std::uint32_t>((std::uint64_t{x} * y) >> 32),
+        dot(x, y, s, 4, 8, true, 0),
+        dot(x, y, s, 4, 8, false, 0),
+        dot(x, y, s, 2, 16, true, 0),
+        dot(x, y, s, 2, 16, false, 0),
+        dot(x, y, s, 2, 16, true, 2),
+        dot(x, y, s, 2, 16, false, 2),
     };
-    for (int j = 0; j < 10; ++j) {
-      ASSERT_EQ(r[10 * i + j], want[j])
+    for (int j = 0; j < 16; ++j) {
+      ASSERT_EQ(r[16 * i + j], want[j])
           << "intrinsic " << j << " of " << x << ", " << y << ", " << s;
     }
   }

@@ -108,6 +108,50 @@ static inline unsigned int __uhadd(unsigned int x, unsigned int y) {
 static inline unsigned int __urhadd(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
 }
+// Dot products of packed bytes (__dp4a: four byte pairs) and of halfwords with bytes (__dp2a:
+// two pairs, the low or high bytes of b), plus c; signed or unsigned by the arguments' type.
+// (Signed sums wrap as the hardware's do: they are added as unsigned.)
+static inline int __dp4a(int a, int b, int c) {
+  unsigned int sum = (unsigned int)c;
+  for (int i = 0; i < 4; ++i) {
+    sum += (unsigned int)((int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i)));
+  }
+  return (int)sum;
+}
+static inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int i = 0; i < 4; ++i) {
+    c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+  }
+  return c;
+}
+static inline int __kjit_dp2a(int a, int b, int c, int first_byte) {
+  unsigned int sum = (unsigned int)c;
+  for (int i = 0; i < 2; ++i) {
+    sum += (unsigned int)((int)(short)(a >> (16 * i)) *
+                          (int)(signed char)(b >> (8 * (first_byte + i))));
+  }
+  return (int)sum;
+}
+static inline unsigned int __kjit_dp2a(unsigned int a, unsigned int b, unsigned int c,
+                                       int first_byte) {
+  for (int i = 0; i < 2; ++i) {
+    c += ((a >> (16 * i)) & 0xffffu) * ((b >> (8 * (first_byte + i))) & 0xffu);
+  }
+  return c;
+}
+static inline int __dp2a_lo(int a, int b, int c) {
+  return __kjit_dp2a(a, b, c, 0);
+}
+static inline unsigned int __dp2a_lo(unsigned int a, unsigned int b, unsigned int c) {
+  return __kjit_dp2a(a, b, c, 0);
+}
+static inline int __dp2a_hi(int a, int b, int c) {
+  return __kjit_dp2a(a, b, c, 2);
+}
+static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned int c) {
+  return __kjit_dp2a(a, b, c, 2);
+}
+
 // Sleeps "about" ns nanoseconds, which CUDA lets be anything from 0 to twice that: 0 here.
 static inline void __nanosleep(unsigned int) {}
 
