@@ -152,6 +152,125 @@ static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned in
   return __kjit_dp2a(a, b, c, 2);
 }
 
+// The SIMD video intrinsics: halfword (...2) and byte (...4) lanes of 32-bit words, each lane
+// computed wide from its signed (sx, sy) and unsigned (ux, uy) values, then cut to the lane.
+template <int W, class F>
+static inline unsigned int __kjit_simd(unsigned int a, unsigned int b, F f) {
+  const long long mask = (1LL << W) - 1;
+  unsigned int r = 0;
+  for (int i = 0; i < 32 / W; ++i) {
+    const long long ux = (long long)(a >> (W * i)) & mask;
+    const long long uy = (long long)(b >> (W * i)) & mask;
+    const long long sx = ux >= (1LL << (W - 1)) ? ux - (1LL << W) : ux;
+    const long long sy = uy >= (1LL << (W - 1)) ? uy - (1LL << W) : uy;
+    r |= (unsigned int)(f(sx, sy, ux, uy) & mask) << (W * i);
+  }
+  return r;
+}
+template <int W>
+static inline long long __kjit_sat_s(long long v) {
+  const long long hi = (1LL << (W - 1)) - 1;
+  return v > hi ? hi : (v < -hi - 1 ? -hi - 1 : v);
+}
+template <int W>
+static inline long long __kjit_sat_u(long long v) {
+  const long long hi = (1LL << W) - 1;
+  return v > hi ? hi : (v < 0 ? 0 : v);
+}
+static inline long long __kjit_abs_ll(long long v) {
+  return v < 0 ? -v : v;
+}
+#define __KJIT_SIMD_W(NAME, W, EXPR)                                                         \
+  static inline unsigned int NAME(unsigned int a, unsigned int b) {                          \
+    return __kjit_simd<W>(a, b, [](long long sx, long long sy, long long ux, long long uy) { \
+      return (long long)(EXPR);                                                              \
+    });                                                                                      \
+  }
+#define __KJIT_SIMD(NAME, EXPR)    \
+  __KJIT_SIMD_W(NAME##2, 16, EXPR) \
+  __KJIT_SIMD_W(NAME##4, 8, EXPR)
+#define __KJIT_SIMD1_W(NAME, W, EXPR)                                                            \
+  static inline unsigned int NAME(unsigned int a) {                                              \
+    return __kjit_simd<W>(                                                                       \
+        a, 0u, [](long long sx, long long, long long, long long) { return (long long)(EXPR); }); \
+  }
+__KJIT_SIMD(__vadd, ux + uy)
+__KJIT_SIMD(__vsub, ux - uy)
+__KJIT_SIMD_W(__vaddss2, 16, __kjit_sat_s<16>(sx + sy))
+__KJIT_SIMD_W(__vaddss4, 8, __kjit_sat_s<8>(sx + sy))
+__KJIT_SIMD_W(__vaddus2, 16, __kjit_sat_u<16>(ux + uy))
+__KJIT_SIMD_W(__vaddus4, 8, __kjit_sat_u<8>(ux + uy))
+__KJIT_SIMD_W(__vsubss2, 16, __kjit_sat_s<16>(sx - sy))
+__KJIT_SIMD_W(__vsubss4, 8, __kjit_sat_s<8>(sx - sy))
+__KJIT_SIMD_W(__vsubus2, 16, __kjit_sat_u<16>(ux - uy))
+__KJIT_SIMD_W(__vsubus4, 8, __kjit_sat_u<8>(ux - uy))
+__KJIT_SIMD(__vabsdiffs, __kjit_abs_ll(sx - sy))
+__KJIT_SIMD(__vabsdiffu, __kjit_abs_ll(ux - uy))
+__KJIT_SIMD(__vavgs, (sx + sy + (sx + sy >= 0 ? 1 : 0)) >> 1)
+__KJIT_SIMD(__vavgu, (ux + uy + 1) >> 1)
+__KJIT_SIMD(__vhaddu, (ux + uy) >> 1)
+__KJIT_SIMD(__vmaxs, sx > sy ? sx : sy)
+__KJIT_SIMD(__vmaxu, ux > uy ? ux : uy)
+__KJIT_SIMD(__vmins, sx < sy ? sx : sy)
+__KJIT_SIMD(__vminu, ux < uy ? ux : uy)
+__KJIT_SIMD(__vcmpeq, ux == uy ? -1 : 0)
+__KJIT_SIMD(__vcmpne, ux != uy ? -1 : 0)
+__KJIT_SIMD(__vcmpges, sx >= sy ? -1 : 0)
+__KJIT_SIMD(__vcmpgeu, ux >= uy ? -1 : 0)
+__KJIT_SIMD(__vcmpgts, sx > sy ? -1 : 0)
+__KJIT_SIMD(__vcmpgtu, ux > uy ? -1 : 0)
+__KJIT_SIMD(__vcmples, sx <= sy ? -1 : 0)
+__KJIT_SIMD(__vcmpleu, ux <= uy ? -1 : 0)
+__KJIT_SIMD(__vcmplts, sx < sy ? -1 : 0)
+__KJIT_SIMD(__vcmpltu, ux < uy ? -1 : 0)
+__KJIT_SIMD(__vseteq, ux == uy)
+__KJIT_SIMD(__vsetne, ux != uy)
+__KJIT_SIMD(__vsetges, sx >= sy)
+__KJIT_SIMD(__vsetgeu, ux >= uy)
+__KJIT_SIMD(__vsetgts, sx > sy)
+__KJIT_SIMD(__vsetgtu, ux > uy)
+__KJIT_SIMD(__vsetles, sx <= sy)
+__KJIT_SIMD(__vsetleu, ux <= uy)
+__KJIT_SIMD(__vsetlts, sx < sy)
+__KJIT_SIMD(__vsetltu, ux < uy)
+// One-operand forms.
+__KJIT_SIMD1_W(__vabs2, 16, __kjit_abs_ll(sx))
+__KJIT_SIMD1_W(__vabs4, 8, __kjit_abs_ll(sx))
+__KJIT_SIMD1_W(__vneg2, 16, -sx)
+__KJIT_SIMD1_W(__vneg4, 8, -sx)
+__KJIT_SIMD1_W(__vabsss2, 16, __kjit_sat_s<16>(__kjit_abs_ll(sx)))
+__KJIT_SIMD1_W(__vabsss4, 8, __kjit_sat_s<8>(__kjit_abs_ll(sx)))
+__KJIT_SIMD1_W(__vnegss2, 16, __kjit_sat_s<16>(-sx))
+__KJIT_SIMD1_W(__vnegss4, 8, __kjit_sat_s<8>(-sx))
+#undef __KJIT_SIMD1_W
+#undef __KJIT_SIMD
+#undef __KJIT_SIMD_W
+// Sums of absolute differences over the lanes.
+template <int W, bool is_signed>
+static inline unsigned int __kjit_sad(unsigned int a, unsigned int b) {
+  const unsigned int lanes =
+      __kjit_simd<W>(a, b, [](long long sx, long long sy, long long ux, long long uy) {
+        return is_signed ? __kjit_abs_ll(sx - sy) : __kjit_abs_ll(ux - uy);
+      });
+  unsigned int sum = 0;
+  for (int i = 0; i < 32 / W; ++i) {
+    sum += (lanes >> (W * i)) & ((1u << W) - 1);
+  }
+  return sum;
+}
+static inline unsigned int __vsads2(unsigned int a, unsigned int b) {
+  return __kjit_sad<16, true>(a, b);
+}
+static inline unsigned int __vsads4(unsigned int a, unsigned int b) {
+  return __kjit_sad<8, true>(a, b);
+}
+static inline unsigned int __vsadu2(unsigned int a, unsigned int b) {
+  return __kjit_sad<16, false>(a, b);
+}
+static inline unsigned int __vsadu4(unsigned int a, unsigned int b) {
+  return __kjit_sad<8, false>(a, b);
+}
+
 // Sleeps "about" ns nanoseconds, which CUDA lets be anything from 0 to twice that: 0 here.
 static inline void __nanosleep(unsigned int) {}
 
