@@ -90,6 +90,19 @@ TEST_F(Nvrtc, EveryKernelHeaderCaseCompiles) {
   }
 }
 
+/// Compiling `r` must fail at `line` of its own file, saying `says`.
+void expect_error_at(const NvrtcApi& api, const backend::CompileRequest& r, unsigned line,
+                     const std::string& says) {
+  try {
+    compile_with_nvrtc(api, r, {90, true}, "sm_90");
+    FAIL() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), r.program_name) << e.what();
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(Nvrtc, AKernelCallingAHostFunctionIsAnErrorAtTheCall) {
   const auto r = test::request_for_text("host_call.cu",
                                         "#include <cuda_runtime.h>\n"
@@ -98,15 +111,7 @@ TEST_F(Nvrtc, AKernelCallingAHostFunctionIsAnErrorAtTheCall) {
                                         "  launch(p);\n"
                                         "}\n",
                                         "check");
-  try {
-    compile_with_nvrtc(*api, r, {90, true}, "sm_90");
-    FAIL() << "compiled";
-  } catch (const CompileError& e) {
-    EXPECT_EQ(e.file(), "host_call.cu") << e.what();
-    EXPECT_EQ(e.line(), 4U) << e.what();
-    EXPECT_NE(std::string(e.what()).find("'launch' is a host function"), std::string::npos)
-        << e.what();
-  }
+  expect_error_at(*api, r, 4, "'launch' is a host function");
 }
 
 TEST_F(Nvrtc, ReadingATextureReferenceIsAnErrorAtTheReadNamingIt) {
@@ -117,14 +122,7 @@ TEST_F(Nvrtc, ReadingATextureReferenceIsAnErrorAtTheReadNamingIt) {
                                         "  p[0] = tex2D(tex, 0.5f, 0.5f);\n"
                                         "}\n",
                                         "check");
-  try {
-    compile_with_nvrtc(*api, r, {90, true}, "sm_90");
-    FAIL() << "compiled";
-  } catch (const CompileError& e) {
-    EXPECT_EQ(e.file(), "texref.cu") << e.what();
-    EXPECT_EQ(e.line(), 4U) << e.what();
-    EXPECT_NE(std::string(e.what()).find("texture references"), std::string::npos) << e.what();
-  }
+  expect_error_at(*api, r, 4, "texture references");
   // Texture objects, which replaced them, still compile.
   const auto objects =
       test::request_for_text("texobj.cu",

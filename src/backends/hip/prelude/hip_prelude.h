@@ -76,30 +76,19 @@ typedef long clock_t;
 
 // CUDA's integer minimum and maximum by name (ROCm 5's HIP has only min and max). Templates, so
 // that a HIP that declares them wins overload resolution over these.
-template <class T = void>
-__device__ inline unsigned int umin(unsigned int a, unsigned int b) {
-  return a < b ? a : b;
-}
-template <class T = void>
-__device__ inline unsigned int umax(unsigned int a, unsigned int b) {
-  return a > b ? a : b;
-}
-template <class T = void>
-__device__ inline long long llmin(long long a, long long b) {
-  return a < b ? a : b;
-}
-template <class T = void>
-__device__ inline long long llmax(long long a, long long b) {
-  return a > b ? a : b;
-}
-template <class T = void>
-__device__ inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
-  return a < b ? a : b;
-}
-template <class T = void>
-__device__ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
-  return a > b ? a : b;
-}
+#define __KJIT_MIN_MAX(T, MIN, MAX)   \
+  template <class U = void>           \
+  __device__ inline T MIN(T a, T b) { \
+    return a < b ? a : b;             \
+  }                                   \
+  template <class U = void>           \
+  __device__ inline T MAX(T a, T b) { \
+    return a > b ? a : b;             \
+  }
+__KJIT_MIN_MAX(unsigned int, umin, umax)
+__KJIT_MIN_MAX(long long, llmin, llmax)
+__KJIT_MIN_MAX(unsigned long long, ullmin, ullmax)
+#undef __KJIT_MIN_MAX
 
 // assert() without an include, as NVRTC has it (kjit's <assert.h>, among the named headers).
 #include <assert.h>
