@@ -93,7 +93,7 @@ class Scanner {
     for (std::size_t i = 0; i < t_.size(); ++i) {
       const std::string_view w = text(i);
       if (w == ";") {
-        consider_instantiation(head, i);
+        instantiations_.emplace_back(head, i);
         head = i + 1;
       } else if (w == "}") {
         if (depth == 0) {
@@ -129,7 +129,16 @@ class Scanner {
         }
       }
     }
-    return depth == 0;
+    if (depth != 0) {
+      return false;
+    }
+    erase_callers_of_erased();
+    for (const auto& [from, semicolon] : instantiations_) {
+      consider_instantiation(from, semicolon);
+    }
+    std::sort(edits_.begin(), edits_.end(),
+              [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    return true;
   }
 
   struct Edit {
@@ -268,8 +277,10 @@ class Scanner {
     return Head::other;  // a class, an enum, a lambda's body at namespace scope ...
   }
 
-  /// The name a function definition declares: the identifier before its parameter list.
-  [[nodiscard]] std::string_view declared_name(std::size_t head, std::size_t brace) const {
+  /// The token of the name a function definition declares: the identifier before its parameter
+  /// list.
+  [[nodiscard]] std::optional<std::size_t> declared_name_at(std::size_t head,
+                                                            std::size_t brace) const {
     std::size_t end = brace;
     for (std::size_t i = head + 1; i < brace; ++i) {
       if (text(i) == ":" && text(i - 1) == ")") {
@@ -279,11 +290,17 @@ class Scanner {
     }
     const std::optional<std::size_t> close = parameter_list_end(head, end);
     if (!close) {
-      return {};
+      return std::nullopt;
     }
     const std::size_t open = opening(*close, head);
-    return open > head && t_[open - 1].kind == Kind::identifier ? text(open - 1)
-                                                                : std::string_view();
+    if (open > head && t_[open - 1].kind == Kind::identifier) {
+      return open - 1;
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] std::string_view declared_name(std::size_t head, std::size_t brace) const {
+    const std::optional<std::size_t> at = declared_name_at(head, brace);
+    return at ? text(*at) : std::string_view();
   }
 
   [[nodiscard]] bool body_is_host_code(std::size_t open, std::size_t close) const {
@@ -340,21 +357,66 @@ class Scanner {
       return;
     }
     if (!host && !body_is_host_code(open, close)) {
+      kept_.push_back({head, open, close});
       return;
     }
-    // A constructor's initializer list goes with the body.
-    std::size_t from = open;
-    for (std::size_t i = head + 1; i < open; ++i) {
-      if (text(i) == ":" && text(i - 1) == ")") {
-        from = i;
-        break;
+    erase_function({head, open, close});
+  }
+
+  struct Function {
+    std::size_t head, open, close;  // first token, the body's braces
+  };
+
+  void erase_function(const Function& f) {
+    const std::optional<std::size_t> name_at = declared_name_at(f.head, f.open);
+    const std::string_view name = name_at ? text(*name_at) : std::string_view();
+    if (name_at && *name_at > f.head && text(*name_at - 1) == "::") {
+      // A member defined outside its class (helper_timer.h's StopWatchLinux::start): left as a
+      // declaration it would redeclare the member, which C++ forbids; the class declares it.
+      edits_.push_back({t_[f.head].begin, t_[f.close].end, false});
+    } else {
+      // A constructor's initializer list goes with the body.
+      std::size_t from = f.open;
+      for (std::size_t i = f.head + 1; i < f.open; ++i) {
+        if (text(i) == ":" && text(i - 1) == ")") {
+          from = i;
+          break;
+        }
+      }
+      edits_.push_back({t_[from].begin, t_[f.close].end, true});
+    }
+    if (!name.empty()) {
+      erased_.insert(name);
+      if (has_word(f.head, f.open, "template")) {
+        erased_templates_.insert(name);
       }
     }
-    edits_.push_back({t_[from].begin, t_[close].end, true});
-    const std::string_view name = declared_name(head, open);
-    if (!name.empty() && has_word(head, open, "template")) {
-      erased_templates_.insert(name);
+  }
+
+  /// Functions that call one erased are host code too (helper_image.h's inline sdkLoadPGM calls
+  /// the erased __loadPPM): erased in turn, until none is left.
+  void erase_callers_of_erased() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = kept_.begin(); it != kept_.end();) {
+        if (calls_erased(it->open, it->close)) {
+          erase_function(*it);
+          it = kept_.erase(it);
+          changed = true;
+        } else {
+          ++it;
+        }
+      }
     }
+  }
+
+  [[nodiscard]] bool calls_erased(std::size_t open, std::size_t close) const {
+    for (std::size_t i = open + 1; i + 1 < close; ++i) {
+      if (t_[i].kind == Kind::identifier && text(i + 1) == "(" && erased_.contains(text(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /// An explicit instantiation of a function template erased above (`template void
@@ -384,6 +446,11 @@ class Scanner {
   const std::vector<SourceToken>& t_;
   std::vector<Edit> edits_;
   std::set<std::string_view> erased_templates_;  // names of function templates erased so far
+  std::set<std::string_view> erased_;            // names of every function erased so far
+  std::vector<Function> kept_;                   // functions kept, but not device code by mark
+  // Declarations at namespace scope (first token, semicolon): explicit instantiations among them
+  // go once every erased template is known.
+  std::vector<std::pair<std::size_t, std::size_t>> instantiations_;
 };
 
 /// `text` with blanks for everything but line breaks and preprocessor directives (kept whole, so

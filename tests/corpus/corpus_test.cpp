@@ -72,6 +72,15 @@ void check_matrix_mul(Corpus& t, const Program& p, const std::string& kernel, in
   }
 }
 
+TEST_F(Corpus, MatrixMulWithHelperFunctions) {
+  // The sample everyone tries first: helper_functions.h brings helper_image.h, helper_timer.h and
+  // exception.h, whose host code (members defined outside their classes, inline functions that
+  // call erased ones) is erased as a whole.
+  const Program p = sample("0_Introduction/matrixMul/matrixMul.cu");
+  check_matrix_mul<int>(*this, p, "MatrixMulCUDA<16>", 16);
+  check_matrix_mul<int>(*this, p, "MatrixMulCUDA<32>", 32);
+}
+
 TEST_F(Corpus, MatrixMulNvrtc) {
   const Program p = sample("0_Introduction/matrixMul_nvrtc/matrixMul_kernel.cu");
   check_matrix_mul<int>(*this, p, "matrixMulCUDA_block16", 16);

@@ -149,11 +149,28 @@ TEST(HostCode, QualifiersAttributesAndInitialiserListsBeforeTheBody) {
       "__host__ auto g(int x) -> decltype(x) { return x; }\n"
       "__host__ Foo::Foo(int x) : a(x), b{x} { init(); }\n"
       "__host__ int Foo::get() const { return a; }\n";
+  // Members defined outside their class go whole: left as declarations they would redeclare
+  // the members, which C++ forbids (the class declares them).
   EXPECT_EQ(squeezed(erase_host_functions(in)),
             "__host__ void f() noexcept(true) __attribute__((noinline)) __KJIT_HOST_ONLY;\n"
-            "__host__ auto g(int x) -> decltype(x) __KJIT_HOST_ONLY;\n"
-            "__host__ Foo::Foo(int x) __KJIT_HOST_ONLY;\n"
-            "__host__ int Foo::get() const __KJIT_HOST_ONLY;\n");
+            "__host__ auto g(int x) -> decltype(x) __KJIT_HOST_ONLY;\n\n\n");
+}
+
+TEST(HostCode, FunctionsThatCallErasedOnesGoToo) {
+  const std::string in =
+      "inline void load(const char* f) { FILE* p = fopen(f, \"r\"); }\n"
+      "inline bool load_image(const char* f) { load(f); return true; }\n"
+      "inline bool load_pgm(const char* f) { return load_image(f); }\n"
+      "inline float half(float x) { return x / 2; }\n"
+      "__device__ float twice(float x) { return half(x) * 4; }\n";
+  const std::string out = erase_host_functions(in);
+  EXPECT_EQ(lines(out), lines(in));
+  EXPECT_EQ(squeezed(out),
+            "inline void load(const char* f) __KJIT_HOST_ONLY;\n"
+            "inline bool load_image(const char* f) __KJIT_HOST_ONLY;\n"
+            "inline bool load_pgm(const char* f) __KJIT_HOST_ONLY;\n"
+            "inline float half(float x) { return x / 2; }\n"
+            "__device__ float twice(float x) { return half(x) * 4; }\n");
 }
 
 TEST(HostCode, DirectivesInsideAnErasedBodyStay) {
