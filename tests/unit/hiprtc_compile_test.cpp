@@ -92,6 +92,7 @@ TEST_F(Hiprtc, CorpusFilesWithHostHeadersFromDiskCompile) {
       std::filesystem::path(KJIT_SOURCE_DIR) / "tests/corpus/cuda-samples";
   const std::vector<std::pair<std::string, std::vector<std::string>>> files = {
       {"0_Introduction/vectorAdd/vectorAdd.cu", {"vectorAdd"}},
+      {"0_Introduction/matrixMul/matrixMul.cu", {"MatrixMulCUDA<16>"}},
       {"0_Introduction/clock_nvrtc/clock_kernel.cu", {"timedReduction"}},
       {"0_Introduction/simpleAssert_nvrtc/simpleAssert_kernel.cu", {"testKernel"}},
       {"0_Introduction/mergeSort/mergeSort.cu",
