@@ -32,6 +32,11 @@ namespace kjit::backend {
 std::vector<KernelHeader> kernel_headers_besides(
     const std::vector<std::pair<std::string, std::string>>& given);
 
+/// The header name in a GPU compiler's name for a file it was given as a named header: NVRTC's
+/// is the name itself; hipRTC's a file in comgr's temporary include folder
+/// (".../comgr-XXXXXX/include/<name>"). nullopt for another file of that temporary folder.
+std::optional<std::string_view> named_header_of(std::string_view file);
+
 /// How a diagnostic names one of kjit's headers ("<kjit>/cuda_fp16.h"), for a GPU compiler's file
 /// name: NVRTC's (the header's own name) or hipRTC's (a file in its temporary include folder);
 /// nullopt for any other file, a header of `given` included.

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -235,6 +236,22 @@ TEST_F(Hiprtc, ErrorsInHeadersNameTheHeader) {
   }
   r.headers = {{"helper.h", "__device__ int helper() { return 7; }\n"}};
   EXPECT_EQ(compile(r).kernel_symbols.size(), 1U);
+
+  // A header from disk: named by its path, not by hipRTC's temporary copy of it.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("kjit-hiprtc-disk-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "helper.h") << "__device__ int helper() {\n  return missing_thing;\n}\n";
+  r.headers.clear();
+  r.include_dirs = {dir};
+  try {
+    (void)compile(r);
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.file(), (dir / "helper.h").string()) << e.what();
+    EXPECT_EQ(e.line(), 2U) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(Hiprtc, UnknownNamesDeviceFunctionsAndTemplatesNeedingTypes) {

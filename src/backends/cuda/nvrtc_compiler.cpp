@@ -299,29 +299,15 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
       request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
   const std::string context = fmt::format("'{}' for {}", request.program_name, device);
 
-  // Host functions' bodies erased (host_code.hpp), in the program and its in-memory headers.
+  // Host functions' bodies erased (host_code.hpp), in the program and the headers it includes,
+  // in memory and from disk (NVRTC takes a named header before its search path); then kjit's
+  // (<stdio.h>, <cuda_fp16.h> ...), after the prelude.
   const std::string source = backend::erase_host_functions(request.source);
-  std::vector<std::string> header_texts;
-  header_texts.reserve(request.headers.size());
+  const backend::NamedHeaders named(request);
   std::vector<const char*> headers{kjit_cuda_prelude_text};
   std::vector<const char*> names{kPreludeName};
-  for (const auto& [name, text] : request.headers) {
-    headers.push_back(header_texts.emplace_back(backend::erase_host_functions(text)).c_str());
-    names.push_back(name.c_str());
-  }
-  // Headers from disk, their host code erased too: NVRTC takes a named header before its
-  // search path. Diagnostics in them name the file, as NVRTC would.
-  const std::vector<backend::DiskHeader> disk = backend::disk_headers(request);
-  for (const backend::DiskHeader& h : disk) {
-    headers.push_back(h.text.c_str());
-    names.push_back(h.name.c_str());
-  }
-  // kjit's headers (<stdio.h>, <cuda_fp16.h> ...). Their texts and names are NUL-terminated
-  // string literals, as NVRTC needs.
-  for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
-    headers.push_back(h.text.data());
-    names.push_back(h.name.data());
-  }
+  headers.insert(headers.end(), named.texts().begin(), named.texts().end());
+  names.insert(names.end(), named.names().begin(), named.names().end());
   nvrtcProgram raw = nullptr;
   nvrtcResult r =
       api.nvrtcCreateProgram(&raw, source.c_str(), main_name.c_str(),
@@ -352,11 +338,10 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     // no definition, such as a host function kept as a declaration.
     const bool unresolved = log.find("Unresolved extern function") != std::string::npos;
     std::vector<NvrtcDiagnostic> parsed = parse_nvrtc_log(log);
+    // Diagnostics in headers from disk name the file, as NVRTC would.
     for (NvrtcDiagnostic& p : parsed) {
-      const auto from_disk = std::find_if(
-          disk.begin(), disk.end(), [&](const backend::DiskHeader& h) { return h.name == p.file; });
-      if (from_disk != disk.end()) {
-        p.file = from_disk->path.lexically_normal().string();
+      if (const std::optional<std::filesystem::path> path = named.disk_path(p.file)) {
+        p.file = path->string();
       }
     }
     backend::throw_compile_failure(request, device, locate(parsed, request, main_name, unresolved),

@@ -97,7 +97,8 @@ class Program {
 }
 
 std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic>& parsed,
-                                               const backend::CompileRequest& request) {
+                                               const backend::CompileRequest& request,
+                                               const backend::NamedHeaders& named) {
   std::vector<backend::LocatedDiagnostic> out;
   for (const ClangDiagnostic& p : parsed) {
     backend::LocatedDiagnostic d;
@@ -109,6 +110,9 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic
     } else if (const std::optional<std::string> kjit =
                    backend::kernel_header_display(p.file, request.headers)) {
       d.diagnostic.file = *kjit;  // one of kjit's headers, not the user's
+    } else if (const std::optional<std::filesystem::path> path = named.disk_path(p.file)) {
+      d.diagnostic.file = path->string();  // a header from disk, not hipRTC's copy of it
+      d.in_user_file = true;
     } else {
       d.in_user_file = !p.file.empty();
     }
@@ -202,26 +206,12 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
       request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
   const std::string context = fmt::format("'{}' for {}", request.program_name, label_);
   const std::string text = program_text(request);
-  std::vector<const char*> headers;
-  std::vector<const char*> names;
-  std::vector<std::string> header_texts;  // host functions' bodies erased (host_code.hpp)
-  header_texts.reserve(request.headers.size());
-  for (const auto& [name, body] : request.headers) {
-    headers.push_back(header_texts.emplace_back(backend::erase_host_functions(body)).c_str());
-    names.push_back(name.c_str());
-  }
-  // Headers from disk, their host code erased too (helper_string.h's std::string bodies, which
-  // hipRTC's device compile would otherwise parse): hipRTC writes named headers beside the main
-  // file, which is searched before the include path.
-  const std::vector<backend::DiskHeader> disk = backend::disk_headers(request);
-  for (const backend::DiskHeader& h : disk) {
-    headers.push_back(h.text.c_str());
-    names.push_back(h.name.c_str());
-  }
-  for (const backend::KernelHeader& h : backend::kernel_headers_besides(request.headers)) {
-    headers.push_back(h.text.data());  // NUL-terminated string literals
-    names.push_back(h.name.data());
-  }
+  // Host functions' bodies erased (host_code.hpp) in the headers too, those from disk included
+  // (helper_string.h's std::string bodies, which hipRTC's device compile would otherwise parse):
+  // hipRTC writes named headers beside the main file, which is searched before the include path.
+  const backend::NamedHeaders named(request);
+  std::vector<const char*> headers = named.texts();  // the API takes them as non-const
+  std::vector<const char*> names = named.names();
   std::vector<std::string> options = options_for(request, target_);
   const auto mentions = [](const std::string& source) {
     return source.find("cooperative_groups") != std::string::npos;
@@ -250,7 +240,7 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   const std::string log = program.log();
   const std::vector<ClangDiagnostic> parsed = parse_clang_log(log);
   if (r == HIPRTC_ERROR_COMPILATION) {
-    backend::throw_compile_failure(request, label_, locate(parsed, request), log);
+    backend::throw_compile_failure(request, label_, locate(parsed, request, named), log);
   }
   if (r != HIPRTC_SUCCESS) {
     throw BackendError(fmt::format("kjit: hipRTC failed on {}: {}\n{}", context,
