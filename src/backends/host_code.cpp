@@ -250,6 +250,17 @@ class Scanner {
     return false;
   }
 
+  /// The ":" that opens a constructor's initializer list in [head, brace) (") : a(1), b{2}").
+  [[nodiscard]] std::optional<std::size_t> initializer_list_colon(std::size_t head,
+                                                                  std::size_t brace) const {
+    for (std::size_t i = head + 1; i < brace; ++i) {
+      if (text(i) == ":" && text(i - 1) == ")") {
+        return i;
+      }
+    }
+    return std::nullopt;
+  }
+
   Head classify(std::size_t head, std::size_t brace) const {
     if (head == brace) {
       return Head::other;
@@ -262,14 +273,12 @@ class Scanner {
       return Head::other;
     }
     // A constructor's initializer list: ") : a(1), b{2} {". Its braces follow a name.
-    for (std::size_t i = head + 1; i < brace; ++i) {
-      if (text(i) == ":" && text(i - 1) == ")") {
-        const std::string_view before = text(brace - 1);
-        if (t_[brace - 1].kind == Kind::identifier || before == ">") {
-          return Head::member_init;
-        }
-        return Head::function;
+    if (initializer_list_colon(head, brace)) {
+      const std::string_view before = text(brace - 1);
+      if (t_[brace - 1].kind == Kind::identifier || before == ">") {
+        return Head::member_init;
       }
+      return Head::function;
     }
     if (parameter_list_end(head, brace)) {
       return Head::function;
@@ -281,13 +290,7 @@ class Scanner {
   /// list.
   [[nodiscard]] std::optional<std::size_t> declared_name_at(std::size_t head,
                                                             std::size_t brace) const {
-    std::size_t end = brace;
-    for (std::size_t i = head + 1; i < brace; ++i) {
-      if (text(i) == ":" && text(i - 1) == ")") {
-        end = i;
-        break;
-      }
-    }
+    const std::size_t end = initializer_list_colon(head, brace).value_or(brace);
     const std::optional<std::size_t> close = parameter_list_end(head, end);
     if (!close) {
       return std::nullopt;
@@ -376,13 +379,7 @@ class Scanner {
       edits_.push_back({t_[f.head].begin, t_[f.close].end, false});
     } else {
       // A constructor's initializer list goes with the body.
-      std::size_t from = f.open;
-      for (std::size_t i = f.head + 1; i < f.open; ++i) {
-        if (text(i) == ":" && text(i - 1) == ")") {
-          from = i;
-          break;
-        }
-      }
+      const std::size_t from = initializer_list_colon(f.head, f.open).value_or(f.open);
       edits_.push_back({t_[from].begin, t_[f.close].end, true});
     }
     if (!name.empty()) {
@@ -445,8 +442,8 @@ class Scanner {
   std::string_view s_;
   const std::vector<SourceToken>& t_;
   std::vector<Edit> edits_;
-  std::set<std::string_view> erased_templates_;  // names of function templates erased so far
-  std::set<std::string_view> erased_;            // names of every function erased so far
+  std::set<std::string_view> erased_templates_;  // names of function templates erased
+  std::set<std::string_view> erased_;            // names of every function erased
   std::vector<Function> kept_;                   // functions kept, but not device code by mark
   // Declarations at namespace scope (first token, semicolon): explicit instantiations among them
   // go once every erased template is known.
