@@ -59,16 +59,22 @@ static inline float rsqrtf(float x) {
   return (float)(1.0 / __builtin_sqrt((double)x));
 }
 
+// x as m 2^e3 with e3 a multiple of 3 (finite, nonzero x), so that a cube root splits exactly.
+static inline double __kjit_split_for_cube_root(double x, int* e3) {
+  int e = 0;
+  const double m = __builtin_frexp(x, &e);
+  const int r = ((e % 3) + 3) % 3;
+  *e3 = e - r;
+  return __builtin_ldexp(m, r);
+}
+
 // cbrt: the C library's, then one Newton step with the cube's residual formed exactly.
 static inline double cbrt(double x) {
   if (x == 0.0 || !__builtin_isfinite(x)) {
     return __builtin_cbrt(x);
   }
   int e = 0;
-  double m = __builtin_frexp(x, &e);  // x = m 2^e, e made a multiple of 3
-  const int r = ((e % 3) + 3) % 3;
-  m = __builtin_ldexp(m, r);
-  e -= r;
+  const double m = __kjit_split_for_cube_root(x, &e);
   const double y = __builtin_cbrt(m);
   const __kjit_dd sq = __kjit_two_prod(y, y);
   const __kjit_dd cube = __kjit_two_prod(sq.hi, y);
@@ -241,10 +247,7 @@ static inline double rcbrt(double x) {
     return 1.0 / __builtin_cbrt(x);  // +-inf, +-0, nan as CUDA gives them
   }
   int e = 0;
-  double m = __builtin_frexp(x, &e);  // x = m 2^e; make e a multiple of 3
-  const int r = ((e % 3) + 3) % 3;
-  m = __builtin_ldexp(m, r);
-  e -= r;
+  const double m = __kjit_split_for_cube_root(x, &e);
   const double r0 = 1.0 / __builtin_cbrt(m);
   // Newton for r = m^(-1/3): r + r (1 - m r^3) / 3, with m r^3 from exact products.
   const __kjit_dd sq = __kjit_two_prod(r0, r0);
@@ -261,19 +264,19 @@ static inline float rcbrtf(float x) {
 // ---- sin and cos of pi x ----------------------------------------------------------------------
 // x is reduced exactly to a in [0, 1/4] (fmod and subtractions of nearby values are exact), and
 // pi a is formed in double-double, so the only errors are those of sin and cos near zero.
-static inline double __kjit_sin_pi_small(double a) {  // a in [0, 1/4]
+static inline __kjit_dd __kjit_pi_times(double a) {  // pi a as hi + lo
   const double pi_hi = 3.141592653589793116;
   const double pi_lo = 1.2246467991473532e-16;
   const double t = pi_hi * a;
-  const double t_lo = __builtin_fma(pi_hi, a, -t) + pi_lo * a;
-  return __builtin_fma(__builtin_cos(t), t_lo, __builtin_sin(t));
+  return {t, __builtin_fma(pi_hi, a, -t) + pi_lo * a};
+}
+static inline double __kjit_sin_pi_small(double a) {  // a in [0, 1/4]
+  const __kjit_dd t = __kjit_pi_times(a);
+  return __builtin_fma(__builtin_cos(t.hi), t.lo, __builtin_sin(t.hi));
 }
 static inline double __kjit_cos_pi_small(double a) {  // a in [0, 1/4]
-  const double pi_hi = 3.141592653589793116;
-  const double pi_lo = 1.2246467991473532e-16;
-  const double t = pi_hi * a;
-  const double t_lo = __builtin_fma(pi_hi, a, -t) + pi_lo * a;
-  return __builtin_fma(-__builtin_sin(t), t_lo, __builtin_cos(t));
+  const __kjit_dd t = __kjit_pi_times(a);
+  return __builtin_fma(-__builtin_sin(t.hi), t.lo, __builtin_cos(t.hi));
 }
 static inline double sinpi(double x) {
   if (!__builtin_isfinite(x)) {

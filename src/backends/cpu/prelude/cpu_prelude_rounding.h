@@ -197,8 +197,8 @@ __KJIT_ALL_MODES(float, __fsqrt, (float x), __kjit_round::sqrt(x, m))
 __KJIT_ALL_MODES(double, __dsqrt, (double x), __kjit_round::sqrt(x, m))
 __KJIT_ALL_MODES(float, __frcp, (float x), __kjit_round::div(1.0f, x, m))
 __KJIT_ALL_MODES(double, __drcp, (double x), __kjit_round::div(1.0, x, m))
-static inline float __frsqrt_rn(float x) {  // 1 / sqrt(x), rounded once: exact in double first
-  return (float)(1.0 / __builtin_sqrt((double)x));
+static inline float __frsqrt_rn(float x) {
+  return rsqrtf(x);  // computed in double, rounded once to float
 }
 
 // ---- conversions ----------------------------------------------------------------------------
