@@ -154,122 +154,198 @@ static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned in
 
 // The SIMD video intrinsics: halfword (...2) and byte (...4) lanes of 32-bit words, each lane
 // computed wide from its signed (sx, sy) and unsigned (ux, uy) values, then cut to the lane.
-template <int W, class F>
-static inline unsigned int __kjit_simd(unsigned int a, unsigned int b, F f) {
-  const long long mask = (1LL << W) - 1;
+// One function with a switch on the operation serves them all: each intrinsic passes constants,
+// which inlining folds, and a program that uses none parses no template or lambda for them.
+enum __kjit_simd_op {
+  __kjit_simd_add,
+  __kjit_simd_sub,
+  __kjit_simd_addss,
+  __kjit_simd_addus,
+  __kjit_simd_subss,
+  __kjit_simd_subus,
+  __kjit_simd_absdiffs,
+  __kjit_simd_absdiffu,
+  __kjit_simd_avgs,
+  __kjit_simd_avgu,
+  __kjit_simd_haddu,
+  __kjit_simd_maxs,
+  __kjit_simd_maxu,
+  __kjit_simd_mins,
+  __kjit_simd_minu,
+  __kjit_simd_eq,
+  __kjit_simd_ne,
+  __kjit_simd_ges,
+  __kjit_simd_geu,
+  __kjit_simd_gts,
+  __kjit_simd_gtu,
+  __kjit_simd_les,
+  __kjit_simd_leu,
+  __kjit_simd_lts,
+  __kjit_simd_ltu,
+  __kjit_simd_abs,
+  __kjit_simd_absss,
+  __kjit_simd_neg,
+  __kjit_simd_negss
+};
+static inline long long __kjit_simd_lane(int op, int w, long long sx, long long sy, long long ux,
+                                         long long uy) {
+  const long long s_hi = (1LL << (w - 1)) - 1;  // the signed lane's largest value
+  const long long u_hi = (1LL << w) - 1;
+  const long long abs_sx = sx < 0 ? -sx : sx;
+  long long v = 0;
+  switch (op) {
+    case __kjit_simd_add:
+      return ux + uy;
+    case __kjit_simd_sub:
+      return ux - uy;
+    case __kjit_simd_addss:
+      v = sx + sy;
+      return v > s_hi ? s_hi : (v < -s_hi - 1 ? -s_hi - 1 : v);
+    case __kjit_simd_subss:
+      v = sx - sy;
+      return v > s_hi ? s_hi : (v < -s_hi - 1 ? -s_hi - 1 : v);
+    case __kjit_simd_addus:
+      v = ux + uy;
+      return v > u_hi ? u_hi : v;
+    case __kjit_simd_subus:
+      v = ux - uy;
+      return v < 0 ? 0 : v;
+    case __kjit_simd_absdiffs:
+      return sx > sy ? sx - sy : sy - sx;
+    case __kjit_simd_absdiffu:
+      return ux > uy ? ux - uy : uy - ux;
+    case __kjit_simd_avgs:
+      v = sx + sy;
+      return (v + (v >= 0 ? 1 : 0)) >> 1;
+    case __kjit_simd_avgu:
+      return (ux + uy + 1) >> 1;
+    case __kjit_simd_haddu:
+      return (ux + uy) >> 1;
+    case __kjit_simd_maxs:
+      return sx > sy ? sx : sy;
+    case __kjit_simd_maxu:
+      return ux > uy ? ux : uy;
+    case __kjit_simd_mins:
+      return sx < sy ? sx : sy;
+    case __kjit_simd_minu:
+      return ux < uy ? ux : uy;
+    case __kjit_simd_eq:
+      return ux == uy;
+    case __kjit_simd_ne:
+      return ux != uy;
+    case __kjit_simd_ges:
+      return sx >= sy;
+    case __kjit_simd_geu:
+      return ux >= uy;
+    case __kjit_simd_gts:
+      return sx > sy;
+    case __kjit_simd_gtu:
+      return ux > uy;
+    case __kjit_simd_les:
+      return sx <= sy;
+    case __kjit_simd_leu:
+      return ux <= uy;
+    case __kjit_simd_lts:
+      return sx < sy;
+    case __kjit_simd_ltu:
+      return ux < uy;
+    case __kjit_simd_abs:
+      return abs_sx;
+    case __kjit_simd_absss:
+      return abs_sx > s_hi ? s_hi : abs_sx;
+    case __kjit_simd_neg:
+      return -sx;
+    case __kjit_simd_negss:
+      return -sx > s_hi ? s_hi : -sx;
+    default:
+      return 0;
+  }
+}
+// The lanes of op(a, b) in lanes of w bits, each times `scale` (-1 turns a compare's 1 into the
+// all-ones lane of __vcmp...); with `sum`, the sum of the lanes instead.
+static inline unsigned int __kjit_simd(unsigned int a, unsigned int b, int w, int op,
+                                       long long scale = 1, bool sum = false) {
+  const long long mask = (1LL << w) - 1;
   unsigned int r = 0;
-  for (int i = 0; i < 32 / W; ++i) {
-    const long long ux = (long long)(a >> (W * i)) & mask;
-    const long long uy = (long long)(b >> (W * i)) & mask;
-    const long long sx = ux >= (1LL << (W - 1)) ? ux - (1LL << W) : ux;
-    const long long sy = uy >= (1LL << (W - 1)) ? uy - (1LL << W) : uy;
-    r |= (unsigned int)(f(sx, sy, ux, uy) & mask) << (W * i);
+  for (int i = 0; i < 32 / w; ++i) {
+    const long long ux = (long long)(a >> (w * i)) & mask;
+    const long long uy = (long long)(b >> (w * i)) & mask;
+    const long long sx = ux >= (1LL << (w - 1)) ? ux - (1LL << w) : ux;
+    const long long sy = uy >= (1LL << (w - 1)) ? uy - (1LL << w) : uy;
+    const long long lane = (scale * __kjit_simd_lane(op, w, sx, sy, ux, uy)) & mask;
+    r = sum ? r + (unsigned int)lane : r | ((unsigned int)lane << (w * i));
   }
   return r;
 }
-template <int W>
-static inline long long __kjit_sat_s(long long v) {
-  const long long hi = (1LL << (W - 1)) - 1;
-  return v > hi ? hi : (v < -hi - 1 ? -hi - 1 : v);
-}
-template <int W>
-static inline long long __kjit_sat_u(long long v) {
-  const long long hi = (1LL << W) - 1;
-  return v > hi ? hi : (v < 0 ? 0 : v);
-}
-static inline long long __kjit_abs_ll(long long v) {
-  return v < 0 ? -v : v;
-}
-#define __KJIT_SIMD_W(NAME, W, EXPR)                                                         \
-  static inline unsigned int NAME(unsigned int a, unsigned int b) {                          \
-    return __kjit_simd<W>(a, b, [](long long sx, long long sy, long long ux, long long uy) { \
-      return (long long)(EXPR);                                                              \
-    });                                                                                      \
+#define __KJIT_SIMD(NAME, OP)                                          \
+  static inline unsigned int NAME##2(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 16, OP);                                  \
+  }                                                                    \
+  static inline unsigned int NAME##4(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 8, OP);                                   \
   }
-#define __KJIT_SIMD(NAME, EXPR)    \
-  __KJIT_SIMD_W(NAME##2, 16, EXPR) \
-  __KJIT_SIMD_W(NAME##4, 8, EXPR)
-#define __KJIT_SIMD1_W(NAME, W, EXPR)                                                            \
-  static inline unsigned int NAME(unsigned int a) {                                              \
-    return __kjit_simd<W>(                                                                       \
-        a, 0u, [](long long sx, long long, long long, long long) { return (long long)(EXPR); }); \
+#define __KJIT_SIMD_COMPARE(NAME, OP)                                          \
+  static inline unsigned int __vcmp##NAME##2(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 16, OP, -1);                                      \
+  }                                                                            \
+  static inline unsigned int __vcmp##NAME##4(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 8, OP, -1);                                       \
+  }                                                                            \
+  static inline unsigned int __vset##NAME##2(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 16, OP);                                          \
+  }                                                                            \
+  static inline unsigned int __vset##NAME##4(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 8, OP);                                           \
   }
-__KJIT_SIMD(__vadd, ux + uy)
-__KJIT_SIMD(__vsub, ux - uy)
-__KJIT_SIMD_W(__vaddss2, 16, __kjit_sat_s<16>(sx + sy))
-__KJIT_SIMD_W(__vaddss4, 8, __kjit_sat_s<8>(sx + sy))
-__KJIT_SIMD_W(__vaddus2, 16, __kjit_sat_u<16>(ux + uy))
-__KJIT_SIMD_W(__vaddus4, 8, __kjit_sat_u<8>(ux + uy))
-__KJIT_SIMD_W(__vsubss2, 16, __kjit_sat_s<16>(sx - sy))
-__KJIT_SIMD_W(__vsubss4, 8, __kjit_sat_s<8>(sx - sy))
-__KJIT_SIMD_W(__vsubus2, 16, __kjit_sat_u<16>(ux - uy))
-__KJIT_SIMD_W(__vsubus4, 8, __kjit_sat_u<8>(ux - uy))
-__KJIT_SIMD(__vabsdiffs, __kjit_abs_ll(sx - sy))
-__KJIT_SIMD(__vabsdiffu, __kjit_abs_ll(ux - uy))
-__KJIT_SIMD(__vavgs, (sx + sy + (sx + sy >= 0 ? 1 : 0)) >> 1)
-__KJIT_SIMD(__vavgu, (ux + uy + 1) >> 1)
-__KJIT_SIMD(__vhaddu, (ux + uy) >> 1)
-__KJIT_SIMD(__vmaxs, sx > sy ? sx : sy)
-__KJIT_SIMD(__vmaxu, ux > uy ? ux : uy)
-__KJIT_SIMD(__vmins, sx < sy ? sx : sy)
-__KJIT_SIMD(__vminu, ux < uy ? ux : uy)
-__KJIT_SIMD(__vcmpeq, ux == uy ? -1 : 0)
-__KJIT_SIMD(__vcmpne, ux != uy ? -1 : 0)
-__KJIT_SIMD(__vcmpges, sx >= sy ? -1 : 0)
-__KJIT_SIMD(__vcmpgeu, ux >= uy ? -1 : 0)
-__KJIT_SIMD(__vcmpgts, sx > sy ? -1 : 0)
-__KJIT_SIMD(__vcmpgtu, ux > uy ? -1 : 0)
-__KJIT_SIMD(__vcmples, sx <= sy ? -1 : 0)
-__KJIT_SIMD(__vcmpleu, ux <= uy ? -1 : 0)
-__KJIT_SIMD(__vcmplts, sx < sy ? -1 : 0)
-__KJIT_SIMD(__vcmpltu, ux < uy ? -1 : 0)
-__KJIT_SIMD(__vseteq, ux == uy)
-__KJIT_SIMD(__vsetne, ux != uy)
-__KJIT_SIMD(__vsetges, sx >= sy)
-__KJIT_SIMD(__vsetgeu, ux >= uy)
-__KJIT_SIMD(__vsetgts, sx > sy)
-__KJIT_SIMD(__vsetgtu, ux > uy)
-__KJIT_SIMD(__vsetles, sx <= sy)
-__KJIT_SIMD(__vsetleu, ux <= uy)
-__KJIT_SIMD(__vsetlts, sx < sy)
-__KJIT_SIMD(__vsetltu, ux < uy)
-// One-operand forms.
-__KJIT_SIMD1_W(__vabs2, 16, __kjit_abs_ll(sx))
-__KJIT_SIMD1_W(__vabs4, 8, __kjit_abs_ll(sx))
-__KJIT_SIMD1_W(__vneg2, 16, -sx)
-__KJIT_SIMD1_W(__vneg4, 8, -sx)
-__KJIT_SIMD1_W(__vabsss2, 16, __kjit_sat_s<16>(__kjit_abs_ll(sx)))
-__KJIT_SIMD1_W(__vabsss4, 8, __kjit_sat_s<8>(__kjit_abs_ll(sx)))
-__KJIT_SIMD1_W(__vnegss2, 16, __kjit_sat_s<16>(-sx))
-__KJIT_SIMD1_W(__vnegss4, 8, __kjit_sat_s<8>(-sx))
-#undef __KJIT_SIMD1_W
+#define __KJIT_SIMD_UNARY(NAME, OP)                    \
+  static inline unsigned int NAME##2(unsigned int a) { \
+    return __kjit_simd(a, 0u, 16, OP);                 \
+  }                                                    \
+  static inline unsigned int NAME##4(unsigned int a) { \
+    return __kjit_simd(a, 0u, 8, OP);                  \
+  }
+#define __KJIT_SIMD_SAD(NAME, OP)                                      \
+  static inline unsigned int NAME##2(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 16, OP, 1, true);                         \
+  }                                                                    \
+  static inline unsigned int NAME##4(unsigned int a, unsigned int b) { \
+    return __kjit_simd(a, b, 8, OP, 1, true);                          \
+  }
+__KJIT_SIMD(__vadd, __kjit_simd_add)
+__KJIT_SIMD(__vsub, __kjit_simd_sub)
+__KJIT_SIMD(__vaddss, __kjit_simd_addss)
+__KJIT_SIMD(__vaddus, __kjit_simd_addus)
+__KJIT_SIMD(__vsubss, __kjit_simd_subss)
+__KJIT_SIMD(__vsubus, __kjit_simd_subus)
+__KJIT_SIMD(__vabsdiffs, __kjit_simd_absdiffs)
+__KJIT_SIMD(__vabsdiffu, __kjit_simd_absdiffu)
+__KJIT_SIMD(__vavgs, __kjit_simd_avgs)
+__KJIT_SIMD(__vavgu, __kjit_simd_avgu)
+__KJIT_SIMD(__vhaddu, __kjit_simd_haddu)
+__KJIT_SIMD(__vmaxs, __kjit_simd_maxs)
+__KJIT_SIMD(__vmaxu, __kjit_simd_maxu)
+__KJIT_SIMD(__vmins, __kjit_simd_mins)
+__KJIT_SIMD(__vminu, __kjit_simd_minu)
+__KJIT_SIMD_COMPARE(eq, __kjit_simd_eq)
+__KJIT_SIMD_COMPARE(ne, __kjit_simd_ne)
+__KJIT_SIMD_COMPARE(ges, __kjit_simd_ges)
+__KJIT_SIMD_COMPARE(geu, __kjit_simd_geu)
+__KJIT_SIMD_COMPARE(gts, __kjit_simd_gts)
+__KJIT_SIMD_COMPARE(gtu, __kjit_simd_gtu)
+__KJIT_SIMD_COMPARE(les, __kjit_simd_les)
+__KJIT_SIMD_COMPARE(leu, __kjit_simd_leu)
+__KJIT_SIMD_COMPARE(lts, __kjit_simd_lts)
+__KJIT_SIMD_COMPARE(ltu, __kjit_simd_ltu)
+__KJIT_SIMD_UNARY(__vabs, __kjit_simd_abs)
+__KJIT_SIMD_UNARY(__vabsss, __kjit_simd_absss)
+__KJIT_SIMD_UNARY(__vneg, __kjit_simd_neg)
+__KJIT_SIMD_UNARY(__vnegss, __kjit_simd_negss)
+__KJIT_SIMD_SAD(__vsads, __kjit_simd_absdiffs)
+__KJIT_SIMD_SAD(__vsadu, __kjit_simd_absdiffu)
+#undef __KJIT_SIMD_SAD
+#undef __KJIT_SIMD_UNARY
+#undef __KJIT_SIMD_COMPARE
 #undef __KJIT_SIMD
-#undef __KJIT_SIMD_W
-// Sums of absolute differences over the lanes.
-template <int W, bool is_signed>
-static inline unsigned int __kjit_sad(unsigned int a, unsigned int b) {
-  const unsigned int lanes =
-      __kjit_simd<W>(a, b, [](long long sx, long long sy, long long ux, long long uy) {
-        return is_signed ? __kjit_abs_ll(sx - sy) : __kjit_abs_ll(ux - uy);
-      });
-  unsigned int sum = 0;
-  for (int i = 0; i < 32 / W; ++i) {
-    sum += (lanes >> (W * i)) & ((1u << W) - 1);
-  }
-  return sum;
-}
-static inline unsigned int __vsads2(unsigned int a, unsigned int b) {
-  return __kjit_sad<16, true>(a, b);
-}
-static inline unsigned int __vsads4(unsigned int a, unsigned int b) {
-  return __kjit_sad<8, true>(a, b);
-}
-static inline unsigned int __vsadu2(unsigned int a, unsigned int b) {
-  return __kjit_sad<16, false>(a, b);
-}
-static inline unsigned int __vsadu4(unsigned int a, unsigned int b) {
-  return __kjit_sad<8, false>(a, b);
-}
 
 // Sleeps "about" ns nanoseconds, which CUDA lets be anything from 0 to twice that: 0 here.
 static inline void __nanosleep(unsigned int) {}
