@@ -21,6 +21,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_abi.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_math.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_math_special.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_rounding.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_warp.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_intrinsics.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_entries.h
   ${PROJECT_SOURCE_DIR}/kernels/bitcode/gpu_dialect.h

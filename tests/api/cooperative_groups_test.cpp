@@ -1,6 +1,5 @@
-// Cooperative groups (kjit's <cooperative_groups.h>): blocks and grids on every backend; tiles and
-// their collectives (reduce, scans, shuffles, votes) where the backend has warp-level support,
-// and a compile error at the call where it does not (the CPU, for now).
+// Cooperative groups (kjit's <cooperative_groups.h>) on every backend: blocks and grids, tiles and
+// their collectives (reduce, scans, shuffles, votes).
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -34,17 +33,6 @@ TEST_F(CooperativeGroups, BlocksAndGridsRunOnEveryBackend) {
 }
 
 TEST_F(CooperativeGroups, TilesReduceScanShuffleAndVote) {
-  if (device.info().backend == BackendKind::cpu) {
-    auto e = expect_throw<CompileError>([&] {
-      (void)Program::from_file(test_kernel_path("cg_tiles.cu"))
-          .kernel<const int*, int*>("tile_ops", device);
-    });
-    EXPECT_EQ(e.file(), test_kernel_path("cg_tiles.cu").string());
-    EXPECT_EQ(e.line(), 15U) << e.what();  // the first tile collective: cg::reduce
-    EXPECT_TRUE(contains(e.what(), "reduce")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "warp-level intrinsics are not supported")) << e.what();
-    return;
-  }
   auto k = Program::from_file(test_kernel_path("cg_tiles.cu"))
                .kernel<const int*, int*>("tile_ops", device);
   constexpr int kThreads = 64;

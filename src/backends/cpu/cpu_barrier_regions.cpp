@@ -98,8 +98,10 @@ bool inline_calls(Function& f, const std::set<Function*>& barrier_users, bool ev
       }
       refused.insert(call);
       if (barrier_users.count(callee) != 0) {
-        why = fmt::format("'{}', which reaches __syncthreads(), cannot be inlined",
-                          llvm::demangle(callee->getName().str()));
+        why = fmt::format(
+            "'{}', which reaches __syncthreads() or a warp-level operation, cannot be "
+            "inlined",
+            llvm::demangle(callee->getName().str()));
         return false;
       }
     }
@@ -108,7 +110,7 @@ bool inline_calls(Function& f, const std::set<Function*>& barrier_users, bool ev
     if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
         call != nullptr && call->getCalledFunction() != nullptr &&
         barrier_users.count(call->getCalledFunction()) != 0) {
-      why = "recursion reaches __syncthreads()";
+      why = "recursion reaches __syncthreads() or a warp-level operation";
       return false;
     }
   }
@@ -155,10 +157,14 @@ void limit_unrolling(Function& f) {
 }
 
 /// SROA and friends on the inlined entry: what stays in SSA registers needs no frame slot.
+/// InstCombine as the optimisation pipelines run it: a textual "instcombine" asks it to verify
+/// that one iteration reached a fixpoint, a fatal error where it does not (a warp shuffle's
+/// lane arithmetic did).
 void simplify(Function& f) {
   llvm_setup::run_function_passes(f,
-                                  "sroa<modify-cfg>,early-cse<memssa>,gvn,instcombine,dse,"
-                                  "sroa<modify-cfg>,instcombine,simplifycfg");
+                                  "sroa<modify-cfg>,early-cse<memssa>,gvn,"
+                                  "instcombine<no-verify-fixpoint>,dse,sroa<modify-cfg>,"
+                                  "instcombine<no-verify-fixpoint>,simplifycfg");
 }
 
 /// The construct that keeps `f` from being split, or an empty string.
@@ -186,12 +192,18 @@ struct Barrier {
   BasicBlock* block;   // ends with the barrier call, then a branch to `resume`
   BasicBlock* resume;  // where the threads go on once all have arrived
   bool stop;           // a loop stop (cpu_loop_stops.hpp), not a __syncthreads()
+  bool warp;           // where a warp's lanes meet (__kjit_warp_wait), not a __syncthreads()
 };
 
-/// The barriers, then the loop stops: a state above the number of barriers is a stop.
-std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function& stop) {
+/// The barriers, then where warps meet, then the loop stops: states 1..barriers are
+/// __syncthreads(), the next `warps` states warp meetings, the states above them loop stops.
+std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function* warp,
+                                     Function& stop) {
   std::vector<Barrier> out;
-  for (Function* kind : {&barrier, &stop}) {
+  for (Function* kind : {&barrier, warp, &stop}) {
+    if (kind == nullptr) {
+      continue;
+    }
     std::vector<llvm::CallInst*> calls;
     for (Instruction& i : llvm::instructions(f)) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
@@ -201,7 +213,7 @@ std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function& s
     }
     for (llvm::CallInst* call : calls) {
       BasicBlock* resume = llvm::SplitBlock(call->getParent(), call->getNextNode());
-      out.push_back({call->getParent(), resume, kind == &stop});
+      out.push_back({call->getParent(), resume, kind == &stop, kind == warp});
     }
   }
   return out;
@@ -1041,6 +1053,7 @@ enum class PassMode {
   all,      // every thread runs the region (inlined: the loop may be vectorised)
   any,      // each thread that has not ended runs the region it waits for (called)
   through,  // each thread at a loop stop runs on to its next barrier or its end (called)
+  warp,     // each thread at a warp meeting runs on to its next barrier or its end (called)
 };
 
 /// A region that reads some kept i32 values as base + tid (make_region's `affine`), for the
@@ -1058,6 +1071,8 @@ struct AffineRegion {
 /// threads (those, the affine ones and the guards' copies): `guards`, those with a ThreadGuard;
 /// `alike`, those whose threads all return the same state (returns_alike).
 struct Regions {
+  unsigned barriers = 0;  // states 1..barriers: __syncthreads()
+  unsigned warps = 0;     // the next states: warp meetings; above them, loop stops
   std::vector<Function*> regions;
   std::vector<Function*> through;
   std::vector<AffineRegion> affine;
@@ -1080,7 +1095,10 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* result = llvm::StructType::get(ctx, {i32, i32, i32});
   auto* type = llvm::FunctionType::get(result, {ptr, ptr, ptr, i64, i32, i32, i32}, false);
-  const char* suffix = mode == PassMode::all ? "all" : mode == PassMode::any ? "any" : "through";
+  const char* suffix = mode == PassMode::all       ? "all"
+                       : mode == PassMode::any     ? "any"
+                       : mode == PassMode::through ? "through"
+                                                   : "warp";
   Function* pass = function_like(f, type, llvm::GlobalValue::InternalLinkage,
                                  fmt::format("{}.pass{}.{}", f.getName().str(), r, suffix));
   Value* args = pass->getArg(0);
@@ -1167,10 +1185,13 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
         incoming.emplace_back(b.GetInsertBlock(), v);
         return body;
       };
-      const std::vector<Function*>& runs = mode == PassMode::any ? code.regions : code.through;
+      const std::vector<Function*>& runs = mode == PassMode::through ? code.through : code.regions;
+      const auto runs_at = [&](unsigned k) {  // a warp pass holds the threads at barriers
+        return mode != PassMode::warp || (k > code.barriers && k <= code.barriers + code.warps);
+      };
       llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(runs.size()));
       for (unsigned k = 1; k < runs.size(); ++k) {
-        if (runs[k] != nullptr) {
+        if (runs[k] != nullptr && runs_at(k)) {
           sw->addCase(b.getInt32(k), run(runs[k]));
         }
       }
@@ -1313,13 +1334,15 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
 
 /// The block entry: region 0 for every thread, then, while any thread waits at a barrier, the
 /// region after it (all threads at one barrier or stop, the common case); otherwise, the threads
-/// at loop stops run on to their next barrier, and only then each thread its own region.
+/// at loop stops run on to their next barrier, then those at warp meetings (while any is), and
+/// only then each thread its own region: a thread at a __syncthreads() waits until every thread
+/// of the block is at one or has ended.
 /// A kernel with loop stops can take turns with other blocks (kjit_cpu_block.yield): after a pass
 /// that leaves every thread at one stop, it keeps the pass's outcome in the block record and
 /// returns; called with `resume` set, it goes on from that outcome.
-Function* make_driver(Function& f, const Regions& code, unsigned barriers,
-                      const FrameLayout& layout, const MemorySpaces& spaces,
-                      const std::string& name) {
+Function* make_driver(Function& f, const Regions& code, const FrameLayout& layout,
+                      const MemorySpaces& spaces, const std::string& name) {
+  const unsigned barriers = code.barriers + code.warps;  // the states below the stops
   const std::vector<Function*>& regions = code.regions;
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
@@ -1442,7 +1465,17 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
     b.CreateBr(shared);
     b.SetInsertPoint(shared);
   }
-  b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(barriers)), through, any);
+  if (code.warps > 0) {
+    BasicBlock* warp = BasicBlock::Create(ctx, "warp_meetings", driver);
+    BasicBlock* no_stop = BasicBlock::Create(ctx, "no_stop", driver);
+    b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(barriers)), through, no_stop);
+    b.SetInsertPoint(no_stop);
+    b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(code.barriers)), warp, any);
+    b.SetInsertPoint(warp);
+    call_pass(0, PassMode::warp);
+  } else {
+    b.CreateCondBr(b.CreateICmpUGT(max, b.getInt32(barriers)), through, any);
+  }
   b.SetInsertPoint(through);
   call_pass(0, PassMode::through);
   b.SetInsertPoint(same);
@@ -1470,12 +1503,16 @@ Function* make_driver(Function& f, const Regions& code, unsigned barriers,
 
 }  // namespace
 
-RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
+RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Function* warp,
                               const std::set<Function*>& barrier_users,
                               const std::string& block_name, SplitAt what) {
   RegionSplit out;
-  barrier.addFnAttr(llvm::Attribute::Convergent);
-  barrier.addFnAttr(llvm::Attribute::NoUnwind);
+  for (Function* wait : {&barrier, warp}) {
+    if (wait != nullptr) {
+      wait->addFnAttr(llvm::Attribute::Convergent);
+      wait->addFnAttr(llvm::Attribute::NoUnwind);
+    }
+  }
   if (!inline_calls(thread_entry, barrier_users, what == SplitAt::loops, out.why_not)) {
     return out;
   }
@@ -1484,10 +1521,15 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
     return out;
   }
   // The barriers are about to go: the thread context they take need not stay in memory.
-  for (llvm::User* user : barrier.users()) {
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-        call != nullptr && call->getFunction() == &thread_entry) {
-      call->setArgOperand(0, llvm::PoisonValue::get(call->getArgOperand(0)->getType()));
+  for (Function* wait : {&barrier, warp}) {
+    if (wait == nullptr) {
+      continue;
+    }
+    for (llvm::User* user : wait->users()) {
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+          call != nullptr && call->getFunction() == &thread_entry) {
+        call->setArgOperand(0, llvm::PoisonValue::get(call->getArgOperand(0)->getType()));
+      }
     }
   }
   simplify(thread_entry);
@@ -1499,27 +1541,30 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
-  if (mark_loop_stops(thread_entry, barrier, nullptr) > 0) {
+  const std::vector<const Function*> waits{&barrier, warp};
+  if (mark_loop_stops(thread_entry, waits, nullptr) > 0) {
     // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
     // thread stops only to run another iteration, so a loop that each thread runs once (a
     // grid-stride loop over a grid as large as the data) costs no pass of its own. Only then:
     // rotating every loop would grow the code of kernels without a loop in step.
     llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
-    mark_loop_stops(thread_entry, barrier, stop);
+    mark_loop_stops(thread_entry, waits, stop);
   } else if (what == SplitAt::loops) {
     stop->eraseFromParent();
     out.why_not = "no loop to run in step";
     return out;
   }
-  const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier, *stop);
-  const auto real =
-      static_cast<unsigned>(llvm::count_if(barriers, [](const Barrier& x) { return !x.stop; }));
+  const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier, warp, *stop);
+  Regions code;
+  code.barriers = static_cast<unsigned>(
+      llvm::count_if(barriers, [](const Barrier& x) { return !x.stop && !x.warp; }));
+  code.warps =
+      static_cast<unsigned>(llvm::count_if(barriers, [](const Barrier& x) { return x.warp; }));
   Reachability reach(thread_entry, barriers);
   const std::vector<UniformSlot> uniform = keep_values_across(thread_entry, reach);
   const MemorySpaces spaces(thread_entry, uniform);
   spaces.annotate(thread_entry);
   const FrameLayout layout = lay_out_frame(thread_entry, uniform);
-  Regions code;
   for (unsigned r = 0; r <= barriers.size(); ++r) {
     const bool at_stop = r > 0 && barriers[r - 1].stop;
     std::vector<Value*> slot_addresses;
@@ -1556,7 +1601,7 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier,
       }
     }
   }
-  make_driver(thread_entry, code, real, layout, spaces, block_name);
+  make_driver(thread_entry, code, layout, spaces, block_name);
   thread_entry.eraseFromParent();
   stop->eraseFromParent();
   out.split = true;

@@ -28,13 +28,16 @@ enum class SplitAt {
 };
 
 /// `thread_entry` is void(args, block, x, y, z), one thread that calls __kjit_barrier_wait
-/// (`barrier`), directly or through `barrier_users` (with SplitAt::loops, one that does not).
+/// (`barrier`) or __kjit_warp_wait (`warp`, null when the module has none), directly or through
+/// `barrier_users` (with SplitAt::loops, one that does not). A warp meeting splits the kernel as
+/// a barrier does, but its threads go on before those at a __syncthreads(): once no thread of the
+/// block can run but those waiting at warps.
 /// On success, replaces it by `block_name`, void(args, block), which runs every thread of the
 /// block; the block's frame must hold frame_bytes for each of its threads. Otherwise (recursion,
 /// a variable-sized local, no loop to run in step) the thread entry is left as it was, apart from
 /// inlining and simplification.
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
-                              const std::set<llvm::Function*>& barrier_users,
+                              llvm::Function* warp, const std::set<llvm::Function*>& barrier_users,
                               const std::string& block_name, SplitAt what = SplitAt::barriers);
 
 }  // namespace kjit::cpu

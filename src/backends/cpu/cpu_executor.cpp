@@ -11,6 +11,7 @@
 #include <array>
 #include <csetjmp>
 #include <cstdlib>
+#include <cstring>
 
 namespace kjit::cpu {
 
@@ -40,10 +41,11 @@ class ScratchMemory {
 };
 
 /// What each worker thread keeps between blocks: its shared memory, the frame of a kernel split
-/// at its barriers, and its fibers.
+/// at its barriers, where its warps meet, and its fibers.
 struct WorkerScratch {
   ScratchMemory shared{"shared memory"};
   ScratchMemory frame{"per-thread state for a block"};
+  ScratchMemory warp{"warp-level state for a block"};
   std::unique_ptr<FiberBlockRunner> fibers;
 
   FiberBlockRunner& fiber_runner() {
@@ -74,10 +76,23 @@ kjit_cpu_block block_record(const CpuLaunch& launch) {
   return b;
 }
 
+/// The bytes of a block's warp area (cpu_abi.h): whole warps.
+std::size_t warp_area_bytes(const CpuLaunch& launch) {
+  if (!launch.warp) {
+    return 0;
+  }
+  return align_up(launch.block.volume(), KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_AREA_BYTES;
+}
+
+/// Starts block `id` in record `b`: its index, and no warp-level operation done yet.
 void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
   b.block_idx[0] = static_cast<unsigned>(id % b.grid_dim[0]);
   b.block_idx[1] = static_cast<unsigned>((id / b.grid_dim[0]) % b.grid_dim[1]);
   b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{b.grid_dim[0]} * b.grid_dim[1]));
+  if (b.warp != nullptr) {
+    const std::size_t threads = std::size_t{b.block_dim[0]} * b.block_dim[1] * b.block_dim[2];
+    std::memset(b.warp, 0, align_up(threads, KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_ZERO_BYTES);
+  }
 }
 
 /// Calls a block entry; false when its kernel code stopped the launch (cpu_launch_failure.hpp).
@@ -98,6 +113,7 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   kjit_cpu_block b = block_record(launch);
   b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
   b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
+  b.warp = launch.warp ? s.warp.get(warp_area_bytes(launch)) : nullptr;
   void* const* args = launch.argument_pointers.get();
   for (std::uint64_t id = begin; id < end && !current_launch_failed(); ++id) {
     set_block_index(b, id);
@@ -123,6 +139,8 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   const std::size_t frame_stride = align_up(launch.frame_bytes, kCacheLine);
   char* shared = shared_stride > 0 ? s.shared.get(shared_stride * places) : nullptr;
   char* frame = frame_stride > 0 ? s.frame.get(frame_stride * places) : nullptr;
+  const std::size_t warp_stride = align_up(warp_area_bytes(launch), kCacheLine);
+  char* warp = warp_stride > 0 ? s.warp.get(warp_stride * places) : nullptr;
   void* const* args = launch.argument_pointers.get();
   std::array<kjit_cpu_block, kTurnBlocks> blocks{};
   std::uint64_t next = begin;
@@ -133,6 +151,7 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
     b = block_record(launch);
     b.shared = shared == nullptr ? nullptr : shared + open * shared_stride;
     b.frame = frame == nullptr ? nullptr : frame + open * frame_stride;
+    b.warp = warp == nullptr ? nullptr : warp + open * warp_stride;
     b.yield = 1;
     set_block_index(b, next++);
     ++open;

@@ -27,6 +27,7 @@ struct CpuLaunch {
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
   bool yields = false;                       // block_entry can take turns (cpu_abi.h)
+  bool warp = false;                         // needs a warp area (kjit_cpu_block.warp)
   Dim3 grid;
   Dim3 block;
   std::size_t shared_bytes = 0;  // static + dynamic, per block

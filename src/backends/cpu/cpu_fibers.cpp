@@ -91,6 +91,7 @@ class FiberBlockRunner::State {
  public:
   std::vector<boost::context::fiber> fibers;  // each thread's continuation
   std::vector<unsigned char> finished;
+  std::vector<unsigned char> at_warp;      // waiting where its warp meets (__kjit_warp_wait)
   std::vector<std::jmp_buf*> stopped;      // where each thread's kernel code goes when it stops
   std::size_t current = 0;                 // the thread running now
   boost::context::fiber scheduler;         // where a yielding thread returns to
@@ -110,6 +111,7 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   State& s = *state_;
   s.fibers.clear();
   s.finished.assign(count, 0);
+  s.at_warp.assign(count, 0);
   s.stopped.assign(count, nullptr);
   s.scheduler_stack.tsan_fiber = fiber_sanitizer::current_fiber();
   s.tsan_fibers.resize(count);
@@ -135,12 +137,16 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
                             return std::move(s.scheduler);
                           });
   }
-  // Round robin: each pass runs every unfinished thread up to its next barrier, so a thread
-  // resumes past a barrier only after all others reached it (or ended, as on a GPU).
+  // Round robin: each round runs every unfinished thread up to its next barrier, so a thread
+  // resumes past a barrier only after all others reached it (or ended, as on a GPU). While any
+  // thread waits where its warp meets, a round runs only those: the others wait at a barrier.
   std::size_t remaining = count;
+  bool warps_only = false;
   while (remaining > 0) {
+    bool warps_next = false;
     for (std::size_t i = 0; i < count; ++i) {
-      if (s.finished[i] == 0) {
+      if (s.finished[i] == 0 && (!warps_only || s.at_warp[i] != 0)) {
+        s.at_warp[i] = 0;
         void* fake_stack = nullptr;
         fiber_sanitizer::leaving(&fake_stack, {stacks_.top(i) - FiberStacks::kStackBytes,
                                                FiberStacks::kStackBytes, s.tsan_fibers[i]});
@@ -151,21 +157,27 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
           fiber_sanitizer::destroy_fiber(s.tsan_fibers[i]);
           --remaining;
         }
+        warps_next = warps_next || s.at_warp[i] != 0;
       }
     }
+    warps_only = warps_next;
   }
   block.barrier = nullptr;
 }
 
 }  // namespace kjit::cpu
 
-extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
+namespace {
+
+/// Yields the calling fiber to its block's scheduler, at a barrier or (`warp`) a warp meeting.
+void wait_on_fiber(const kjit_cpu_thread* thread, bool warp) {
   auto* state = static_cast<kjit::cpu::FiberBlockRunner::State*>(thread->block->barrier);
   if (state == nullptr) {
-    // Cannot happen: the lowering runs every kernel that reaches a barrier on fibers.
-    std::fputs("kjit: internal error: __syncthreads() outside a fiber block\n", stderr);
+    // Cannot happen: the lowering runs every kernel that reaches a barrier on fibers, or splits it.
+    std::fputs("kjit: internal error: a barrier outside a fiber block\n", stderr);
     std::abort();
   }
+  state->at_warp[state->current] = warp ? 1 : 0;
   void* fake_stack = nullptr;
   kjit::cpu::fiber_sanitizer::leaving(&fake_stack, state->scheduler_stack);
   state->scheduler = std::move(state->scheduler).resume();
@@ -175,4 +187,14 @@ extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
   if (kjit::cpu::current_launch_failed()) {
     kjit::cpu::abort_kernel_code();
   }
+}
+
+}  // namespace
+
+extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
+  wait_on_fiber(thread, false);
+}
+
+extern "C" void kjit_cpu_warp_wait(const kjit_cpu_thread* thread) {
+  wait_on_fiber(thread, true);
 }

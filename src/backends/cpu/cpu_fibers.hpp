@@ -1,6 +1,7 @@
-// Runs the threads of one block as cooperative fibers, for kernels that call __syncthreads():
-// each thread runs until it reaches a barrier (or ends), and no thread passes a barrier before
-// every thread of the block has reached it. Barriers inside loops and branches work as in CUDA.
+// Runs the threads of one block as cooperative fibers, for kernels that call __syncthreads() or
+// warp-level operations and cannot be split at them (cpu_barrier_regions.hpp): each thread runs
+// until it reaches a barrier (or ends), and no thread passes a barrier before every thread of the
+// block has reached it. Barriers inside loops and branches work as in CUDA.
 #pragma once
 
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -58,3 +59,6 @@ class FiberBlockRunner {
 
 /// __syncthreads() of JIT-compiled kernels: yields the calling fiber to its block's scheduler.
 extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread);
+/// Where the lanes of a warp meet (cpu_prelude_warp.h): yields as a barrier does, but goes on
+/// before the threads at barriers, once no thread of the block can run but those at warps.
+extern "C" void kjit_cpu_warp_wait(const kjit_cpu_thread* thread);

@@ -9,6 +9,7 @@
 #include <kjit/error.hpp>
 
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -26,9 +27,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace kjit::cpu {
 
@@ -537,13 +540,16 @@ class ContextThreading {
   std::map<Function*, Function*> clones_;
 };
 
-/// Functions that may reach __syncthreads(), through any chain of calls.
-std::set<Function*> barrier_users(llvm::Module& m) {
+/// Functions that may reach one of `symbols` (__syncthreads(), a warp meeting), through any chain
+/// of calls.
+std::set<Function*> users_of(llvm::Module& m, std::initializer_list<std::string_view> symbols) {
   std::set<Function*> reach;
   std::vector<Function*> work;
-  for (Function* f : callers_of(m.getFunction(kBarrierWaitSymbol))) {
-    if (reach.insert(f).second) {
-      work.push_back(f);
+  for (const std::string_view symbol : symbols) {
+    for (Function* f : callers_of(m.getFunction(symbol))) {
+      if (reach.insert(f).second) {
+        work.push_back(f);
+      }
     }
   }
   while (!work.empty()) {
@@ -592,6 +598,44 @@ void keep_device_variables(llvm::Module& m, std::set<std::string>& keep) {
   }
 }
 
+/// Legacy warp-synchronous code (the `volatile` shared-memory tails of pre-Volta reductions and
+/// scans) counts on the lanes of a warp running in lockstep from one statement to the next. Each
+/// volatile store to memory that may be shared gets its warp's lanes meeting before it (every
+/// lane has read what the statement reads) and after it (every lane's store is there before any
+/// reads on): the lockstep those statements assume, and never a silent wrong answer. Meetings in
+/// code that needs none (a volatile store between two __syncthreads()) cost a pass, not a result.
+void keep_volatile_stores_in_lockstep(llvm::Module& m) {
+  std::vector<llvm::StoreInst*> stores;
+  for (Function& f : m) {
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      auto* store = llvm::dyn_cast<llvm::StoreInst>(&i);
+      if (store == nullptr || !store->isVolatile()) {
+        continue;
+      }
+      // Run after the shared layout: what is left of locals and variables is not shared.
+      const llvm::Value* object = llvm::getUnderlyingObject(store->getPointerOperand());
+      if (llvm::isa<llvm::AllocaInst, GlobalVariable>(object)) {
+        continue;  // a thread's own local, or a __device__ variable: no warp reads it in step
+      }
+      stores.push_back(store);
+    }
+  }
+  if (stores.empty()) {
+    return;
+  }
+  llvm::LLVMContext& ctx = m.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  const llvm::FunctionCallee context = m.getOrInsertFunction(kContextFn, ptr);
+  const llvm::FunctionCallee wait =
+      m.getOrInsertFunction(kWarpWaitSymbol, llvm::Type::getVoidTy(ctx), ptr);
+  for (llvm::StoreInst* store : stores) {
+    for (llvm::Instruction* at : {static_cast<llvm::Instruction*>(store), store->getNextNode()}) {
+      llvm::IRBuilder<> b(at);
+      b.CreateCall(wait, {b.CreateCall(context)});
+    }
+  }
+}
+
 }  // namespace
 
 std::set<llvm::Function*> kernel_functions(llvm::Module& module) {
@@ -620,9 +664,12 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   const std::vector<std::uint64_t> static_shared_bytes =
       layout.place_dynamic(request.dynamic_shared);
 
+  keep_volatile_stores_in_lockstep(m);
   ContextThreading(m, request, layout.slot_fn()).run();
 
-  const std::set<Function*> barrier = barrier_users(m);
+  const std::set<Function*> barrier = users_of(m, {kBarrierWaitSymbol, kWarpWaitSymbol});
+  const std::set<Function*> warp_users = users_of(m, {kWarpWaitSymbol});
+  Function* warp_wait = m.getFunction(kWarpWaitSymbol);
   llvm::LLVMContext& ctx = m.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
@@ -636,12 +683,20 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
           fmt::format("kjit: internal error: entry {} of '{}' is missing", n, request.program));
     }
     bool on_fibers = barrier.count(block_entry) != 0;
+    const bool uses_warp = warp_users.count(block_entry) != 0;
     RegionSplit split;
     if (on_fibers) {
       block_entry->eraseFromParent();
       if (request.split_barriers) {
-        split = split_at_barriers(*thread_entry, *m.getFunction(kBarrierWaitSymbol), barrier,
+        llvm::Function* barrier_wait = llvm::cast<Function>(
+            m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
+                                  llvm::PointerType::get(ctx, 0))
+                .getCallee());
+        split = split_at_barriers(*thread_entry, *barrier_wait, warp_wait, barrier,
                                   fmt::format("__kjit_block_{}", n));
+        if (barrier_wait->use_empty()) {
+          barrier_wait->eraseFromParent();
+        }
         on_fibers = !split.split;
         if (on_fibers) {
           detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}",
@@ -657,7 +712,8 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
           llvm::cast<Function>(m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
                                                      llvm::PointerType::get(ctx, 0))
                                    .getCallee());
-      split = split_at_barriers(*thread_entry, *barrier_wait, barrier, name, SplitAt::loops);
+      split =
+          split_at_barriers(*thread_entry, *barrier_wait, warp_wait, barrier, name, SplitAt::loops);
       if (split.split) {
         block_entry->eraseFromParent();
       } else {
@@ -676,9 +732,10 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     keep.insert(info_name);
     auto* info = llvm::ConstantStruct::get(
         info_type, {llvm::ConstantInt::get(i32, KJIT_CPU_ABI_VERSION),
-                    llvm::ConstantInt::get(i32, on_fibers      ? KJIT_CPU_KERNEL_USES_BARRIER
-                                                : split.yields ? KJIT_CPU_KERNEL_YIELDS
-                                                               : 0U),
+                    llvm::ConstantInt::get(i32, (on_fibers      ? KJIT_CPU_KERNEL_USES_BARRIER
+                                                 : split.yields ? KJIT_CPU_KERNEL_YIELDS
+                                                                : 0U) |
+                                                    (uses_warp ? KJIT_CPU_KERNEL_USES_WARP : 0U)),
                     llvm::ConstantInt::get(i64, static_shared_bytes[n]),
                     llvm::ConstantInt::get(i64, split.frame_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,

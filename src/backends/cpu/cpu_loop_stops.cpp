@@ -41,7 +41,8 @@ bool strided(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Valu
   return step == nullptr || step->getAPInt().abs() != bytes;
 }
 
-bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Function& barrier) {
+bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop,
+                const std::vector<const llvm::Function*>& waits) {
   if (loop.getLoopLatch() == nullptr) {
     return false;
   }
@@ -54,8 +55,8 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::F
   for (const llvm::BasicBlock* b : loop.blocks()) {
     for (const llvm::Instruction& i : *b) {
       if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
-          call != nullptr && call->getCalledFunction() == &barrier) {
-        return false;  // the barrier already cuts this loop
+          call != nullptr && llvm::is_contained(waits, call->getCalledFunction())) {
+        return false;  // a barrier already cuts this loop
       }
       const llvm::Value* pointer = accessed_pointer(i);
       if (pointer == nullptr || touches_strided) {
@@ -83,7 +84,8 @@ const llvm::Value* accessed_pointer(const llvm::Instruction& i) {
   return llvm::getLoadStorePointerOperand(&i);
 }
 
-unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function* stop) {
+unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Function*>& waits,
+                         llvm::Function* stop) {
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
   llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));
@@ -92,7 +94,7 @@ unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm:
   llvm::ScalarEvolution se(f, tli, ac, dt, loops);
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> back_edges;
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
-    if (wants_stop(se, *loop, barrier)) {
+    if (wants_stop(se, *loop, waits)) {
       back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
     }
   }

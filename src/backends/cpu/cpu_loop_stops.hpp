@@ -6,6 +6,8 @@
 // another, would walk the whole array once per thread.
 #pragma once
 
+#include <vector>
+
 namespace llvm {
 class Function;
 class Instruction;
@@ -17,10 +19,11 @@ namespace kjit::cpu {
 /// The address a load, a store or an atomic reads or writes; null for any other instruction.
 const llvm::Value* accessed_pointer(const llvm::Instruction& i);
 
-/// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to `barrier`,
-/// may run more than a few iterations, and touches memory at addresses that do not advance by
-/// one element per iteration. Returns how many such loops there are; with a null `stop`, only
-/// counts them.
-unsigned mark_loop_stops(llvm::Function& f, const llvm::Function& barrier, llvm::Function* stop);
+/// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to one of
+/// `waits` (__syncthreads(), a warp meeting), may run more than a few iterations, and touches
+/// memory at addresses that do not advance by one element per iteration. Returns how many such
+/// loops there are; with a null `stop`, only counts them.
+unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Function*>& waits,
+                         llvm::Function* stop);
 
 }  // namespace kjit::cpu

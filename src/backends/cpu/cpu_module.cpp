@@ -51,11 +51,13 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
     offset += size;
   }
   CpuFunction::Entries entries;
-  if ((info->flags & ~(KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS)) != 0 ||
-      info->flags == (KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS)) {
+  constexpr unsigned kEntryKind = KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS;
+  if ((info->flags & ~(kEntryKind | KJIT_CPU_KERNEL_USES_WARP)) != 0 ||
+      (info->flags & kEntryKind) == kEntryKind) {
     throw corrupt(fmt::format("its kernel flags {:#x} are not a valid set", info->flags));
   }
   entries.yields = (info->flags & KJIT_CPU_KERNEL_YIELDS) != 0;
+  entries.warp = (info->flags & KJIT_CPU_KERNEL_USES_WARP) != 0;
   if ((info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0) {
     entries.thread = reinterpret_cast<ThreadEntry>(code_->find("__kjit_thread_" + symbol));
   } else {
@@ -92,6 +94,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->block_entry = entries_.block;
   launch->thread_entry = entries_.thread;
   launch->yields = entries_.yields;
+  launch->warp = entries_.warp;
   launch->grid = config.grid;
   launch->block = config.block;
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;

@@ -162,11 +162,12 @@ static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end())
 
 std::vector<std::pair<std::string_view, void*>> runtime_functions() {
   return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
+          {kWarpWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_wait)},
           {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)}};
 }
 
 bool is_allowed_external(std::string_view name) {
-  if (name == kBarrierWaitSymbol || name == kAssertFailedSymbol) {
+  if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kAssertFailedSymbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

@@ -11,6 +11,8 @@ namespace kjit::cpu {
 
 /// The runtime function __syncthreads() calls (cpu_abi.h).
 inline constexpr std::string_view kBarrierWaitSymbol = "__kjit_barrier_wait";
+/// The runtime function where a warp's lanes meet, on fibers (cpu_abi.h).
+inline constexpr std::string_view kWarpWaitSymbol = "__kjit_warp_wait";
 /// The runtime function a failed assert() calls (cpu_launch_failure.hpp).
 inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
 

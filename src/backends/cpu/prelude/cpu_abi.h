@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 3
+#define KJIT_CPU_ABI_VERSION 4
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -25,6 +25,12 @@ struct kjit_cpu_block {
   unsigned resume;
   unsigned states[3];
   unsigned reserved2;
+  /* Where the lanes of a warp meet in a warp-level operation (kernels flagged
+   * KJIT_CPU_KERNEL_USES_WARP; null otherwise): KJIT_CPU_WARP_AREA_BYTES per thread, the block's
+   * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (each
+   * lane's counts of the warp-level operations it has done) are zero when the block starts. Laid
+   * out by the prelude. */
+  char* warp;
 };
 
 /* Per thread of a block: what threadIdx and friends read. */
@@ -44,6 +50,13 @@ struct kjit_cpu_kernel_info {
 
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
 #define KJIT_CPU_KERNEL_YIELDS 2u /* its block entry can take turns (kjit_cpu_block.yield) */
+#define KJIT_CPU_KERNEL_USES_WARP 4u /* needs kjit_cpu_block.warp */
+
+/* Bytes of kjit_cpu_block.warp per thread: a count, and two places of a count, a call site and a
+ * value of 16 bytes each. */
+#define KJIT_CPU_WARP_AREA_BYTES 52u
+#define KJIT_CPU_WARP_ZERO_BYTES 12u
+#define KJIT_CPU_WARP_LANES 32u
 
 /* Symbols of kernel entry N in a compiled object (only the entry the info's flags call for is
  * present):
@@ -56,6 +69,8 @@ struct kjit_cpu_kernel_info {
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;
  *  - __kjit_info_N, const struct kjit_cpu_kernel_info.
  * The runtime provides void __kjit_barrier_wait(const struct kjit_cpu_thread*), __syncthreads()
- * on fibers. */
+ * on fibers, and void __kjit_warp_wait(const struct kjit_cpu_thread*), where the lanes of a warp
+ * meet on fibers: a thread waiting there goes on once no thread of its block can run but those
+ * waiting at a warp, before any thread waiting at __syncthreads(). */
 
 #endif

@@ -1,6 +1,7 @@
 // kjit CPU prelude: maps CUDA's kernel dialect onto kjit's CPU execution model. Included before
 // every kernel source the CPU backend compiles (after cpu_abi.h), with its other parts after it:
-// cpu_prelude_atomics.h, _math.h, _intrinsics.h and _entries.h. No system headers: kernels see
+// cpu_prelude_atomics.h, _entries.h, _intrinsics.h, _math.h, _math_special.h, _rounding.h and
+// _warp.h. No system headers: kernels see
 // exactly what CUDA device code sees, and nothing of the host's C library but a few functions;
 // the headers kernels include are kjit's own (src/backends/kernel_headers).
 //
@@ -14,8 +15,8 @@
 
 // What nvcc defines when it compiles device code, so that `#ifdef __CUDA_ARCH__` blocks take their
 // device path. __CUDA_ARCH__ is 700: the CPU's threads have Volta's independent scheduling (no
-// lockstep), and kernels written for sm_70 use nothing the CPU backend lacks but warp-level
-// intrinsics, which are a clear compile error. __CUDACC_RTC__ as under NVRTC: kjit compiles at run
+// lockstep: warp-level code needs the _sync intrinsics, cpu_prelude_warp.h), and kernels written
+// for sm_70 use nothing the CPU backend lacks. __CUDACC_RTC__ as under NVRTC: kjit compiles at run
 // time, and files written for NVRTC take the same path on every backend.
 #define __CUDACC__ 1
 #define __NVCC__ 1
@@ -61,10 +62,6 @@ typedef __UINT64_TYPE__ uint64_t;
 
 #define __KJIT_UNSUPPORTED(what) \
   __attribute__((unavailable(what " is not supported by kjit's CPU backend")))
-#define __KJIT_NO_WARP                                                                  \
-  __attribute__((                                                                       \
-      unavailable("warp-level intrinsics are not supported by kjit's CPU backend: the " \
-                  "threads of a block do not run in lockstep there")))
 
 #define __managed__ __KJIT_UNSUPPORTED("__managed__ memory")
 
@@ -208,43 +205,6 @@ int __syncthreads_count(int) __KJIT_UNSUPPORTED("__syncthreads_count");
 int __syncthreads_and(int) __KJIT_UNSUPPORTED("__syncthreads_and");
 int __syncthreads_or(int) __KJIT_UNSUPPORTED("__syncthreads_or");
 
-// ---- warp-level intrinsics: not available (a clear error, never a wrong answer) ---------------
-static const int warpSize __KJIT_NO_WARP = 32;
-void __syncwarp(unsigned = 0xffffffffu) __KJIT_NO_WARP;
-unsigned __activemask() __KJIT_NO_WARP;
-unsigned __ballot_sync(unsigned, int) __KJIT_NO_WARP;
-int __any_sync(unsigned, int) __KJIT_NO_WARP;
-int __all_sync(unsigned, int) __KJIT_NO_WARP;
-unsigned __ballot(int) __KJIT_NO_WARP;
-int __any(int) __KJIT_NO_WARP;
-int __all(int) __KJIT_NO_WARP;
-template <class T>
-T __shfl_sync(unsigned, T, int, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_up_sync(unsigned, T, unsigned, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_down_sync(unsigned, T, unsigned, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_xor_sync(unsigned, T, int, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl(T, int, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_up(T, unsigned, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_down(T, unsigned, int = 32) __KJIT_NO_WARP;
-template <class T>
-T __shfl_xor(T, int, int = 32) __KJIT_NO_WARP;
-template <class T>
-unsigned __match_any_sync(unsigned, T) __KJIT_NO_WARP;
-template <class T>
-unsigned __match_all_sync(unsigned, T, int*) __KJIT_NO_WARP;
-template <class T>
-T __reduce_add_sync(unsigned, T) __KJIT_NO_WARP;
-template <class T>
-T __reduce_min_sync(unsigned, T) __KJIT_NO_WARP;
-template <class T>
-T __reduce_max_sync(unsigned, T) __KJIT_NO_WARP;
-
 // ---- the other parts ------------------------------------------------------------------------
 // In process they follow this text (one embedded text); a compiler that reads this file from disk
 // (bitcode made ahead of time: docs/bitcode.md) includes them here.
@@ -255,6 +215,7 @@ T __reduce_max_sync(unsigned, T) __KJIT_NO_WARP;
 #include "cpu_prelude_math.h"
 #include "cpu_prelude_math_special.h"
 #include "cpu_prelude_rounding.h"
+#include "cpu_prelude_warp.h"
 #endif
 
 // assert() without an include, as NVRTC has it (kjit's <assert.h>, where the headers are).

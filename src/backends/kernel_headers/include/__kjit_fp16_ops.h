@@ -310,7 +310,7 @@ __KJIT_MATH(rint, rintf(x))
 #undef __KJIT_MATH
 
 // ---- warp shuffles of 16-bit values ----------------------------------------------------------
-#if defined(__KJIT_CUDA__)  // HIP's (ROCm 5) has no _sync shuffles; the CPU has none yet
+#if defined(__KJIT_CUDA__)  // HIP's (ROCm 5) has no _sync shuffles; the CPU's take any type
 __device__ inline __KJIT_T __shfl_sync(unsigned mask, __KJIT_T v, int lane, int width = 32) {
   return __KJIT_FROM_BITS(
       static_cast<unsigned short>(__shfl_sync(mask, static_cast<unsigned>(__KJIT_BITS(v)), lane, width)));

@@ -7,11 +7,10 @@
 //    shfl_up, shfl_down, shfl_xor, any, all, ballot, match_any, match_all, thread_rank,
 //    meta_group_rank, meta_group_size; thread_group, the type-erased group
 //    (tiled_partition(parent, n));
-//  - coalesced_group (coalesced_threads()): on GPUs.
+//  - coalesced_group (coalesced_threads()).
 // Multi-warp tiles (block_tile_memory, tiled_partition<N> for N > 32) are a compile error.
-// On the CPU backend a tile's collective operations (everything but its ranks and sizes) are a
-// compile error at the call, as the warp-level intrinsics they use are: the threads of a block
-// do not run in lockstep there. A hipRTC with cooperative groups of its own (ROCm 5.7 has them,
+// On the CPU backend a tile's operations are the CPU prelude's warp-level intrinsics
+// (cpu_prelude_warp.h). A hipRTC with cooperative groups of its own (ROCm 5.7 has them,
 // 5.2 has not) keeps them: kjit then defines __KJIT_HIP_COOPERATIVE_GROUPS and this header and
 // reduce.h, scan.h and memcpy_async.h add nothing (HIP's API is older than CUDA 12's: no
 // num_threads(), for one).
@@ -19,12 +18,6 @@
 #define __KJIT_COOPERATIVE_GROUPS_H
 #include "__kjit_headers.h"
 #if !defined(__KJIT_HIP_COOPERATIVE_GROUPS)
-
-#if defined(__KJIT_CPU__)
-#define __KJIT_CG_WARP __KJIT_NO_WARP
-#else
-#define __KJIT_CG_WARP
-#endif
 
 namespace cooperative_groups {
 
@@ -64,7 +57,7 @@ __device__ inline lane_mask tile_mask(unsigned int size) {
   return ((lane_mask(1) << size) - 1) << (lane() & ~(size - 1));
 }
 
-#if defined(__KJIT_CUDA__)
+#if defined(__KJIT_CUDA__) || defined(__KJIT_CPU__)
 __device__ inline void warp_sync(lane_mask m) {
   __syncwarp(m);
 }
@@ -119,18 +112,6 @@ __device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width) {
 __device__ inline lane_mask active() {
   return __ballot(1);
 }
-#else  // the CPU: declared only; every use is refused at the caller (__KJIT_CG_WARP)
-__device__ void warp_sync(lane_mask m) __KJIT_NO_WARP;
-__device__ lane_mask ballot(lane_mask m, int p) __KJIT_NO_WARP;
-template <class T>
-__device__ T shfl(lane_mask m, T v, int src, int width) __KJIT_NO_WARP;
-template <class T>
-__device__ T shfl_up(lane_mask m, T v, unsigned int d, int width) __KJIT_NO_WARP;
-template <class T>
-__device__ T shfl_down(lane_mask m, T v, unsigned int d, int width) __KJIT_NO_WARP;
-template <class T>
-__device__ T shfl_xor(lane_mask m, T v, unsigned int x, int width) __KJIT_NO_WARP;
-__device__ lane_mask active() __KJIT_NO_WARP;
 #endif
 
 __device__ inline unsigned int popcount(lane_mask m) {
@@ -230,34 +211,30 @@ class thread_block_tile<Size, void> {
   __device__ unsigned int meta_group_size() const { return meta_size_; }
   __device__ bool is_valid() const { return true; }
 
-  __device__ void sync() const __KJIT_CG_WARP { __kjit_cg::warp_sync(mask()); }
+  __device__ void sync() const { __kjit_cg::warp_sync(mask()); }
   template <class T>
-  __device__ T shfl(T value, int source) const __KJIT_CG_WARP {
+  __device__ T shfl(T value, int source) const {
     return __kjit_cg::shfl(mask(), value, source, Size);
   }
   template <class T>
-  __device__ T shfl_up(T value, unsigned int delta) const __KJIT_CG_WARP {
+  __device__ T shfl_up(T value, unsigned int delta) const {
     return __kjit_cg::shfl_up(mask(), value, delta, Size);
   }
   template <class T>
-  __device__ T shfl_down(T value, unsigned int delta) const __KJIT_CG_WARP {
+  __device__ T shfl_down(T value, unsigned int delta) const {
     return __kjit_cg::shfl_down(mask(), value, delta, Size);
   }
   template <class T>
-  __device__ T shfl_xor(T value, unsigned int lanes) const __KJIT_CG_WARP {
+  __device__ T shfl_xor(T value, unsigned int lanes) const {
     return __kjit_cg::shfl_xor(mask(), value, lanes, Size);
   }
-  __device__ unsigned int ballot(int predicate) const __KJIT_CG_WARP {
+  __device__ unsigned int ballot(int predicate) const {
     return static_cast<unsigned int>(__kjit_cg::ballot(mask(), predicate) >> first_lane());
   }
-  __device__ int any(int predicate) const __KJIT_CG_WARP {
-    return __kjit_cg::ballot(mask(), predicate) != 0;
-  }
-  __device__ int all(int predicate) const __KJIT_CG_WARP {
-    return __kjit_cg::ballot(mask(), predicate) == mask();
-  }
+  __device__ int any(int predicate) const { return __kjit_cg::ballot(mask(), predicate) != 0; }
+  __device__ int all(int predicate) const { return __kjit_cg::ballot(mask(), predicate) == mask(); }
   template <class T>
-  __device__ unsigned int match_any(T value) const __KJIT_CG_WARP {
+  __device__ unsigned int match_any(T value) const {
     unsigned int same = 0;
     for (unsigned int i = 0; i < Size; ++i) {
       same |= static_cast<unsigned int>(shfl(value, static_cast<int>(i)) == value) << i;
@@ -265,7 +242,7 @@ class thread_block_tile<Size, void> {
     return same;
   }
   template <class T>
-  __device__ unsigned int match_all(T value, int& predicate) const __KJIT_CG_WARP {
+  __device__ unsigned int match_all(T value, int& predicate) const {
     const bool same = all(shfl(value, 0) == value);
     predicate = same;
     return same ? static_cast<unsigned int>(mask() >> first_lane()) : 0u;
@@ -289,8 +266,8 @@ class thread_block_tile : public thread_block_tile<Size, void> {
 
 template <unsigned int Size>
 __device__ inline thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
-  return thread_block_tile<Size, thread_block>(
-      __kjit_cg::block_rank() / Size, (__kjit_cg::block_size() + Size - 1) / Size);
+  return thread_block_tile<Size, thread_block>(__kjit_cg::block_rank() / Size,
+                                               (__kjit_cg::block_size() + Size - 1) / Size);
 }
 
 template <unsigned int Size, unsigned int ParentSize, class ParentT>
@@ -306,9 +283,7 @@ class thread_group {
  public:
   __device__ thread_group(const thread_block&) : size_(__kjit_cg::block_size()), tile_(false) {}
   template <unsigned int Size, class ParentT>
-  __device__ thread_group(const thread_block_tile<Size, ParentT>&) __KJIT_CG_WARP
-      : size_(Size),
-        tile_(true) {}
+  __device__ thread_group(const thread_block_tile<Size, ParentT>&) : size_(Size), tile_(true) {}
   __device__ thread_group(unsigned int size, bool tile) : size_(size), tile_(tile) {}
 
   __device__ unsigned long long num_threads() const { return size_; }
@@ -318,12 +293,10 @@ class thread_group {
   }
   __device__ bool is_valid() const { return true; }
   __device__ void sync() const {
-#if !defined(__KJIT_CPU__)  // the CPU has no tiles (refused where they are made)
     if (tile_) {
       __kjit_cg::warp_sync(__kjit_cg::tile_mask(size_));
       return;
     }
-#endif
     __syncthreads();
   }
 
@@ -333,8 +306,7 @@ class thread_group {
 };
 
 /// Tiles of n threads, n a power of two up to a warp.
-__device__ inline thread_group tiled_partition(const thread_block& parent, unsigned int n)
-    __KJIT_CG_WARP {
+__device__ inline thread_group tiled_partition(const thread_block& parent, unsigned int n) {
   return n >= parent.size() ? thread_group(parent) : thread_group(n, true);
 }
 
@@ -342,7 +314,7 @@ __device__ inline void sync(const thread_block& group) {
   group.sync();
 }
 template <unsigned int Size, class ParentT>
-__device__ inline void sync(const thread_block_tile<Size, ParentT>& group) __KJIT_CG_WARP {
+__device__ inline void sync(const thread_block_tile<Size, ParentT>& group) {
   group.sync();
 }
 __device__ inline void sync(const thread_group& group) {
@@ -357,7 +329,6 @@ __device__ inline unsigned long long group_size(const Group& group) {
   return group.num_threads();
 }
 
-#if !defined(__KJIT_CPU__)
 /// The threads of the warp that are running this code together.
 class coalesced_group {
  public:
@@ -375,9 +346,7 @@ class coalesced_group {
     return __kjit_cg::ballot(lanes_, predicate);
   }
   __device__ int any(int predicate) const { return __kjit_cg::ballot(lanes_, predicate) != 0; }
-  __device__ int all(int predicate) const {
-    return __kjit_cg::ballot(lanes_, predicate) == lanes_;
-  }
+  __device__ int all(int predicate) const { return __kjit_cg::ballot(lanes_, predicate) == lanes_; }
 
  private:
   __kjit_cg::lane_mask lanes_;
@@ -386,7 +355,6 @@ class coalesced_group {
 __device__ inline coalesced_group coalesced_threads() {
   return coalesced_group(__kjit_cg::active());
 }
-#endif
 
 }  // namespace cooperative_groups
 

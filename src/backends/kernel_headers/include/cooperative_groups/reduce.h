@@ -1,7 +1,6 @@
 // kjit's <cooperative_groups/reduce.h>: cooperative_groups::reduce over a thread_block_tile, with
 // the operators plus, less (the smaller), greater (the larger), bit_and, bit_or and bit_xor. Every
-// thread of the tile gets the result. On the CPU backend, as every tile operation, a compile
-// error at the call (see <cooperative_groups.h>).
+// thread of the tile gets the result.
 #ifndef __KJIT_COOPERATIVE_GROUPS_REDUCE_H
 #define __KJIT_COOPERATIVE_GROUPS_REDUCE_H
 #include <cooperative_groups.h>
@@ -37,7 +36,7 @@ struct bit_xor {
 /// op over the value of every thread of the tile, returned to each (a butterfly of shuffles:
 /// every thread combines the same values in the same order, so each gets the same result).
 template <unsigned int Size, class ParentT, class T, class Op>
-__device__ T reduce(const thread_block_tile<Size, ParentT>& tile, T value, Op op) __KJIT_CG_WARP {
+__device__ T reduce(const thread_block_tile<Size, ParentT>& tile, T value, Op op) {
   for (unsigned int lanes = Size / 2; lanes > 0; lanes /= 2) {
     const T other = tile.shfl_xor(value, lanes);
     value = (tile.thread_rank() & lanes) == 0 ? op(value, other) : op(other, value);

@@ -1,0 +1,371 @@
+// Warp-level intrinsics (tests/kernels/warp_ops.cu) on every backend with warps: random data,
+// random masks (lanes outside a mask exit), 1-D, 2-D and partial-warp blocks, against a host
+// model written from the CUDA C++ Programming Guide's definitions, not from any implementation.
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+namespace kjit::test {
+namespace {
+
+constexpr unsigned kMarker = 0x5eed;  // what a lane outside its warp's mask writes
+
+/// A launch's shape and each warp's mask.
+struct Shape {
+  Dim3 block;
+  unsigned grid;
+
+  [[nodiscard]] unsigned threads_per_block() const { return block.x * block.y * block.z; }
+  [[nodiscard]] unsigned warps_per_block() const { return (threads_per_block() + 31) / 32; }
+  [[nodiscard]] unsigned threads() const { return grid * threads_per_block(); }
+  [[nodiscard]] unsigned warps() const { return grid * warps_per_block(); }
+  /// The lanes that exist in warp w (the last warp of a block may be partial).
+  [[nodiscard]] unsigned existing(unsigned w) const {
+    const unsigned first = (w % warps_per_block()) * 32;
+    const unsigned n = std::min(32U, threads_per_block() - first);
+    return n == 32 ? ~0U : (1U << n) - 1;
+  }
+  /// The launch index of lane j of warp w.
+  [[nodiscard]] unsigned thread(unsigned w, unsigned j) const {
+    return (w / warps_per_block()) * threads_per_block() + (w % warps_per_block()) * 32 + j;
+  }
+};
+
+const Shape kShapes[] = {{{64}, 3}, {{16, 6}, 2}, {{48}, 2}};
+
+class Warp : public DeviceTest {
+ public:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    if (device.info().backend == BackendKind::hip) {
+      GTEST_SKIP() << "ROCm 5's HIP has no _sync warp intrinsics (wavefronts of 64 lanes)";
+    }
+  }
+
+  /// A random mask per warp: a quarter of the warps whole, the others random, none empty.
+  std::vector<unsigned> masks(const Shape& shape) {
+    std::vector<unsigned> out(shape.warps());
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      const unsigned lanes = shape.existing(w);
+      unsigned m = rng() % 4 == 0 ? lanes : static_cast<unsigned>(rng()) & lanes;
+      out[w] = m == 0 ? 1U : m;
+    }
+    return out;
+  }
+
+  Program program = Program::from_file(test_kernel_path("warp_ops.cu"));
+};
+
+/// The lane whose value lane `lane` reads (CUDA C++ Programming Guide, "Warp Shuffle Functions").
+int source_lane(int mode, int lane, int arg, int width) {
+  const int segment = lane / width * width;
+  switch (mode) {
+    case 0:  // __shfl_sync: srcLane modulo width, within the lane's segment
+      return segment + arg % width;
+    case 1:  // __shfl_up_sync: the lowest delta lanes of a segment keep their value
+      return lane - segment >= arg ? lane - arg : lane;
+    case 2:  // __shfl_down_sync: the highest delta lanes of a segment keep their value
+      return lane - segment + arg < width ? lane + arg : lane;
+    default: {  // __shfl_xor_sync: a later segment cannot be read
+      const int j = lane ^ arg;
+      return j >= segment + width ? lane : j;
+    }
+  }
+}
+
+template <class T>
+void check_shuffles(Warp& test, Program& program, const Device& device, std::mt19937_64& rng,
+                    const char* name) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const T*, const int*, const unsigned*, int, int, T*>(
+      std::string("shuffle<") + name + ">", device);
+  unsigned launch = 0;
+  for (int mode = 0; mode < 4; ++mode) {
+    for (const int width : {32, 16, 8, 4, 2, 1}) {
+      const Shape& shape = kShapes[launch++ % std::size(kShapes)];
+      std::vector<T> in(shape.threads());
+      for (T& x : in) {
+        x = static_cast<T>(static_cast<std::int64_t>(rng() % 2000000) - 1000000) / T(4);
+      }
+      std::vector<int> arg(shape.threads());
+      for (int& a : arg) {
+        a = static_cast<int>(rng() % (mode == 0 ? 64 : 32));
+      }
+      const std::vector<unsigned> masks = test.masks(shape);
+      auto out = device.upload(std::vector<T>(shape.threads(), T(-7)));
+      k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in),
+               device.upload(arg), device.upload(masks), mode, width, out);
+      const std::vector<T> got = out.download();
+      for (unsigned w = 0; w < shape.warps(); ++w) {
+        for (unsigned lane = 0; lane < 32; ++lane) {
+          if ((shape.existing(w) >> lane & 1U) == 0) {
+            continue;
+          }
+          const unsigned t = shape.thread(w, lane);
+          SCOPED_TRACE(testing::Message() << "mode " << mode << ", width " << width << ", warp "
+                                          << w << ", lane " << lane << ", mask " << std::hex
+                                          << masks[w] << std::dec << ", arg " << arg[t]);
+          if ((masks[w] >> lane & 1U) == 0) {
+            EXPECT_EQ(got[t], T(kMarker));
+            continue;
+          }
+          const int j = source_lane(mode, static_cast<int>(lane), arg[t], width);
+          if ((masks[w] >> j & 1U) == 0) {
+            continue;  // reading a lane outside the mask is undefined
+          }
+          EXPECT_EQ(got[t], in[shape.thread(w, static_cast<unsigned>(j))]);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Warp, ShufflesOfEveryKindWidthAndType) {
+  check_shuffles<int>(*this, program, device, rng, "int");
+  check_shuffles<float>(*this, program, device, rng, "float");
+  check_shuffles<long long>(*this, program, device, rng, "long long");
+  check_shuffles<double>(*this, program, device, rng, "double");
+}
+
+TEST_F(Warp, BallotAnyAllAndActiveMask) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, const unsigned*, unsigned*>("votes", device);
+  for (const Shape& shape : kShapes) {
+    std::vector<int> predicate(shape.threads());
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      const unsigned kind = rng() % 4;  // all false, all true, or mixed
+      for (unsigned j = 0; j < 32; ++j) {
+        if ((shape.existing(w) >> j & 1U) != 0) {
+          const int values[] = {0, 1, 7, -3};
+          predicate[shape.thread(w, j)] = kind == 0   ? 0
+                                          : kind == 1 ? values[1 + rng() % 3]
+                                                      : values[rng() % 4];
+        }
+      }
+    }
+    const std::vector<unsigned> masks = this->masks(shape);
+    auto out = poisoned<unsigned>(5 * shape.threads());
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(predicate),
+             device.upload(masks), out);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      unsigned ballot = 0;
+      for (unsigned j = 0; j < 32; ++j) {
+        if ((masks[w] >> j & 1U) != 0 && predicate[shape.thread(w, j)] != 0) {
+          ballot |= 1U << j;
+        }
+      }
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if ((shape.existing(w) >> lane & 1U) == 0) {
+          continue;
+        }
+        const unsigned t = shape.thread(w, lane);
+        const std::vector<unsigned> have(got.begin() + 5 * t, got.begin() + 5 * t + 5);
+        const std::vector<unsigned> want =
+            (masks[w] >> lane & 1U) == 0
+                ? std::vector<unsigned>(5, kMarker)
+                : std::vector<unsigned>{ballot, ballot != 0, ballot == masks[w], masks[w], 32};
+        EXPECT_EQ(have, want) << "block " << shape.block.x << "x" << shape.block.y << ", warp " << w
+                              << ", lane " << lane << ", mask " << std::hex << masks[w];
+      }
+    }
+  }
+}
+
+template <class T>
+void check_matches(Warp& test, Program& program, const Device& device, std::mt19937_64& rng,
+                   const char* name) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const T*, const unsigned*, unsigned*>(
+      std::string("matches<") + name + ">", device);
+  for (const Shape& shape : kShapes) {
+    // Few distinct values, apart in their high bits too, and some warps all alike.
+    std::vector<T> in(shape.threads());
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      const bool alike = rng() % 3 == 0;
+      for (unsigned j = 0; j < 32; ++j) {
+        if ((shape.existing(w) >> j & 1U) != 0) {
+          const T pick = alike ? 2 : static_cast<T>(rng() % 3);
+          in[shape.thread(w, j)] = static_cast<T>(pick << (sizeof(T) * 8 - 2)) | T(5);
+        }
+      }
+    }
+    const std::vector<unsigned> masks = test.masks(shape);
+    auto out = device.upload(std::vector<unsigned>(3 * shape.threads(), 0xA5A5A5A5U));
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in),
+             device.upload(masks), out);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if ((shape.existing(w) >> lane & 1U) == 0) {
+          continue;
+        }
+        const unsigned t = shape.thread(w, lane);
+        std::vector<unsigned> want(3, kMarker);
+        if ((masks[w] >> lane & 1U) != 0) {
+          unsigned same = 0;
+          for (unsigned j = 0; j < 32; ++j) {
+            if ((masks[w] >> j & 1U) != 0 && in[shape.thread(w, j)] == in[t]) {
+              same |= 1U << j;
+            }
+          }
+          const bool all = same == masks[w];
+          want = {same, all ? masks[w] : 0U, all ? 1U : 0U};
+        }
+        EXPECT_EQ(std::vector<unsigned>(got.begin() + 3 * t, got.begin() + 3 * t + 3), want)
+            << name << ", warp " << w << ", lane " << lane << ", mask " << std::hex << masks[w];
+      }
+    }
+  }
+}
+
+TEST_F(Warp, MatchAnyAndMatchAll) {
+  check_matches<unsigned>(*this, program, device, rng, "unsigned");
+  check_matches<unsigned long long>(*this, program, device, rng, "unsigned long long");
+}
+
+TEST_F(Warp, ReductionsOverTheMask) {
+  KJIT_SEED_TRACE();
+  auto k =
+      program.kernel<const unsigned*, const int*, const unsigned*, unsigned*>("reductions", device);
+  for (const Shape& shape : kShapes) {
+    std::vector<unsigned> u(shape.threads());
+    std::vector<int> s(shape.threads());
+    for (unsigned i = 0; i < shape.threads(); ++i) {
+      u[i] = static_cast<unsigned>(rng());
+      s[i] = static_cast<int>(static_cast<unsigned>(rng()));
+    }
+    const std::vector<unsigned> masks = this->masks(shape);
+    auto out = poisoned<unsigned>(9 * shape.threads());
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(u),
+             device.upload(s), device.upload(masks), out);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned w = 0; w < shape.warps(); ++w) {
+      unsigned add = 0;
+      unsigned umin = ~0U;
+      unsigned umax = 0;
+      unsigned sadd = 0;
+      int smin = std::numeric_limits<int>::max();
+      int smax = std::numeric_limits<int>::min();
+      unsigned all_and = ~0U;
+      unsigned any_or = 0;
+      unsigned parity = 0;
+      for (unsigned j = 0; j < 32; ++j) {
+        if ((masks[w] >> j & 1U) == 0) {
+          continue;
+        }
+        const unsigned t = shape.thread(w, j);
+        add += u[t];
+        umin = std::min(umin, u[t]);
+        umax = std::max(umax, u[t]);
+        sadd += static_cast<unsigned>(s[t]);
+        smin = std::min(smin, s[t]);
+        smax = std::max(smax, s[t]);
+        all_and &= u[t];
+        any_or |= u[t];
+        parity ^= u[t];
+      }
+      const std::vector<unsigned> in_mask{
+          add,     umin,   umax,  sadd, static_cast<unsigned>(smin), static_cast<unsigned>(smax),
+          all_and, any_or, parity};
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if ((shape.existing(w) >> lane & 1U) == 0) {
+          continue;
+        }
+        const unsigned t = shape.thread(w, lane);
+        EXPECT_EQ(std::vector<unsigned>(got.begin() + 9 * t, got.begin() + 9 * t + 9),
+                  (masks[w] >> lane & 1U) != 0 ? in_mask : std::vector<unsigned>(9, kMarker))
+            << "warp " << w << ", lane " << lane << ", mask " << std::hex << masks[w];
+      }
+    }
+  }
+}
+
+TEST_F(Warp, SyncwarpOrdersSharedMemoryWithinAWarp) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*>("syncwarp_exchange", device);
+  constexpr unsigned kBlock = 128;
+  constexpr unsigned kGrid = 3;
+  const std::vector<int> in = random_vector<int>(kBlock * kGrid, -100000, 100000);
+  auto out = poisoned<int>(kBlock * kGrid);
+  k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out);
+  const std::vector<int> got = out.download();
+  for (unsigned b = 0; b < kGrid; ++b) {
+    for (unsigned r = 0; r < kBlock; ++r) {
+      const unsigned from = (r & ~31U) | ((r + 5) & 31U);
+      const int want = in[b * kBlock + (from ^ 1U)] * 3 + static_cast<int>(from);
+      EXPECT_EQ(got[b * kBlock + r], want) << "block " << b << ", thread " << r;
+    }
+  }
+}
+
+TEST_F(Warp, ShuffleBlockSumInTheSamplesStyleIsExact) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*, int>("block_sum", device);
+  constexpr unsigned kBlock = 256;
+  constexpr unsigned kGrid = 7;
+  constexpr int kN = 10007;
+  const std::vector<int> in = random_vector<int>(kN, -1000, 1000);
+  auto out = poisoned<int>(kGrid);
+  k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out, kN);
+  std::vector<int> want(kGrid, 0);
+  for (int i = 0; i < kN; ++i) {
+    want[(static_cast<unsigned>(i) / kBlock) % kGrid] += in[i];
+  }
+  EXPECT_EQ(out.download(), want);
+}
+
+TEST_F(Warp, ABarrierWaitsForAWarpThatIsStillShuffling) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*>("warp_then_barrier", device);
+  constexpr unsigned kBlock = 128;
+  constexpr unsigned kGrid = 3;
+  const std::vector<int> in = random_vector<int>(kBlock * kGrid, -1000, 1000);
+  auto out = poisoned<int>(kBlock * kGrid);
+  k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out);
+  const std::vector<int> got = out.download();
+  for (unsigned b = 0; b < kGrid; ++b) {
+    const int sum = std::accumulate(in.begin() + b * kBlock, in.begin() + b * kBlock + 32, 0);
+    for (unsigned r = 0; r < kBlock; ++r) {
+      EXPECT_EQ(got[b * kBlock + r], sum) << "block " << b << ", thread " << r;
+    }
+  }
+}
+
+TEST_F(Warp, BallotInAGridStrideLoop) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, unsigned*, int>("count_positive", device);
+  constexpr int kN = 5003;
+  const std::vector<int> in = random_vector<int>(kN, -50, 50);
+  auto count = device.upload(std::vector<unsigned>{0});
+  k.launch(LaunchConfig{.grid = {4}, .block = {96}}, device.upload(in), count, kN);
+  const auto positive =
+      static_cast<unsigned>(std::count_if(in.begin(), in.end(), [](int x) { return x > 0; }));
+  EXPECT_EQ(count.download(), std::vector<unsigned>{positive});
+}
+
+TEST_F(Warp, LegacyWarpSynchronousVolatileTailIsExact) {
+  // Pre-Volta code that counts on lockstep: right on every backend, never a silent wrong sum.
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*>("legacy_block_sum", device);
+  constexpr unsigned kGrid = 9;
+  const std::vector<int> in = random_vector<int>(256 * kGrid, -1000, 1000);
+  auto out = poisoned<int>(kGrid);
+  k.launch(LaunchConfig{.grid = {kGrid}, .block = {128}}, device.upload(in), out);
+  std::vector<int> want(kGrid);
+  for (unsigned b = 0; b < kGrid; ++b) {
+    want[b] = std::accumulate(in.begin() + b * 256, in.begin() + (b + 1) * 256, 0);
+  }
+  EXPECT_EQ(out.download(), want);
+}
+
+}  // namespace
+}  // namespace kjit::test
