@@ -174,24 +174,39 @@ TEST_F(Corpus, ClockNvrtcReducesToTheMinimumPerBlock) {
   }
 }
 
-TEST_F(Corpus, SimpleVoteNeedsWarpsWhichTheCpuLacks) {
+TEST_F(Corpus, SimpleVoteAnyAndAllAcrossWarps) {
   const Program p = sample("0_Introduction/simpleVoteIntrinsics/simpleVote_kernel.cuh");
-  if (on_cpu()) {
-    auto e = expect_throw<CompileError>(
-        [&] { (void)p.kernel<unsigned*, unsigned*, int>("VoteAnyKernel1", device); });
-    expect_located(e, "simpleVote_kernel.cuh", 46, "warp-level intrinsics are not supported");
-    return;
+  constexpr int n = 128;
+  std::vector<unsigned> sparse(n, 0);
+  for (int w = 0; w < n / 32; ++w) {
+    if (w % 2 == 0) {  // warps 0 and 2 have one nonzero vote, 1 and 3 none
+      sparse[w * 32 + static_cast<int>(rng() % 32)] = 1 + static_cast<unsigned>(rng() % 9);
+    }
   }
-  constexpr int n = 64;
-  std::vector<unsigned> in(n, 0);
-  in[5] = 1;  // the first warp has one nonzero vote, the second none
-  auto d_in = device.upload(in);
-  auto d_out = poisoned<unsigned>(n);
-  p.kernel<unsigned*, unsigned*, int>("VoteAnyKernel1", device)
-      .launch(LaunchConfig{.grid = {1}, .block = {n}}, d_in, d_out, n);
-  const auto out = d_out.download();
+  std::vector<unsigned> dense(n, 1);
+  dense[32 + rng() % 32] = 0;  // warp 1 has one zero vote, the others none
+  const auto vote = [&](const char* kernel, const std::vector<unsigned>& in) {
+    auto d_out = poisoned<unsigned>(n);
+    p.kernel<unsigned*, unsigned*, int>(kernel, device)
+        .launch(LaunchConfig{.grid = {1}, .block = {n}}, device.upload(in), d_out, n);
+    return d_out.download();
+  };
+  const std::vector<unsigned> any = vote("VoteAnyKernel1", sparse);
+  const std::vector<unsigned> all = vote("VoteAllKernel2", dense);
   for (int i = 0; i < n; ++i) {
-    EXPECT_EQ(out[i] != 0, i < 32) << i;
+    EXPECT_EQ(any[i] != 0, (i / 32) % 2 == 0) << "thread " << i;
+    EXPECT_EQ(all[i] != 0, i / 32 != 1) << "thread " << i;
+  }
+  // The sample's directed test: 3 warps, votes across half warps.
+  constexpr int warp = 32;
+  auto info = device.upload(std::vector<bool>(3 * warp * 3, false));
+  p.kernel<bool*, int>("VoteAnyKernel3", device)
+      .launch(LaunchConfig{.grid = {1}, .block = {3 * warp}}, info, warp);
+  const std::vector<bool> got = info.download();
+  for (int t = 0; t < 3 * warp; ++t) {
+    EXPECT_EQ(got[3 * t], t >= warp) << "thread " << t;
+    EXPECT_EQ(got[3 * t + 1], t >= warp * 3 / 2) << "thread " << t;
+    EXPECT_EQ(got[3 * t + 2], t >= 2 * warp) << "thread " << t;
   }
 }
 
