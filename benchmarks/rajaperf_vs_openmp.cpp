@@ -166,6 +166,23 @@ void kjit_reduce_sum(benchmark::State& state, Grid grid) {
   }
 }
 
+/// The same sum with warp shuffles (kernels/warp_reduction.cu), as CUDA's samples write it.
+void kjit_reduce_sum_shfl(benchmark::State& state, Grid grid) {
+  auto k = kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" /
+                                    "warp_reduction.cu")
+               .kernel<const double*, double*, int>("reduce_sum_shfl<double>", device());
+  auto x = device().upload(std::vector<double>(kStream, 1.0));
+  auto sum = device().upload(std::vector<double>{0.0});
+  const LaunchConfig config =
+      grid == Grid::direct
+          ? LaunchConfig::for_elements(kStream, 256)
+          : LaunchConfig{.grid = {4 * device().info().compute_units}, .block = {256}};
+  for (auto _ : state) {
+    k.launch(config, x, sum, kStream);
+    sync();
+  }
+}
+
 void omp_reduce_sum(benchmark::State& state) {
   std::vector<double> x(kStream, 1.0);
   for (auto _ : state) {
@@ -282,6 +299,14 @@ BENCHMARK_CAPTURE(kjit_reduce_sum, direct, Grid::direct)
     ->Name("rajaperf/REDUCE_SUM_direct/kjit")
     ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_direct/openmp")->Apply(ms);
+BENCHMARK_CAPTURE(kjit_reduce_sum_shfl, strided, Grid::strided)
+    ->Name("rajaperf/REDUCE_SUM_shfl/kjit")
+    ->Apply(ms);
+BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_shfl/openmp")->Apply(ms);
+BENCHMARK_CAPTURE(kjit_reduce_sum_shfl, direct, Grid::direct)
+    ->Name("rajaperf/REDUCE_SUM_shfl_direct/kjit")
+    ->Apply(ms);
+BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_shfl_direct/openmp")->Apply(ms);
 BENCHMARK(kjit_mat_mat)->Name("rajaperf/MAT_MAT_SHARED/kjit")->Apply(ms);
 BENCHMARK(omp_mat_mat)->Name("rajaperf/MAT_MAT_SHARED/openmp")->Apply(ms);
 BENCHMARK(kjit_fir)->Name("rajaperf/FIR/kjit")->Apply(ms);

@@ -232,6 +232,25 @@ TEST_F(Kernels, IntegerReductionIsExact) {
   }
 }
 
+TEST_F(Kernels, ShuffleReductionIsExact) {
+  KJIT_SEED_TRACE();
+  if (device.info().backend == BackendKind::hip) {
+    GTEST_SKIP() << "ROCm 5's HIP has no _sync warp intrinsics";
+  }
+  auto reduce = Program::from_file(kernel_path("warp_reduction.cu"))
+                    .kernel<const int*, int*, int>("reduce_sum_shfl<int>", device);
+  for (const auto& [n, grid, block] :
+       {std::tuple{1, 1U, 32U}, {1000, 3U, 96U}, {123457, 16U, 1024U}, {65536, 64U, 256U}}) {
+    const auto in = random_vector<int>(n, -1000, 1000);
+    auto sum = device.upload(std::vector<int>{0});
+    reduce.launch(LaunchConfig{.grid = {grid}, .block = {block}}, device.upload(in), sum, n);
+    long long expected = 0;
+    for (int v : in)
+      expected += v;
+    EXPECT_EQ(sum.download()[0], expected) << "n=" << n << " grid=" << grid << " block=" << block;
+  }
+}
+
 TEST_F(Kernels, FloatingReductionsAreAccurate) {
   KJIT_SEED_TRACE();
   const Program program = Program::from_file(

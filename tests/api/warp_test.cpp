@@ -22,7 +22,7 @@ struct Shape {
 
   [[nodiscard]] unsigned threads_per_block() const { return block.x * block.y * block.z; }
   [[nodiscard]] unsigned warps_per_block() const { return (threads_per_block() + 31) / 32; }
-  [[nodiscard]] unsigned threads() const { return grid * threads_per_block(); }
+  [[nodiscard]] std::size_t threads() const { return std::size_t{grid} * threads_per_block(); }
   [[nodiscard]] unsigned warps() const { return grid * warps_per_block(); }
   /// The lanes that exist in warp w (the last warp of a block may be partial).
   [[nodiscard]] unsigned existing(unsigned w) const {
@@ -31,10 +31,19 @@ struct Shape {
     return n == 32 ? ~0U : (1U << n) - 1;
   }
   /// The launch index of lane j of warp w.
-  [[nodiscard]] unsigned thread(unsigned w, unsigned j) const {
-    return (w / warps_per_block()) * threads_per_block() + (w % warps_per_block()) * 32 + j;
+  [[nodiscard]] std::size_t thread(unsigned w, unsigned j) const {
+    const std::size_t block = w / warps_per_block();
+    const std::size_t warp = w % warps_per_block();
+    return block * threads_per_block() + warp * 32 + j;
   }
 };
+
+/// n elements of v from `at`.
+template <class T>
+std::vector<T> slice(const std::vector<T>& v, std::size_t at, std::size_t n) {
+  return {v.begin() + static_cast<std::ptrdiff_t>(at),
+          v.begin() + static_cast<std::ptrdiff_t>(at + n)};
+}
 
 const Shape kShapes[] = {{{64}, 3}, {{16, 6}, 2}, {{48}, 2}};
 
@@ -109,7 +118,7 @@ void check_shuffles(Warp& test, Program& program, const Device& device, std::mt1
           if ((shape.existing(w) >> lane & 1U) == 0) {
             continue;
           }
-          const unsigned t = shape.thread(w, lane);
+          const std::size_t t = shape.thread(w, lane);
           SCOPED_TRACE(testing::Message() << "mode " << mode << ", width " << width << ", warp "
                                           << w << ", lane " << lane << ", mask " << std::hex
                                           << masks[w] << std::dec << ", arg " << arg[t]);
@@ -167,8 +176,8 @@ TEST_F(Warp, BallotAnyAllAndActiveMask) {
         if ((shape.existing(w) >> lane & 1U) == 0) {
           continue;
         }
-        const unsigned t = shape.thread(w, lane);
-        const std::vector<unsigned> have(got.begin() + 5 * t, got.begin() + 5 * t + 5);
+        const std::size_t t = shape.thread(w, lane);
+        const std::vector<unsigned> have = slice(got, 5 * t, 5);
         const std::vector<unsigned> want =
             (masks[w] >> lane & 1U) == 0
                 ? std::vector<unsigned>(5, kMarker)
@@ -208,7 +217,7 @@ void check_matches(Warp& test, Program& program, const Device& device, std::mt19
         if ((shape.existing(w) >> lane & 1U) == 0) {
           continue;
         }
-        const unsigned t = shape.thread(w, lane);
+        const std::size_t t = shape.thread(w, lane);
         std::vector<unsigned> want(3, kMarker);
         if ((masks[w] >> lane & 1U) != 0) {
           unsigned same = 0;
@@ -220,7 +229,7 @@ void check_matches(Warp& test, Program& program, const Device& device, std::mt19
           const bool all = same == masks[w];
           want = {same, all ? masks[w] : 0U, all ? 1U : 0U};
         }
-        EXPECT_EQ(std::vector<unsigned>(got.begin() + 3 * t, got.begin() + 3 * t + 3), want)
+        EXPECT_EQ(slice(got, 3 * t, 3), want)
             << name << ", warp " << w << ", lane " << lane << ", mask " << std::hex << masks[w];
       }
     }
@@ -239,7 +248,7 @@ TEST_F(Warp, ReductionsOverTheMask) {
   for (const Shape& shape : kShapes) {
     std::vector<unsigned> u(shape.threads());
     std::vector<int> s(shape.threads());
-    for (unsigned i = 0; i < shape.threads(); ++i) {
+    for (std::size_t i = 0; i < shape.threads(); ++i) {
       u[i] = static_cast<unsigned>(rng());
       s[i] = static_cast<int>(static_cast<unsigned>(rng()));
     }
@@ -262,7 +271,7 @@ TEST_F(Warp, ReductionsOverTheMask) {
         if ((masks[w] >> j & 1U) == 0) {
           continue;
         }
-        const unsigned t = shape.thread(w, j);
+        const std::size_t t = shape.thread(w, j);
         add += u[t];
         umin = std::min(umin, u[t]);
         umax = std::max(umax, u[t]);
@@ -280,8 +289,8 @@ TEST_F(Warp, ReductionsOverTheMask) {
         if ((shape.existing(w) >> lane & 1U) == 0) {
           continue;
         }
-        const unsigned t = shape.thread(w, lane);
-        EXPECT_EQ(std::vector<unsigned>(got.begin() + 9 * t, got.begin() + 9 * t + 9),
+        const std::size_t t = shape.thread(w, lane);
+        EXPECT_EQ(slice(got, 9 * t, 9),
                   (masks[w] >> lane & 1U) != 0 ? in_mask : std::vector<unsigned>(9, kMarker))
             << "warp " << w << ", lane " << lane << ", mask " << std::hex << masks[w];
       }
@@ -294,8 +303,9 @@ TEST_F(Warp, SyncwarpOrdersSharedMemoryWithinAWarp) {
   auto k = program.kernel<const int*, int*>("syncwarp_exchange", device);
   constexpr unsigned kBlock = 128;
   constexpr unsigned kGrid = 3;
-  const std::vector<int> in = random_vector<int>(kBlock * kGrid, -100000, 100000);
-  auto out = poisoned<int>(kBlock * kGrid);
+  constexpr std::size_t kThreads = std::size_t{kBlock} * kGrid;
+  const std::vector<int> in = random_vector<int>(kThreads, -100000, 100000);
+  auto out = poisoned<int>(kThreads);
   k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out);
   const std::vector<int> got = out.download();
   for (unsigned b = 0; b < kGrid; ++b) {
@@ -328,12 +338,14 @@ TEST_F(Warp, ABarrierWaitsForAWarpThatIsStillShuffling) {
   auto k = program.kernel<const int*, int*>("warp_then_barrier", device);
   constexpr unsigned kBlock = 128;
   constexpr unsigned kGrid = 3;
-  const std::vector<int> in = random_vector<int>(kBlock * kGrid, -1000, 1000);
-  auto out = poisoned<int>(kBlock * kGrid);
+  constexpr std::size_t kThreads = std::size_t{kBlock} * kGrid;
+  const std::vector<int> in = random_vector<int>(kThreads, -1000, 1000);
+  auto out = poisoned<int>(kThreads);
   k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out);
   const std::vector<int> got = out.download();
   for (unsigned b = 0; b < kGrid; ++b) {
-    const int sum = std::accumulate(in.begin() + b * kBlock, in.begin() + b * kBlock + 32, 0);
+    const int sum = std::accumulate(in.begin() + std::ptrdiff_t{b} * kBlock,
+                                    in.begin() + std::ptrdiff_t{b} * kBlock + 32, 0);
     for (unsigned r = 0; r < kBlock; ++r) {
       EXPECT_EQ(got[b * kBlock + r], sum) << "block " << b << ", thread " << r;
     }
@@ -357,12 +369,13 @@ TEST_F(Warp, LegacyWarpSynchronousVolatileTailIsExact) {
   KJIT_SEED_TRACE();
   auto k = program.kernel<const int*, int*>("legacy_block_sum", device);
   constexpr unsigned kGrid = 9;
-  const std::vector<int> in = random_vector<int>(256 * kGrid, -1000, 1000);
+  const std::vector<int> in = random_vector<int>(std::size_t{256} * kGrid, -1000, 1000);
   auto out = poisoned<int>(kGrid);
   k.launch(LaunchConfig{.grid = {kGrid}, .block = {128}}, device.upload(in), out);
   std::vector<int> want(kGrid);
   for (unsigned b = 0; b < kGrid; ++b) {
-    want[b] = std::accumulate(in.begin() + b * 256, in.begin() + (b + 1) * 256, 0);
+    want[b] = std::accumulate(in.begin() + std::ptrdiff_t{b} * 256,
+                              in.begin() + std::ptrdiff_t{b + 1} * 256, 0);
   }
   EXPECT_EQ(out.download(), want);
 }

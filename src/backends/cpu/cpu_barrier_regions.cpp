@@ -1171,7 +1171,6 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     if (mode == PassMode::all) {
       next = call_region(all_region, x, y, z, tid);
     } else {
-      take_snapshots(tid);
       auto* state = b.CreateLoad(i32, state_address, "state");
       spaces.annotate_frame_access(*state);
       BasicBlock* from = b.GetInsertBlock();
@@ -1180,6 +1179,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       const auto run = [&](Function* region) {
         BasicBlock* body = BasicBlock::Create(ctx, "kjit.thread.run", pass, join);
         b.SetInsertPoint(body);
+        take_snapshots(tid);  // only a thread that runs reads them
         Value* v = call_region(region, x, y, z, tid);
         b.CreateBr(join);
         incoming.emplace_back(b.GetInsertBlock(), v);

@@ -27,8 +27,8 @@ struct kjit_cpu_block {
   unsigned reserved2;
   /* Where the lanes of a warp meet in a warp-level operation (kernels flagged
    * KJIT_CPU_KERNEL_USES_WARP; null otherwise): KJIT_CPU_WARP_AREA_BYTES per thread, the block's
-   * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (each
-   * lane's counts of the warp-level operations it has done) are zero when the block starts. Laid
+   * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (the
+   * stamps of each lane's warp-level operations) are zero when the block starts. Laid
    * out by the prelude. */
   char* warp;
 };
@@ -49,13 +49,13 @@ struct kjit_cpu_kernel_info {
 };
 
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
-#define KJIT_CPU_KERNEL_YIELDS 2u /* its block entry can take turns (kjit_cpu_block.yield) */
+#define KJIT_CPU_KERNEL_YIELDS 2u    /* its block entry can take turns (kjit_cpu_block.yield) */
 #define KJIT_CPU_KERNEL_USES_WARP 4u /* needs kjit_cpu_block.warp */
 
-/* Bytes of kjit_cpu_block.warp per thread: a count, and two places of a count, a call site and a
- * value of 16 bytes each. */
-#define KJIT_CPU_WARP_AREA_BYTES 52u
-#define KJIT_CPU_WARP_ZERO_BYTES 12u
+/* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp (zero when a block
+ * starts) and a 16-byte value. */
+#define KJIT_CPU_WARP_AREA_BYTES 48u
+#define KJIT_CPU_WARP_ZERO_BYTES 16u
 #define KJIT_CPU_WARP_LANES 32u
 
 /* Symbols of kernel entry N in a compiled object (only the entry the info's flags call for is

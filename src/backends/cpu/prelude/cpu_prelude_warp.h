@@ -25,25 +25,64 @@ extern "C" void __kjit_warp_wait(const kjit_cpu_thread*);
 
 namespace __kjit {
 
-// Where a lane meets its warp: what it reads after the wait.
-// The warp area (cpu_abi.h), for n threads (whole warps): each thread's count of operations done,
-// then, for each of two places, each thread's count at its last operation in that place (these
-// three arrays of n unsigned are zero when a block starts), then each place's n call sites, then
-// each place's n values of 16 bytes.
+// The warp area (cpu_abi.h), for n threads (whole warps): two places, used in turn, each n stamps
+// (a lane's count of warp-level operations at its last one in that place, and that operation's
+// call site; zero when a block starts) and then n values of 16 bytes. A lane's count is the larger
+// of its two stamps' counts. Every access is to the lane's own element or, for a read, to one of
+// its warp's: a pass over a block's threads reads and writes the stamps as vectors.
+struct warp_lane {
+  unsigned tid;  // linear index in the block
+  unsigned n;    // the block's threads, in whole warps
+  char* area;
+
+  __attribute__((always_inline)) warp_lane() {
+    kjit_cpu_thread* ctx = __kjit_ctx();
+    const kjit_cpu_block* b = ctx->block;
+    tid = ctx->thread_idx[0] +
+          b->block_dim[0] * (ctx->thread_idx[1] + b->block_dim[1] * ctx->thread_idx[2]);
+    n = (b->block_dim[0] * b->block_dim[1] * b->block_dim[2] + 31u) & ~31u;
+    area = b->warp;
+  }
+  unsigned long long* stamps(unsigned place) const {
+    return (unsigned long long*)(area + place * n * 8);
+  }
+  char* values(unsigned place) const { return area + n * 16 + place * n * 16; }
+  // This lane's count of warp-level operations done.
+  unsigned count() const {
+    const unsigned a = (unsigned)stamps(0)[tid];
+    const unsigned b = (unsigned)stamps(1)[tid];
+    return a > b ? a : b;
+  }
+};
+
+static inline unsigned long long stamp(unsigned count, unsigned site) {
+  return count | (unsigned long long)site << 32;
+}
+
+// Where a lane meets its warp, as it reads it after the wait. Everything is read afresh from the
+// warp area there, so that a kernel split at the wait keeps nothing of it across.
 struct warp_meeting {
-  unsigned lane;           // in its warp
-  unsigned base;           // linear index of the warp's lane 0
-  const unsigned* counts;  // each thread's count at its last operation in this place
-  const unsigned* sites;   // and its call site
-  const char* values;      // and its value
-  unsigned count;          // this lane's count, this operation included
-  unsigned site;
+  unsigned lane;                     // in its warp
+  unsigned base;                     // linear index of the warp's lane 0
+  unsigned count;                    // this lane's count, this operation included
+  unsigned site;                     // this operation's call site
+  const unsigned long long* stamps;  // of the place this operation used
+  const char* values;
+
+  __attribute__((always_inline)) explicit warp_meeting(unsigned at) : site(at) {
+    const warp_lane l;
+    lane = l.tid & 31u;
+    base = l.tid & ~31u;
+    count = l.count();
+    stamps = l.stamps(count & 1u);
+    values = l.values(count & 1u);
+  }
 
   // The lanes of the warp that arrived at this operation.
   unsigned met() const {
     unsigned m = 0;
     for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
-      m |= (counts[base + j] == count && sites[base + j] == site ? 1u : 0u) << j;
+      m |= (stamps[base + j] == stamp(count, site) ? 1u : 0u) << j;
     }
     return m;
   }
@@ -58,7 +97,7 @@ struct warp_meeting {
   T value_if_met(unsigned j) const {
     T v;
     __builtin_memset(&v, 0, sizeof(T));
-    if (counts[base + j] == count) {
+    if ((unsigned)stamps[base + j] == count) {
       __builtin_memcpy(&v, values + (base + j) * sizeof(T), sizeof(T));
     }
     return v;
@@ -69,30 +108,20 @@ template <class T>
 static inline __attribute__((always_inline)) warp_meeting warp_meet(const T& v, unsigned site) {
   static_assert(sizeof(T) <= 16,
                 "kjit's CPU backend exchanges at most 16 bytes per lane in a warp-level operation");
-  kjit_cpu_thread* ctx = __kjit_ctx();
-  const kjit_cpu_block* b = ctx->block;
-  const unsigned tid =
-      ctx->thread_idx[0] +
-      b->block_dim[0] * (ctx->thread_idx[1] + b->block_dim[1] * ctx->thread_idx[2]);
-  const unsigned n = (b->block_dim[0] * b->block_dim[1] * b->block_dim[2] + 31u) & ~31u;
-  unsigned* done = (unsigned*)b->warp;
-  const unsigned count = done[tid] + 1;
-  done[tid] = count;
-  const unsigned place = count & 1u;
-  unsigned* counts = done + n * (1 + place);
-  unsigned* sites = done + n * (3 + place);
-  char* values = b->warp + n * 20 + place * n * 16;
-  counts[tid] = count;
-  sites[tid] = site;
-  __builtin_memcpy(values + tid * sizeof(T), &v, sizeof(T));
-  __kjit_warp_wait(ctx);
-  return {tid & 31u, tid & ~31u, counts, sites, values, count, site};
+  {
+    const warp_lane l;
+    const unsigned count = l.count() + 1;
+    l.stamps(count & 1u)[l.tid] = stamp(count, site);
+    __builtin_memcpy(l.values(count & 1u) + l.tid * sizeof(T), &v, sizeof(T));
+  }
+  __kjit_warp_wait(__kjit_ctx());
+  return warp_meeting(site);
 }
 
 // PTX's shfl.sync: mode 0 up, 1 down, 2 bfly, 3 idx; width a power of two up to 32.
 template <class T>
-static inline __attribute__((always_inline)) T shfl(unsigned mode, T var, unsigned b, int width,
-                                                    unsigned site) {
+static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode, T var, unsigned b,
+                                                    int width, unsigned site) {
   const warp_meeting m = warp_meet(var, site);
   const int lane = (int)m.lane;
   const int bval = (int)(b & 31u);
@@ -119,7 +148,9 @@ static inline __attribute__((always_inline)) T shfl(unsigned mode, T var, unsign
       ok = j <= max_lane;
       break;
   }
-  return m.value_if_met<T>((unsigned)(ok ? j : lane));
+  const unsigned from = (unsigned)(ok ? j : lane);
+  // A lane of the mask takes part (CUDA's rule); only the others need to have arrived checked.
+  return (mask >> from & 1u) != 0 ? m.value<T>(from) : m.value_if_met<T>(from);
 }
 
 template <class T>
@@ -130,24 +161,24 @@ static inline bool same_bits(const T& a, const T& b) {
 }  // namespace __kjit
 
 template <class T>
-static inline T __shfl_sync(unsigned, T var, int src_lane, int width = warpSize,
+static inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize,
                             unsigned __site = __KJIT_SITE) {
-  return __kjit::shfl(3, var, (unsigned)src_lane, width, __site);
+  return __kjit::shfl(mask, 3, var, (unsigned)src_lane, width, __site);
 }
 template <class T>
-static inline T __shfl_up_sync(unsigned, T var, unsigned delta, int width = warpSize,
+static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                                unsigned __site = __KJIT_SITE) {
-  return __kjit::shfl(0, var, delta, width, __site);
+  return __kjit::shfl(mask, 0, var, delta, width, __site);
 }
 template <class T>
-static inline T __shfl_down_sync(unsigned, T var, unsigned delta, int width = warpSize,
+static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                                  unsigned __site = __KJIT_SITE) {
-  return __kjit::shfl(1, var, delta, width, __site);
+  return __kjit::shfl(mask, 1, var, delta, width, __site);
 }
 template <class T>
-static inline T __shfl_xor_sync(unsigned, T var, int lane_mask, int width = warpSize,
+static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
                                 unsigned __site = __KJIT_SITE) {
-  return __kjit::shfl(2, var, (unsigned)lane_mask, width, __site);
+  return __kjit::shfl(mask, 2, var, (unsigned)lane_mask, width, __site);
 }
 
 static inline void __syncwarp(unsigned = 0xffffffffu, unsigned __site = __KJIT_SITE) {
