@@ -16,57 +16,106 @@ DeviceRegistry& DeviceRegistry::instance() {
   return *registry;
 }
 
-DeviceRegistry::DeviceRegistry() : backends_(create_backends()) {
-  for (BackendSlot& slot : backends_) {
-    if (!slot.backend) {
-      absent_.push_back(fmt::format("{}: not built into this libkjit", to_string(slot.kind)));
-      continue;
-    }
-    std::vector<DeviceInfo> found = slot.backend->enumerate();
-    if (found.empty()) {
-      absent_.push_back(
-          fmt::format("{}: {}", to_string(slot.kind), slot.backend->unavailable_reason()));
-    }
-    for (DeviceInfo& info : found) {
-      devices_.push_back(std::make_shared<DeviceImpl>(*slot.backend, std::move(info)));
-    }
+DeviceRegistry::DeviceRegistry() {
+  for (BackendSlot& backend : create_backends()) {
+    slots_.push_back({std::move(backend), false, {}, {}});
   }
-  log().debug("devices: {}", describe());
 }
 
-std::string DeviceRegistry::describe() const {
-  std::vector<std::string> parts;
-  parts.reserve(devices_.size() + absent_.size());
-  for (const auto& d : devices_) {
-    parts.push_back(d->describe());
+const std::vector<std::shared_ptr<DeviceImpl>>& DeviceRegistry::devices_of(BackendKind kind) {
+  const auto slot = std::find_if(slots_.begin(), slots_.end(),
+                                 [&](const Slot& s) { return s.backend.kind == kind; });
+  if (slot == slots_.end()) {
+    throw BackendError("kjit: internal error: no slot for a backend kind");
   }
-  parts.insert(parts.end(), absent_.begin(), absent_.end());
+  if (!slot->enumerated) {
+    // A malformed setting (KJIT_CPU_THREADS) throws here, and again at the next use.
+    if (!slot->backend.backend) {
+      slot->absent = fmt::format("{}: not built into this libkjit", to_string(kind));
+    } else {
+      std::vector<DeviceInfo> found = slot->backend.backend->enumerate();
+      if (found.empty()) {
+        slot->absent =
+            fmt::format("{}: {}", to_string(kind), slot->backend.backend->unavailable_reason());
+      }
+      for (DeviceInfo& info : found) {
+        slot->devices.push_back(
+            std::make_shared<DeviceImpl>(*slot->backend.backend, std::move(info)));
+      }
+    }
+    slot->enumerated = true;
+    std::vector<std::string> names;
+    for (const auto& d : slot->devices) {
+      names.push_back(d->describe());
+    }
+    log().debug("{} devices: {}", to_string(kind),
+                names.empty() ? slot->absent : fmt::format("{}", fmt::join(names, "; ")));
+  }
+  return slot->devices;
+}
+
+const std::vector<std::shared_ptr<DeviceImpl>>& DeviceRegistry::devices() {
+  const std::lock_guard lock(mutex_);
+  if (!all_enumerated_) {
+    for (Slot& slot : slots_) {
+      const auto& found = devices_of(slot.backend.kind);
+      all_.insert(all_.end(), found.begin(), found.end());
+    }
+    all_enumerated_ = true;
+  }
+  return all_;
+}
+
+std::string DeviceRegistry::describe_locked() {
+  std::vector<std::string> parts;
+  std::vector<std::string> absent;
+  for (Slot& slot : slots_) {
+    for (const auto& d : devices_of(slot.backend.kind)) {
+      parts.push_back(d->describe());
+    }
+    if (!slot.absent.empty()) {
+      absent.push_back(slot.absent);
+    }
+  }
+  parts.insert(parts.end(), absent.begin(), absent.end());
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
-std::shared_ptr<DeviceImpl> DeviceRegistry::select(std::optional<std::string_view> spec) const {
+std::string DeviceRegistry::describe() {
+  const std::lock_guard lock(mutex_);
+  return describe_locked();
+}
+
+std::shared_ptr<DeviceImpl> DeviceRegistry::select(std::optional<std::string_view> spec) {
+  const std::lock_guard lock(mutex_);
   if (!spec) {
     for (const BackendKind preferred : {BackendKind::cuda, BackendKind::hip, BackendKind::cpu}) {
-      for (const auto& d : devices_) {
-        if (d->info().backend == preferred) {
-          return d;
-        }
+      const auto& found = devices_of(preferred);
+      if (!found.empty()) {
+        return found.front();
       }
     }
-    throw DeviceError(fmt::format("kjit: no device available. Devices present: {}", describe()));
+    throw DeviceError(
+        fmt::format("kjit: no device available. Devices present: {}", describe_locked()));
   }
-  const std::vector<DeviceRequest> requests = parse_device_spec(*spec, describe());
+  std::vector<DeviceRequest> requests;
+  try {
+    requests = parse_device_spec(*spec, "");
+  } catch (const DeviceError& e) {
+    // A malformed spec: the message ends with "Devices present: ", now worth enumerating.
+    throw DeviceError(std::string(e.what()) + describe_locked());
+  }
   for (const DeviceRequest& request : requests) {
-    const auto match = std::find_if(devices_.begin(), devices_.end(), [&](const auto& d) {
-      return d->info().backend == request.backend &&
-             (!request.ordinal || d->info().ordinal == *request.ordinal);
+    const auto& found = devices_of(request.backend);
+    const auto match = std::find_if(found.begin(), found.end(), [&](const auto& d) {
+      return !request.ordinal || d->info().ordinal == *request.ordinal;
     });
-    if (match != devices_.end()) {
+    if (match != found.end()) {
       return *match;
     }
   }
   throw DeviceError(
-      fmt::format("kjit: no device matches '{}'. Devices present: {}", *spec, describe()));
+      fmt::format("kjit: no device matches '{}'. Devices present: {}", *spec, describe_locked()));
 }
 
 }  // namespace kjit::detail

@@ -1,10 +1,15 @@
-// Every device of the process, enumerated once, and selection by spec (KJIT_DEVICE).
+// Every device of the process, and selection by spec (KJIT_DEVICE). Each backend is enumerated
+// (its runtime loaded and initialised) the first time something needs its devices: a selection
+// that names only the CPU never loads libcuda or libamdhip64; listing every device loads all.
 #pragma once
 
 #include "jit/backend_registry.hpp"
 #include "jit/device_impl.hpp"
 
+#include <kjit/types.hpp>
+
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,20 +23,33 @@ class DeviceRegistry {
   /// every object that refers to them.
   static DeviceRegistry& instance();
 
-  [[nodiscard]] const std::vector<std::shared_ptr<DeviceImpl>>& devices() const noexcept {
-    return devices_;
-  }
-  /// The device a spec selects; nullopt selects the first GPU, else the CPU. DeviceError when
-  /// nothing matches, listing what exists.
-  [[nodiscard]] std::shared_ptr<DeviceImpl> select(std::optional<std::string_view> spec) const;
-  /// "cpu:0 (...); cuda: unavailable (why); hip: not built" for error messages.
-  [[nodiscard]] std::string describe() const;
+  /// Every device of every backend, in backend order (cuda, hip, cpu); enumerates them all.
+  [[nodiscard]] const std::vector<std::shared_ptr<DeviceImpl>>& devices();
+  /// The device a spec selects; nullopt selects the first GPU, else the CPU. Enumerates the
+  /// backends the spec names, in its order, until one matches. DeviceError when nothing
+  /// matches, listing what exists.
+  [[nodiscard]] std::shared_ptr<DeviceImpl> select(std::optional<std::string_view> spec);
+  /// "cpu:0 (...); cuda: unavailable (why); hip: not built" for error messages; enumerates
+  /// every backend.
+  [[nodiscard]] std::string describe();
 
  private:
+  struct Slot {
+    BackendSlot backend;
+    bool enumerated = false;
+    std::vector<std::shared_ptr<DeviceImpl>> devices;
+    std::string absent;  // why it has no devices, when it has none
+  };
+
   DeviceRegistry();
-  std::vector<BackendSlot> backends_;
-  std::vector<std::shared_ptr<DeviceImpl>> devices_;
-  std::vector<std::string> absent_;  // why each backend without devices has none
+  /// The devices of `kind`, enumerated on first use; the caller holds mutex_.
+  const std::vector<std::shared_ptr<DeviceImpl>>& devices_of(BackendKind kind);
+  std::string describe_locked();
+
+  std::mutex mutex_;
+  std::vector<Slot> slots_;
+  std::vector<std::shared_ptr<DeviceImpl>> all_;  // filled once every backend is enumerated
+  bool all_enumerated_ = false;
 };
 
 }  // namespace kjit::detail

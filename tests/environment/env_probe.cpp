@@ -35,7 +35,13 @@ int main() {
     const kjit::Device device = kjit::Device::select();
     const kjit::DeviceInfo& info = device.info();
     std::printf("selected %s compute_units=%u\n", info.id().c_str(), info.compute_units);
-    auto k = kjit::Program::from_source("probe.cu", "__global__ void k(int* v) { *v = 7; }")
+    // KJIT_TEST_PROBE_BARRIER=1: a kernel with a barrier, for the CPU's ways of running them.
+    const char* barrier = std::getenv("KJIT_TEST_PROBE_BARRIER");
+    const bool with_barrier = barrier != nullptr && std::string(barrier) == "1";
+    auto k = kjit::Program::from_source("probe.cu", with_barrier
+                                                        ? "__global__ void k(int* v) {\n"
+                                                          "  __syncthreads();\n  *v = 7;\n}\n"
+                                                        : "__global__ void k(int* v) { *v = 7; }")
                  .kernel<int*>("k", device);
     auto v = device.alloc<int>(1);
     k.launch(kjit::LaunchConfig{}, v);

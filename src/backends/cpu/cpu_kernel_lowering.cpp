@@ -684,44 +684,54 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     }
     bool on_fibers = barrier.count(block_entry) != 0;
     const bool uses_warp = warp_users.count(block_entry) != 0;
+    const auto barrier_wait = [&] {
+      return llvm::cast<Function>(m.getOrInsertFunction(kBarrierWaitSymbol,
+                                                        llvm::Type::getVoidTy(ctx),
+                                                        llvm::PointerType::get(ctx, 0))
+                                      .getCallee());
+    };
+    const std::string& kernel = request.kernel_names[n];
     RegionSplit split;
     if (on_fibers) {
       block_entry->eraseFromParent();
       if (request.split_barriers) {
-        llvm::Function* barrier_wait = llvm::cast<Function>(
-            m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
-                                  llvm::PointerType::get(ctx, 0))
-                .getCallee());
-        split = split_at_barriers(*thread_entry, *barrier_wait, warp_wait, barrier,
+        Function* wait = barrier_wait();
+        split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier,
                                   fmt::format("__kjit_block_{}", n));
-        if (barrier_wait->use_empty()) {
-          barrier_wait->eraseFromParent();
+        if (wait->use_empty()) {
+          wait->eraseFromParent();
         }
         on_fibers = !split.split;
         if (on_fibers) {
-          detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}",
-                             request.kernel_names[n], request.program, split.why_not);
+          detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}", kernel,
+                             request.program, split.why_not);
+        } else {
+          detail::log().debug(
+              "kjit: kernel '{}' of '{}' runs its threads in loops between its "
+              "barriers ({} bytes of frame per thread)",
+              kernel, request.program, split.frame_bytes);
         }
+      } else {
+        detail::log().debug(
+            "kjit: kernel '{}' of '{}' runs its threads on fibers "
+            "(KJIT_CPU_BARRIERS=fibers)",
+            kernel, request.program);
       }
     } else if (request.split_barriers) {
       // Without barriers, the kernel is split only at the stops of loops that should run in
       // step (a grid-stride loop); otherwise its threads run as the block entry's one loop.
       const std::string name = block_entry->getName().str();
       block_entry->setName(name + ".unsplit");
-      llvm::Function* barrier_wait =
-          llvm::cast<Function>(m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
-                                                     llvm::PointerType::get(ctx, 0))
-                                   .getCallee());
-      split =
-          split_at_barriers(*thread_entry, *barrier_wait, warp_wait, barrier, name, SplitAt::loops);
+      Function* wait = barrier_wait();
+      split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier, name, SplitAt::loops);
       if (split.split) {
         block_entry->eraseFromParent();
       } else {
         thread_entry->eraseFromParent();
         block_entry->setName(name);
       }
-      if (barrier_wait->use_empty()) {
-        barrier_wait->eraseFromParent();
+      if (wait->use_empty()) {
+        wait->eraseFromParent();
       }
     } else {
       thread_entry->eraseFromParent();
