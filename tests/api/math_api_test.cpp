@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kjit::test {
@@ -697,6 +698,156 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
       ASSERT_EQ(r[16 * i + j], want[j])
           << "intrinsic " << j << " of " << x << ", " << y << ", " << s;
     }
+  }
+}
+
+// ---- DPX functions (CUDA 12) -----------------------------------------------------------------
+
+TEST_F(MathApi, DpxFunctionsBitForBit) {
+  auto k = Program::from_source("dpx.cu", R"(
+    __global__ void dpx(const unsigned* u, unsigned* r0, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      const unsigned x = u[3 * i], y = u[3 * i + 1], z = u[3 * i + 2];
+      unsigned* r = r0 + 37 * i;
+      r[0] = (unsigned)__vimax3_s32((int)x, (int)y, (int)z);
+      r[1] = (unsigned)__vimax3_s16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[2] = (unsigned)__vimax3_u32((unsigned)x, (unsigned)y, (unsigned)z);
+      r[3] = (unsigned)__vimax3_u16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[4] = (unsigned)__vimin3_s32((int)x, (int)y, (int)z);
+      r[5] = (unsigned)__vimin3_s16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[6] = (unsigned)__vimin3_u32((unsigned)x, (unsigned)y, (unsigned)z);
+      r[7] = (unsigned)__vimin3_u16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[8] = (unsigned)__vimax3_s32_relu((int)x, (int)y, (int)z);
+      r[9] = (unsigned)__vimax3_s16x2_relu((unsigned)x, (unsigned)y, (unsigned)z);
+      r[10] = (unsigned)__vimin3_s32_relu((int)x, (int)y, (int)z);
+      r[11] = (unsigned)__vimin3_s16x2_relu((unsigned)x, (unsigned)y, (unsigned)z);
+      r[12] = (unsigned)__vimax_s32_relu((int)x, (int)y);
+      r[13] = (unsigned)__vimax_s16x2_relu((unsigned)x, (unsigned)y);
+      r[14] = (unsigned)__vimin_s32_relu((int)x, (int)y);
+      r[15] = (unsigned)__vimin_s16x2_relu((unsigned)x, (unsigned)y);
+      r[16] = (unsigned)__viaddmax_s32((int)x, (int)y, (int)z);
+      r[17] = (unsigned)__viaddmax_s16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[18] = (unsigned)__viaddmax_u32((unsigned)x, (unsigned)y, (unsigned)z);
+      r[19] = (unsigned)__viaddmax_u16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[20] = (unsigned)__viaddmin_s32((int)x, (int)y, (int)z);
+      r[21] = (unsigned)__viaddmin_s16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[22] = (unsigned)__viaddmin_u32((unsigned)x, (unsigned)y, (unsigned)z);
+      r[23] = (unsigned)__viaddmin_u16x2((unsigned)x, (unsigned)y, (unsigned)z);
+      r[24] = (unsigned)__viaddmax_s32_relu((int)x, (int)y, (int)z);
+      r[25] = (unsigned)__viaddmax_s16x2_relu((unsigned)x, (unsigned)y, (unsigned)z);
+      r[26] = (unsigned)__viaddmin_s32_relu((int)x, (int)y, (int)z);
+      r[27] = (unsigned)__viaddmin_s16x2_relu((unsigned)x, (unsigned)y, (unsigned)z);
+      bool p[12];
+      r[28] = (unsigned)__vibmax_s32((int)x, (int)y, &p[0]);
+      r[29] = __vibmax_u32(x, y, &p[1]);
+      r[30] = (unsigned)__vibmin_s32((int)x, (int)y, &p[2]);
+      r[31] = __vibmin_u32(x, y, &p[3]);
+      r[32] = __vibmax_s16x2(x, y, &p[4], &p[5]);
+      r[33] = __vibmax_u16x2(x, y, &p[6], &p[7]);
+      r[34] = __vibmin_s16x2(x, y, &p[8], &p[9]);
+      r[35] = __vibmin_u16x2(x, y, &p[10], &p[11]);
+      unsigned bits = 0;
+      for (int b = 0; b < 12; ++b) bits |= (p[b] ? 1u : 0u) << b;
+      r[36] = bits;
+    })")
+               .kernel<const unsigned*, unsigned*, int>("dpx", device);
+  constexpr int n = 4000;
+  auto u = random_vector<unsigned>(3 * n, 0, 0xffffffffU);
+  for (int i = 0; i < n; i += 7) {
+    u[3 * i + 1] = u[3 * i];  // ties, where the __vib forms say a won
+  }
+  auto out = poisoned<unsigned>(37 * n);
+  k.launch(LaunchConfig::for_elements(n, 128), device.upload(u), out, n);
+  const auto r = out.download();
+  // CUDA's definitions, lane by lane: the lane's value as the function reads it (signed or not).
+  const auto lane = [](std::uint32_t v, int k, int width, bool is_signed) -> std::int64_t {
+    const std::uint32_t x = width == 32 ? v : (v >> (16 * k)) & 0xffffU;
+    if (!is_signed) {
+      return x;
+    }
+    return width == 32 ? std::int64_t{static_cast<std::int32_t>(x)}
+                       : std::int64_t{static_cast<std::int16_t>(x)};
+  };
+  struct Dpx {
+    int width;
+    bool is_signed;
+    const char* op;
+    bool relu;
+  };
+  const Dpx table[] = {
+      {32, true, "max3", false},    {16, true, "max3", false},    {32, false, "max3", false},
+      {16, false, "max3", false},   {32, true, "min3", false},    {16, true, "min3", false},
+      {32, false, "min3", false},   {16, false, "min3", false},   {32, true, "max3", true},
+      {16, true, "max3", true},     {32, true, "min3", true},     {16, true, "min3", true},
+      {32, true, "max2", true},     {16, true, "max2", true},     {32, true, "min2", true},
+      {16, true, "min2", true},     {32, true, "addmax", false},  {16, true, "addmax", false},
+      {32, false, "addmax", false}, {16, false, "addmax", false}, {32, true, "addmin", false},
+      {16, true, "addmin", false},  {32, false, "addmin", false}, {16, false, "addmin", false},
+      {32, true, "addmax", true},   {16, true, "addmax", true},   {32, true, "addmin", true},
+      {16, true, "addmin", true}};
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t x = u[3 * i];
+    const std::uint32_t y = u[3 * i + 1];
+    const std::uint32_t z = u[3 * i + 2];
+    for (std::size_t j = 0; j < std::size(table); ++j) {
+      const Dpx& f = table[j];
+      std::uint32_t want = 0;
+      for (int k = 0; k < 32 / f.width; ++k) {
+        const std::int64_t a = lane(x, k, f.width, f.is_signed);
+        const std::int64_t b = lane(y, k, f.width, f.is_signed);
+        const std::int64_t c = lane(z, k, f.width, f.is_signed);
+        const std::string_view op = f.op;
+        // The sum as the lane holds it: wrapped to the lane's width.
+        const std::uint32_t wrapped = static_cast<std::uint32_t>(a + b)
+                                      << (16 * k * (f.width == 16));
+        const std::int64_t sum = lane(wrapped, k, f.width, f.is_signed);
+        std::int64_t v = op == "max3"     ? std::max({a, b, c})
+                         : op == "min3"   ? std::min({a, b, c})
+                         : op == "max2"   ? std::max(a, b)
+                         : op == "min2"   ? std::min(a, b)
+                         : op == "addmax" ? std::max(sum, c)
+                                          : std::min(sum, c);
+        if (f.relu) {
+          v = std::max<std::int64_t>(v, 0);
+        }
+        const std::uint32_t mask = f.width == 32 ? 0xffffffffU : 0xffffU;
+        want |= (static_cast<std::uint32_t>(v) & mask) << (f.width * k);
+      }
+      ASSERT_EQ(r[37 * i + j], want)
+          << "DPX function " << j << " of " << x << ", " << y << ", " << z;
+    }
+    // The __vib forms: the max or min of two, and whether a won (a >= b, a <= b).
+    std::uint32_t bits = 0;
+    int bit = 0;
+    int slot = 28;
+    const struct {
+      int width;
+      bool is_max;
+      bool is_signed;
+    } picks[] = {{32, true, true}, {32, true, false}, {32, false, true}, {32, false, false},
+                 {16, true, true}, {16, true, false}, {16, false, true}, {16, false, false}};
+    for (const auto& p : picks) {
+      std::uint32_t want = 0;
+      bool won[2] = {false, false};
+      for (int k = 0; k < 32 / p.width; ++k) {
+        const std::int64_t a = lane(x, k, p.width, p.is_signed);
+        const std::int64_t b = lane(y, k, p.width, p.is_signed);
+        won[k] = p.is_max ? a >= b : a <= b;
+        const std::uint32_t mask = p.width == 32 ? 0xffffffffU : 0xffffU;
+        want |= (static_cast<std::uint32_t>(won[k] ? a : b) & mask) << (p.width * k);
+      }
+      ASSERT_EQ(r[37 * i + slot], want)
+          << "__vib function " << slot - 28 << " of " << x << ", " << y;
+      if (p.width == 32) {
+        bits |= static_cast<std::uint32_t>(won[0]) << bit++;
+      } else {  // pred_hi, then pred_lo
+        bits |= static_cast<std::uint32_t>(won[1]) << bit++;
+        bits |= static_cast<std::uint32_t>(won[0]) << bit++;
+      }
+      ++slot;
+    }
+    ASSERT_EQ(r[37 * i + 36], bits) << "__vib predicates of " << x << ", " << y;
   }
 }
 

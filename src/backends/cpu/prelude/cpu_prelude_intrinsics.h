@@ -152,6 +152,121 @@ static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned in
   return __kjit_dp2a(a, b, c, 2);
 }
 
+// DPX (CUDA 12): the max or min of three, a sum then its max or min with a third, with or without
+// a ReLU (a floor at 0), over a 32-bit word or its two 16-bit halves, signed or not; the __vib
+// forms also say which argument won. One lane function, as for the video intrinsics below.
+enum __kjit_dpx_op { __kjit_dpx_max3, __kjit_dpx_min3, __kjit_dpx_addmax, __kjit_dpx_addmin };
+static inline long long __kjit_dpx_lane(unsigned v, int k, int width, bool is_signed) {
+  const unsigned mask = width == 32 ? 0xffffffffu : 0xffffu;
+  const unsigned x = (v >> (width * k)) & mask;
+  if (is_signed && (x >> (width - 1)) != 0) {
+    return (long long)x - ((long long)1 << width);
+  }
+  return (long long)x;
+}
+static inline unsigned __kjit_dpx(unsigned a, unsigned b, unsigned c, int width, bool is_signed,
+                                  __kjit_dpx_op op, bool relu) {
+  unsigned out = 0;
+  for (int k = 0; k < 32 / width; ++k) {
+    const long long x = __kjit_dpx_lane(a, k, width, is_signed);
+    const long long y = __kjit_dpx_lane(b, k, width, is_signed);
+    const long long z = __kjit_dpx_lane(c, k, width, is_signed);
+    long long r;
+    if (op == __kjit_dpx_max3 || op == __kjit_dpx_min3) {
+      const bool max = op == __kjit_dpx_max3;
+      r = (x > y) == max ? x : y;
+      r = (r > z) == max ? r : z;
+    } else {  // the sum wraps in its lane, as the hardware's adder does
+      const long long sum = __kjit_dpx_lane((unsigned)(x + y) << (width * k), k, width, is_signed);
+      r = (op == __kjit_dpx_addmax) == (sum > z) ? sum : z;
+    }
+    if (relu && r < 0) {
+      r = 0;
+    }
+    out |= ((unsigned)r & (width == 32 ? 0xffffffffu : 0xffffu)) << (width * k);
+  }
+  return out;
+}
+#define __KJIT_DPX3(NAME, T, WIDTH, SIGNED, OP, RELU)                                     \
+  static inline T NAME(T a, T b, T c) {                                                   \
+    return (T)__kjit_dpx((unsigned)a, (unsigned)b, (unsigned)c, WIDTH, SIGNED, OP, RELU); \
+  }
+#define __KJIT_DPX2(NAME, T, WIDTH, OP)                                                 \
+  static inline T NAME(T a, T b) {                                                      \
+    return (T)__kjit_dpx((unsigned)a, (unsigned)b, (unsigned)b, WIDTH, true, OP, true); \
+  }
+__KJIT_DPX3(__vimax3_s32, int, 32, true, __kjit_dpx_max3, false)
+__KJIT_DPX3(__vimax3_s16x2, unsigned int, 16, true, __kjit_dpx_max3, false)
+__KJIT_DPX3(__vimax3_u32, unsigned int, 32, false, __kjit_dpx_max3, false)
+__KJIT_DPX3(__vimax3_u16x2, unsigned int, 16, false, __kjit_dpx_max3, false)
+__KJIT_DPX3(__vimin3_s32, int, 32, true, __kjit_dpx_min3, false)
+__KJIT_DPX3(__vimin3_s16x2, unsigned int, 16, true, __kjit_dpx_min3, false)
+__KJIT_DPX3(__vimin3_u32, unsigned int, 32, false, __kjit_dpx_min3, false)
+__KJIT_DPX3(__vimin3_u16x2, unsigned int, 16, false, __kjit_dpx_min3, false)
+__KJIT_DPX3(__vimax3_s32_relu, int, 32, true, __kjit_dpx_max3, true)
+__KJIT_DPX3(__vimax3_s16x2_relu, unsigned int, 16, true, __kjit_dpx_max3, true)
+__KJIT_DPX3(__vimin3_s32_relu, int, 32, true, __kjit_dpx_min3, true)
+__KJIT_DPX3(__vimin3_s16x2_relu, unsigned int, 16, true, __kjit_dpx_min3, true)
+__KJIT_DPX2(__vimax_s32_relu, int, 32, __kjit_dpx_max3)
+__KJIT_DPX2(__vimax_s16x2_relu, unsigned int, 16, __kjit_dpx_max3)
+__KJIT_DPX2(__vimin_s32_relu, int, 32, __kjit_dpx_min3)
+__KJIT_DPX2(__vimin_s16x2_relu, unsigned int, 16, __kjit_dpx_min3)
+__KJIT_DPX3(__viaddmax_s32, int, 32, true, __kjit_dpx_addmax, false)
+__KJIT_DPX3(__viaddmax_s16x2, unsigned int, 16, true, __kjit_dpx_addmax, false)
+__KJIT_DPX3(__viaddmax_u32, unsigned int, 32, false, __kjit_dpx_addmax, false)
+__KJIT_DPX3(__viaddmax_u16x2, unsigned int, 16, false, __kjit_dpx_addmax, false)
+__KJIT_DPX3(__viaddmin_s32, int, 32, true, __kjit_dpx_addmin, false)
+__KJIT_DPX3(__viaddmin_s16x2, unsigned int, 16, true, __kjit_dpx_addmin, false)
+__KJIT_DPX3(__viaddmin_u32, unsigned int, 32, false, __kjit_dpx_addmin, false)
+__KJIT_DPX3(__viaddmin_u16x2, unsigned int, 16, false, __kjit_dpx_addmin, false)
+__KJIT_DPX3(__viaddmax_s32_relu, int, 32, true, __kjit_dpx_addmax, true)
+__KJIT_DPX3(__viaddmax_s16x2_relu, unsigned int, 16, true, __kjit_dpx_addmax, true)
+__KJIT_DPX3(__viaddmin_s32_relu, int, 32, true, __kjit_dpx_addmin, true)
+__KJIT_DPX3(__viaddmin_s16x2_relu, unsigned int, 16, true, __kjit_dpx_addmin, true)
+#undef __KJIT_DPX3
+#undef __KJIT_DPX2
+// The max or min of two, and whether a won: a >= b for max, a <= b for min (per lane).
+static inline unsigned __kjit_dpx_pick(unsigned a, unsigned b, int width, bool is_signed, bool max,
+                                       bool* won_hi, bool* won_lo) {
+  unsigned out = 0;
+  for (int k = 0; k < 32 / width; ++k) {
+    const long long x = __kjit_dpx_lane(a, k, width, is_signed);
+    const long long y = __kjit_dpx_lane(b, k, width, is_signed);
+    const bool a_wins = max ? x >= y : x <= y;
+    *(k == 0 ? won_lo : won_hi) = a_wins;
+    out |= ((unsigned)(a_wins ? x : y) & (width == 32 ? 0xffffffffu : 0xffffu)) << (width * k);
+  }
+  return out;
+}
+static inline int __vibmax_s32(int a, int b, bool* pred) {
+  return (int)__kjit_dpx_pick((unsigned)a, (unsigned)b, 32, true, true, pred, pred);
+}
+static inline unsigned int __vibmax_u32(unsigned int a, unsigned int b, bool* pred) {
+  return __kjit_dpx_pick(a, b, 32, false, true, pred, pred);
+}
+static inline int __vibmin_s32(int a, int b, bool* pred) {
+  return (int)__kjit_dpx_pick((unsigned)a, (unsigned)b, 32, true, false, pred, pred);
+}
+static inline unsigned int __vibmin_u32(unsigned int a, unsigned int b, bool* pred) {
+  return __kjit_dpx_pick(a, b, 32, false, false, pred, pred);
+}
+static inline unsigned int __vibmax_s16x2(unsigned int a, unsigned int b, bool* pred_hi,
+                                          bool* pred_lo) {
+  return __kjit_dpx_pick(a, b, 16, true, true, pred_hi, pred_lo);
+}
+static inline unsigned int __vibmax_u16x2(unsigned int a, unsigned int b, bool* pred_hi,
+                                          bool* pred_lo) {
+  return __kjit_dpx_pick(a, b, 16, false, true, pred_hi, pred_lo);
+}
+static inline unsigned int __vibmin_s16x2(unsigned int a, unsigned int b, bool* pred_hi,
+                                          bool* pred_lo) {
+  return __kjit_dpx_pick(a, b, 16, true, false, pred_hi, pred_lo);
+}
+static inline unsigned int __vibmin_u16x2(unsigned int a, unsigned int b, bool* pred_hi,
+                                          bool* pred_lo) {
+  return __kjit_dpx_pick(a, b, 16, false, false, pred_hi, pred_lo);
+}
+
 // The SIMD video intrinsics: halfword (...2) and byte (...4) lanes of 32-bit words, each lane
 // computed wide from its signed (sx, sy) and unsigned (ux, uy) values, then cut to the lane.
 // One function with a switch on the operation serves them all: each intrinsic passes constants,
