@@ -27,10 +27,10 @@ KJIT_DEVICE=cuda "$run/bin/kjit_api_tests" > "$out/api-cuda.log" 2>&1 || status=
 grep -E "FAILED|PASSED|SKIPPED \]" "$out/api-cuda.log" | head -20
 KJIT_DEVICE=cpu "$run/bin/kjit_api_tests" --gtest_filter='Bitcode*' > "$out/api-cpu-bitcode.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/api-cpu-bitcode.log" | head -5
-# The barrier kernels on all of this machine's cores, split at barriers and on fibers.
+# The barrier and warp kernels on all of this machine's cores, split at barriers and on fibers.
 for mode in regions fibers; do
   KJIT_DEVICE=cpu KJIT_CPU_BARRIERS=$mode "$run/bin/kjit_api_tests" \
-    --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*' > "$out/api-cpu-$mode.log" 2>&1 || status=1
+    --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*' > "$out/api-cpu-$mode.log" 2>&1 || status=1
   grep -E "FAILED|PASSED" "$out/api-cpu-$mode.log" | sed "s/^/cpu ($mode): /" | head -5
 done
 exit $status
