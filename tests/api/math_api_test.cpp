@@ -617,7 +617,7 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
       const int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i >= n) return;
       const unsigned x = u[3 * i], y = u[3 * i + 1], s = u[3 * i + 2];
-      unsigned* r = o + 16 * i;
+      unsigned* r = o + 18 * i;
       r[0] = __byte_perm(x, y, s);
       r[1] = __funnelshift_l(x, y, s);
       r[2] = __funnelshift_lc(x, y, s % 40);
@@ -631,6 +631,13 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
       r[9] = __brev(x) ^ __umulhi(x, y);
       r[10] = (unsigned)__dp4a((int)x, (int)y, (int)s);
       r[11] = __dp4a(x, y, s);
+      // x is the low byte of each vector.
+      const char4 cx = make_char4(x, x >> 8, x >> 16, x >> 24);
+      const char4 cy = make_char4(y, y >> 8, y >> 16, y >> 24);
+      const uchar4 ux = make_uchar4(x, x >> 8, x >> 16, x >> 24);
+      const uchar4 uy = make_uchar4(y, y >> 8, y >> 16, y >> 24);
+      r[16] = (unsigned)__dp4a(cx, cy, (int)s) ^ (unsigned)__dp4a((int)x, (int)y, (int)s);
+      r[17] = __dp4a(ux, uy, s) ^ __dp4a(x, y, s);
       r[12] = (unsigned)__dp2a_lo((int)x, (int)y, (int)s);
       r[13] = __dp2a_lo(x, y, s);
       r[14] = (unsigned)__dp2a_hi((int)x, (int)y, (int)s);
@@ -639,7 +646,7 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
                .kernel<const unsigned*, unsigned*, int>("ints", device);
   constexpr int n = 5000;
   const auto u = random_vector<unsigned>(3 * n, 0, 0xffffffffU);
-  auto out = poisoned<unsigned>(16 * n);
+  auto out = poisoned<unsigned>(18 * n);
   k.launch(LaunchConfig::for_elements(n, 128), device.upload(u), out, n);
   const auto r = out.download();
   // c plus the products of `pairs` lanes: a's of `width` bits, b's bytes from `first`, signed or
@@ -695,9 +702,12 @@ TEST_F(MathApi, IntegerIntrinsicsBitForBit) {
         dot(x, y, s, 2, 16, false, 2),
     };
     for (int j = 0; j < 16; ++j) {
-      ASSERT_EQ(r[16 * i + j], want[j])
+      ASSERT_EQ(r[18 * i + j], want[j])
           << "intrinsic " << j << " of " << x << ", " << y << ", " << s;
     }
+    // __dp4a on char4 and uchar4 agrees with the int and unsigned forms (zero when xored).
+    ASSERT_EQ(r[18 * i + 16], 0U) << "__dp4a(char4) of " << x << ", " << y << ", " << s;
+    ASSERT_EQ(r[18 * i + 17], 0U) << "__dp4a(uchar4) of " << x << ", " << y << ", " << s;
   }
 }
 

@@ -124,6 +124,19 @@ static inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c
   }
   return c;
 }
+// The char4 and uchar4 forms: x is the low byte, as the vector types lie in memory.
+static inline int __dp4a(char4 a, char4 b, int c) {
+  int wa, wb;
+  __builtin_memcpy(&wa, &a, 4);
+  __builtin_memcpy(&wb, &b, 4);
+  return __dp4a(wa, wb, c);
+}
+static inline unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
+  unsigned int wa, wb;
+  __builtin_memcpy(&wa, &a, 4);
+  __builtin_memcpy(&wb, &b, 4);
+  return __dp4a(wa, wb, c);
+}
 static inline int __kjit_dp2a(int a, int b, int c, int first_byte) {
   unsigned int sum = (unsigned int)c;
   for (int i = 0; i < 2; ++i) {
