@@ -150,27 +150,11 @@ void omp_pi_atomic(benchmark::State& state) {
 // array ("occgs"), or one element per thread ("direct").
 enum class Grid { strided, direct };
 
-void kjit_reduce_sum(benchmark::State& state, Grid grid) {
-  auto k =
-      kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "reduction.cu")
-          .kernel<const double*, double*, int>("reduce_sum<double>", device());
-  auto x = device().upload(std::vector<double>(kStream, 1.0));
-  auto sum = device().upload(std::vector<double>{0.0});
-  const LaunchConfig config =
-      grid == Grid::direct
-          ? LaunchConfig::for_elements(kStream, 256)
-          : LaunchConfig{.grid = {4 * device().info().compute_units}, .block = {256}};
-  for (auto _ : state) {
-    k.launch(config, x, sum, kStream);
-    sync();
-  }
-}
-
-/// The same sum with warp shuffles (kernels/warp_reduction.cu), as CUDA's samples write it.
-void kjit_reduce_sum_shfl(benchmark::State& state, Grid grid) {
-  auto k = kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" /
-                                    "warp_reduction.cu")
-               .kernel<const double*, double*, int>("reduce_sum_shfl<double>", device());
+/// A sum of kStream doubles by `kernel` of kernels/`file`: reduction.cu's tree in shared memory,
+/// or warp_reduction.cu's shuffles, as CUDA's samples write it.
+void kjit_reduce_sum(benchmark::State& state, const char* file, const char* kernel, Grid grid) {
+  auto k = kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / file)
+               .kernel<const double*, double*, int>(kernel, device());
   auto x = device().upload(std::vector<double>(kStream, 1.0));
   auto sum = device().upload(std::vector<double>{0.0});
   const LaunchConfig config =
@@ -291,19 +275,21 @@ BENCHMARK(kjit_energy)->Name("rajaperf/ENERGY/kjit")->Apply(ms);
 BENCHMARK(omp_energy)->Name("rajaperf/ENERGY/openmp")->Apply(ms);
 BENCHMARK(kjit_pi_atomic)->Name("rajaperf/PI_ATOMIC/kjit")->Apply(ms);
 BENCHMARK(omp_pi_atomic)->Name("rajaperf/PI_ATOMIC/openmp")->Apply(ms);
-BENCHMARK_CAPTURE(kjit_reduce_sum, strided, Grid::strided)
+BENCHMARK_CAPTURE(kjit_reduce_sum, strided, "reduction.cu", "reduce_sum<double>", Grid::strided)
     ->Name("rajaperf/REDUCE_SUM/kjit")
     ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM/openmp")->Apply(ms);
-BENCHMARK_CAPTURE(kjit_reduce_sum, direct, Grid::direct)
+BENCHMARK_CAPTURE(kjit_reduce_sum, direct, "reduction.cu", "reduce_sum<double>", Grid::direct)
     ->Name("rajaperf/REDUCE_SUM_direct/kjit")
     ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_direct/openmp")->Apply(ms);
-BENCHMARK_CAPTURE(kjit_reduce_sum_shfl, strided, Grid::strided)
+BENCHMARK_CAPTURE(kjit_reduce_sum, shfl_strided, "warp_reduction.cu", "reduce_sum_shfl<double>",
+                  Grid::strided)
     ->Name("rajaperf/REDUCE_SUM_shfl/kjit")
     ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_shfl/openmp")->Apply(ms);
-BENCHMARK_CAPTURE(kjit_reduce_sum_shfl, direct, Grid::direct)
+BENCHMARK_CAPTURE(kjit_reduce_sum, shfl_direct, "warp_reduction.cu", "reduce_sum_shfl<double>",
+                  Grid::direct)
     ->Name("rajaperf/REDUCE_SUM_shfl_direct/kjit")
     ->Apply(ms);
 BENCHMARK(omp_reduce_sum)->Name("rajaperf/REDUCE_SUM_shfl_direct/openmp")->Apply(ms);

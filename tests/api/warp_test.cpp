@@ -317,22 +317,6 @@ TEST_F(Warp, SyncwarpOrdersSharedMemoryWithinAWarp) {
   }
 }
 
-TEST_F(Warp, ShuffleBlockSumInTheSamplesStyleIsExact) {
-  KJIT_SEED_TRACE();
-  auto k = program.kernel<const int*, int*, int>("block_sum", device);
-  constexpr unsigned kBlock = 256;
-  constexpr unsigned kGrid = 7;
-  constexpr int kN = 10007;
-  const std::vector<int> in = random_vector<int>(kN, -1000, 1000);
-  auto out = poisoned<int>(kGrid);
-  k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out, kN);
-  std::vector<int> want(kGrid, 0);
-  for (int i = 0; i < kN; ++i) {
-    want[(static_cast<unsigned>(i) / kBlock) % kGrid] += in[i];
-  }
-  EXPECT_EQ(out.download(), want);
-}
-
 TEST_F(Warp, ABarrierWaitsForAWarpThatIsStillShuffling) {
   KJIT_SEED_TRACE();
   auto k = program.kernel<const int*, int*>("warp_then_barrier", device);

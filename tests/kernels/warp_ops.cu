@@ -126,35 +126,6 @@ __global__ void syncwarp_exchange(const int* in, int* out) {
   out[t] = s[(r & ~31u) | ((r + 5) & 31u)];
 }
 
-// A block sum in the style of CUDA's samples: a grid-stride loop, a shuffle reduction in every
-// warp, the warps' sums through shared memory, and a second shuffle reduction in the first warp
-// alone while the other warps have ended.
-__global__ void block_sum(const int* in, int* out, int n) {
-  __shared__ int warp_sums[32];
-  const unsigned r = threadIdx.x;
-  int v = 0;
-  for (int i = blockIdx.x * blockDim.x + r; i < n; i += blockDim.x * gridDim.x) {
-    v += in[i];
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v += __shfl_down_sync(0xffffffffu, v, offset);
-  }
-  if (r % 32 == 0) {
-    warp_sums[r / 32] = v;
-  }
-  __syncthreads();
-  if (r >= 32) {
-    return;
-  }
-  v = r < blockDim.x / 32 ? warp_sums[r] : 0;
-  for (int lanes = 16; lanes > 0; lanes /= 2) {
-    v += __shfl_xor_sync(0xffffffffu, v, lanes);
-  }
-  if (r == 0) {
-    out[blockIdx.x] = v;
-  }
-}
-
 // The first warp sums its values while the others wait at a barrier: none may pass it before
 // the first warp has written the total.
 __global__ void warp_then_barrier(const int* in, int* out) {
