@@ -71,6 +71,13 @@ void omp_empty() {
   }
 }
 
+void omp_empty_loop(int iterations) {
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < iterations; ++i) {
+    asm volatile("" ::: "memory");
+  }
+}
+
 int omp_threads() {
   return omp_get_max_threads();
 }

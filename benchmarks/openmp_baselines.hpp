@@ -18,5 +18,7 @@ int omp_threads();
 /// An OpenMP parallel loop of one iteration per thread that does nothing: the cost of starting
 /// parallel work, set against launching an empty kernel.
 void omp_empty();
+/// An empty parallel loop over `iterations`: what a launch of as many empty blocks is held to.
+void omp_empty_loop(int iterations);
 
 }  // namespace kjit::bench

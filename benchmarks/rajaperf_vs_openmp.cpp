@@ -255,6 +255,25 @@ void kjit_empty(benchmark::State& state) {
   }
 }
 
+/// An empty kernel on 4 blocks of 256 threads per core: the cost of spreading a launch over the
+/// workers and waiting for it.
+void kjit_empty_grid(benchmark::State& state) {
+  auto k = kjit::Program::from_source("empty.cu", "__global__ void empty() {}")
+               .kernel<>("empty", device());
+  const LaunchConfig config{.grid = {4 * device().info().compute_units}, .block = {256}};
+  for (auto _ : state) {
+    k.launch(config);
+    sync();
+  }
+}
+
+void omp_empty_grid(benchmark::State& state) {
+  const int iterations = 4 * kjit::bench::omp_threads();
+  for (auto _ : state) {
+    kjit::bench::omp_empty_loop(iterations);
+  }
+}
+
 void omp_empty(benchmark::State& state) {
   for (auto _ : state) {
     kjit::bench::omp_empty();
@@ -301,3 +320,11 @@ BENCHMARK(kjit_jacobi_2d)->Name("rajaperf/JACOBI_2D/kjit")->Apply(ms);
 BENCHMARK(omp_jacobi_2d)->Name("rajaperf/JACOBI_2D/openmp")->Apply(ms);
 BENCHMARK(kjit_empty)->Name("launch/empty/kjit")->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(omp_empty)->Name("launch/empty/openmp")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(kjit_empty_grid)
+    ->Name("launch/empty_4_blocks_per_core/kjit")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(omp_empty_grid)
+    ->Name("launch/empty_4_blocks_per_core/openmp")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
