@@ -31,8 +31,8 @@ class Corpus : public DeviceTest {
   [[nodiscard]] bool on_cpu() const { return device.info().backend == BackendKind::cpu; }
 };
 
-/// Checks the error of a file that needs what the CPU backend lacks: at `line` of the file named
-/// `file`, saying `why`.
+/// Checks the error of a file that needs what a backend lacks: at `line` of the file named `file`,
+/// saying `why`.
 inline void expect_located(const CompileError& e, const std::string& file, unsigned line,
                            const std::string& why) {
   EXPECT_TRUE(e.file().ends_with(file)) << e.what();
