@@ -1507,11 +1507,15 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
                               const std::set<Function*>& barrier_users,
                               const std::string& block_name, SplitAt what) {
   RegionSplit out;
-  for (Function* wait : {&barrier, warp}) {
-    if (wait != nullptr) {
-      wait->addFnAttr(llvm::Attribute::Convergent);
-      wait->addFnAttr(llvm::Attribute::NoUnwind);
-    }
+  // __syncthreads() and, where the module has them, warp meetings: none of them null (an indirect
+  // call's callee is null too, and must not count as a wait).
+  std::vector<Function*> waits{&barrier};
+  if (warp != nullptr) {
+    waits.push_back(warp);
+  }
+  for (Function* wait : waits) {
+    wait->addFnAttr(llvm::Attribute::Convergent);
+    wait->addFnAttr(llvm::Attribute::NoUnwind);
   }
   if (!inline_calls(thread_entry, barrier_users, what == SplitAt::loops, out.why_not)) {
     return out;
@@ -1521,10 +1525,7 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
     return out;
   }
   // The barriers are about to go: the thread context they take need not stay in memory.
-  for (Function* wait : {&barrier, warp}) {
-    if (wait == nullptr) {
-      continue;
-    }
+  for (Function* wait : waits) {
     for (llvm::User* user : wait->users()) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(user);
           call != nullptr && call->getFunction() == &thread_entry) {
@@ -1541,14 +1542,14 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
-  const std::vector<const Function*> waits{&barrier, warp};
-  if (mark_loop_stops(thread_entry, waits, nullptr) > 0) {
+  const std::vector<const Function*> cuts(waits.begin(), waits.end());
+  if (mark_loop_stops(thread_entry, cuts, nullptr) > 0) {
     // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
     // thread stops only to run another iteration, so a loop that each thread runs once (a
     // grid-stride loop over a grid as large as the data) costs no pass of its own. Only then:
     // rotating every loop would grow the code of kernels without a loop in step.
     llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
-    mark_loop_stops(thread_entry, waits, stop);
+    mark_loop_stops(thread_entry, cuts, stop);
   } else if (what == SplitAt::loops) {
     stop->eraseFromParent();
     out.why_not = "no loop to run in step";

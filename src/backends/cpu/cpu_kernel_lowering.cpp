@@ -684,23 +684,21 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     }
     bool on_fibers = barrier.count(block_entry) != 0;
     const bool uses_warp = warp_users.count(block_entry) != 0;
-    const auto barrier_wait = [&] {
-      return llvm::cast<Function>(m.getOrInsertFunction(kBarrierWaitSymbol,
-                                                        llvm::Type::getVoidTy(ctx),
-                                                        llvm::PointerType::get(ctx, 0))
-                                      .getCallee());
-    };
+    // The barrier the splitter cuts at, declared if this module has none (a kernel split at its
+    // loop stops alone); dropped again below when nothing calls it.
+    Function* wait = request.split_barriers
+                         ? llvm::cast<Function>(
+                               m.getOrInsertFunction(kBarrierWaitSymbol, llvm::Type::getVoidTy(ctx),
+                                                     llvm::PointerType::get(ctx, 0))
+                                   .getCallee())
+                         : nullptr;
     const std::string& kernel = request.kernel_names[n];
     RegionSplit split;
     if (on_fibers) {
       block_entry->eraseFromParent();
       if (request.split_barriers) {
-        Function* wait = barrier_wait();
         split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier,
                                   fmt::format("__kjit_block_{}", n));
-        if (wait->use_empty()) {
-          wait->eraseFromParent();
-        }
         on_fibers = !split.split;
         if (on_fibers) {
           detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}", kernel,
@@ -722,7 +720,6 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
       // step (a grid-stride loop); otherwise its threads run as the block entry's one loop.
       const std::string name = block_entry->getName().str();
       block_entry->setName(name + ".unsplit");
-      Function* wait = barrier_wait();
       split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier, name, SplitAt::loops);
       if (split.split) {
         block_entry->eraseFromParent();
@@ -730,11 +727,11 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
         thread_entry->eraseFromParent();
         block_entry->setName(name);
       }
-      if (wait->use_empty()) {
-        wait->eraseFromParent();
-      }
     } else {
       thread_entry->eraseFromParent();
+    }
+    if (wait != nullptr && wait->use_empty()) {
+      wait->eraseFromParent();
     }
     keep.insert(on_fibers ? fmt::format("__kjit_thread_{}", n) : fmt::format("__kjit_block_{}", n));
     keep.insert(fmt::format("__kjit_params_{}", n));
