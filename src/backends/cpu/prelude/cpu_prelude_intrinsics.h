@@ -169,9 +169,11 @@ static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned in
 // a ReLU (a floor at 0), over a 32-bit word or its two 16-bit halves, signed or not; the __vib
 // forms also say which argument won. One lane function, as for the video intrinsics below.
 enum __kjit_dpx_op { __kjit_dpx_max3, __kjit_dpx_min3, __kjit_dpx_addmax, __kjit_dpx_addmin };
+static inline unsigned __kjit_dpx_mask(int width) {
+  return width == 32 ? 0xffffffffu : 0xffffu;
+}
 static inline long long __kjit_dpx_lane(unsigned v, int k, int width, bool is_signed) {
-  const unsigned mask = width == 32 ? 0xffffffffu : 0xffffu;
-  const unsigned x = (v >> (width * k)) & mask;
+  const unsigned x = (v >> (width * k)) & __kjit_dpx_mask(width);
   if (is_signed && (x >> (width - 1)) != 0) {
     return (long long)x - ((long long)1 << width);
   }
@@ -196,7 +198,7 @@ static inline unsigned __kjit_dpx(unsigned a, unsigned b, unsigned c, int width,
     if (relu && r < 0) {
       r = 0;
     }
-    out |= ((unsigned)r & (width == 32 ? 0xffffffffu : 0xffffu)) << (width * k);
+    out |= ((unsigned)r & __kjit_dpx_mask(width)) << (width * k);
   }
   return out;
 }
@@ -247,7 +249,7 @@ static inline unsigned __kjit_dpx_pick(unsigned a, unsigned b, int width, bool i
     const long long y = __kjit_dpx_lane(b, k, width, is_signed);
     const bool a_wins = max ? x >= y : x <= y;
     *(k == 0 ? won_lo : won_hi) = a_wins;
-    out |= ((unsigned)(a_wins ? x : y) & (width == 32 ? 0xffffffffu : 0xffffu)) << (width * k);
+    out |= ((unsigned)(a_wins ? x : y) & __kjit_dpx_mask(width)) << (width * k);
   }
   return out;
 }
