@@ -1,6 +1,7 @@
 // KJIT_CPU_BARRIERS chooses how the CPU backend runs a kernel that calls __syncthreads(): the
 // compiler's identity (so the cache key) says which, and the object holds the matching entry.
 #include "backends/cpu/cpu_compiler.hpp"
+#include "binary_symbols.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +11,6 @@
 
 namespace kjit {
 namespace {
-
-bool has_symbol(const backend::Binary& b, const std::string& name) {
-  const std::string needle = name + '\0';  // whole names in the string table
-  return std::search(b.bytes.begin(), b.bytes.end(), needle.begin(), needle.end()) != b.bytes.end();
-}
 
 std::string barriers_fact(const backend::TargetIdentity& id) {
   for (const auto& [key, value] : id.facts) {

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
+#include "backends/cpu/cpu_grid_stride_ranges.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -1505,7 +1506,8 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
 
 RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Function* warp,
                               const std::set<Function*>& barrier_users,
-                              const std::string& block_name, SplitAt what) {
+                              const std::string& block_name, SplitAt what,
+                              const std::string& range_name) {
   RegionSplit out;
   // __syncthreads() and, where the module has them, warp meetings: none of them null (an indirect
   // call's callee is null too, and must not count as a wait).
@@ -1549,6 +1551,10 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
     // grid-stride loop over a grid as large as the data) costs no pass of its own. Only then:
     // rotating every loop would grow the code of kernels without a loop in step.
     llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
+    if (!range_name.empty()) {
+      out.why_no_ranges = make_range_entry(thread_entry, range_name);
+      out.ranges = out.why_no_ranges.empty();
+    }
     mark_loop_stops(thread_entry, cuts, stop);
   } else if (what == SplitAt::loops) {
     stop->eraseFromParent();

@@ -19,6 +19,8 @@ struct RegionSplit {
   std::uint64_t frame_bytes = 0;  // per thread
   bool yields = false;            // has loops in step: blocks can take turns (cpu_abi.h)
   std::string why_not;            // when not split: the construct that kept the fibers
+  bool ranges = false;            // a range entry was added (cpu_grid_stride_ranges.hpp)
+  std::string why_no_ranges;      // when asked for one and none was added: why not
 };
 
 /// Where a kernel is split.
@@ -35,9 +37,11 @@ enum class SplitAt {
 /// On success, replaces it by `block_name`, void(args, block), which runs every thread of the
 /// block; the block's frame must hold frame_bytes for each of its threads. Otherwise (recursion,
 /// a variable-sized local, no loop to run in step) the thread entry is left as it was, apart from
-/// inlining and simplification.
+/// inlining and simplification. With a `range_name` (SplitAt::loops), also adds that range entry
+/// when the kernel's loop in step is a grid-stride loop it can run as (cpu_grid_stride_ranges.hpp).
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
                               llvm::Function* warp, const std::set<llvm::Function*>& barrier_users,
-                              const std::string& block_name, SplitAt what = SplitAt::barriers);
+                              const std::string& block_name, SplitAt what = SplitAt::barriers,
+                              const std::string& range_name = {});
 
 }  // namespace kjit::cpu

@@ -183,6 +183,42 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   }
 }
 
+enum class RangeRun { done, declined, stopped };
+
+/// Calls a range entry, as enter() calls a block entry.
+[[gnu::noinline]] RangeRun enter_range(RangeEntry entry, void* const* args,
+                                       const kjit_cpu_block& block, std::uint64_t first,
+                                       std::uint64_t end) {
+  std::jmp_buf stopped;
+  set_abort_target(&stopped);
+  if (setjmp(stopped) != 0) {  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
+    return RangeRun::stopped;
+  }
+  return entry(args, &block, first, end) ? RangeRun::done : RangeRun::declined;
+}
+
+/// Blocks [begin, end) of a 1-D launch through the range entry, as one range of threads; as
+/// blocks when the entry declines (an index that could wrap).
+void run_range(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
+  const kjit_cpu_block b = block_record(launch);
+  const std::uint64_t dim = launch.block.x;
+  if (enter_range(launch.range_entry, launch.argument_pointers.get(), b, begin * dim, end * dim) !=
+      RangeRun::declined) {
+    return;
+  }
+  if (launch.yields && end - begin > 1) {
+    run_in_turns(launch, begin, end);
+  } else {
+    run_in_order(launch, begin, end);
+  }
+}
+
+/// Whether the launch runs through its range entry: a 1-D grid of 1-D blocks.
+bool runs_in_ranges(const CpuLaunch& launch) {
+  return launch.range_entry != nullptr && launch.block_entry != nullptr && launch.grid.y == 1 &&
+         launch.grid.z == 1 && launch.block.y == 1 && launch.block.z == 1;
+}
+
 }  // namespace
 
 void CpuExecutor::run(const CpuLaunch& launch) {
@@ -195,6 +231,17 @@ void CpuExecutor::run(const CpuLaunch& launch) {
     grain = std::max(grain, std::min(kTurnBlocks, (blocks + threads - 1) / threads));
   }
   LaunchFailure failure;
+  if (runs_in_ranges(launch)) {
+    // One contiguous range per worker, as OpenMP's static schedule: each walks its stretch of
+    // every row of the grid-stride loop.
+    pool_.run(blocks, (blocks + threads - 1) / threads,
+              [&](std::uint64_t begin, std::uint64_t end) {
+                const CurrentLaunch current(failure, launch.kernel);
+                run_range(launch, begin, end);
+              });
+    failure.throw_if_failed();
+    return;
+  }
   pool_.run(blocks, grain, [&](std::uint64_t begin, std::uint64_t end) {
     const CurrentLaunch current(failure, launch.kernel);
     if (turns && end - begin > 1) {

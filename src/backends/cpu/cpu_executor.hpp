@@ -1,7 +1,8 @@
 // Runs a kernel's grid on the CPU: blocks are spread over the thread pool; each block runs its
 // threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h). Blocks of a kernel
 // with loops in step take turns on their worker, an iteration each, so that they walk memory
-// together as a GPU's resident blocks do.
+// together as a GPU's resident blocks do. A grid-stride loop on a 1-D launch runs instead as one
+// range of the grid's threads per worker, row by row (cpu_grid_stride_ranges.hpp).
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
@@ -11,6 +12,7 @@
 #include <kjit/types.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,6 +21,9 @@ namespace kjit::cpu {
 class LinkedObject;
 
 using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
+/// Threads [first, end) of a 1-D launch; false when it declined to run them (cpu_abi.h).
+using RangeEntry = bool (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
+                            std::uint64_t end);
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
@@ -26,6 +31,7 @@ struct CpuLaunch {
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
+  RangeEntry range_entry = nullptr;          // a grid-stride loop, on 1-D launches
   bool yields = false;                       // block_entry can take turns (cpu_abi.h)
   bool warp = false;                         // needs a warp area (kjit_cpu_block.warp)
   Dim3 grid;

@@ -720,9 +720,21 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
       // step (a grid-stride loop); otherwise its threads run as the block entry's one loop.
       const std::string name = block_entry->getName().str();
       block_entry->setName(name + ".unsplit");
-      split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier, name, SplitAt::loops);
+      const std::string range_name = fmt::format("__kjit_range_{}", n);
+      split = split_at_barriers(*thread_entry, *wait, warp_wait, barrier, name, SplitAt::loops,
+                                range_name);
       if (split.split) {
         block_entry->eraseFromParent();
+        if (split.ranges) {
+          keep.insert(range_name);
+          detail::log().debug(
+              "kjit: kernel '{}' of '{}' runs its grid-stride loop over ranges of threads on 1-D "
+              "launches",
+              kernel, request.program);
+        } else {
+          detail::log().debug("kjit: kernel '{}' of '{}' runs its loops in step by blocks: {}",
+                              kernel, request.program, split.why_no_ranges);
+        }
       } else {
         thread_entry->eraseFromParent();
         block_entry->setName(name);
@@ -742,7 +754,8 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                     llvm::ConstantInt::get(i32, (on_fibers      ? KJIT_CPU_KERNEL_USES_BARRIER
                                                  : split.yields ? KJIT_CPU_KERNEL_YIELDS
                                                                 : 0U) |
-                                                    (uses_warp ? KJIT_CPU_KERNEL_USES_WARP : 0U)),
+                                                    (uses_warp ? KJIT_CPU_KERNEL_USES_WARP : 0U) |
+                                                    (split.ranges ? KJIT_CPU_KERNEL_RANGES : 0U)),
                     llvm::ConstantInt::get(i64, static_shared_bytes[n]),
                     llvm::ConstantInt::get(i64, split.frame_bytes)});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,

@@ -52,8 +52,10 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
   }
   CpuFunction::Entries entries;
   constexpr unsigned kEntryKind = KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS;
-  if ((info->flags & ~(kEntryKind | KJIT_CPU_KERNEL_USES_WARP)) != 0 ||
-      (info->flags & kEntryKind) == kEntryKind) {
+  const bool ranges = (info->flags & KJIT_CPU_KERNEL_RANGES) != 0;
+  if ((info->flags & ~(kEntryKind | KJIT_CPU_KERNEL_USES_WARP | KJIT_CPU_KERNEL_RANGES)) != 0 ||
+      (info->flags & kEntryKind) == kEntryKind ||
+      (ranges && (info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0)) {
     throw corrupt(fmt::format("its kernel flags {:#x} are not a valid set", info->flags));
   }
   entries.yields = (info->flags & KJIT_CPU_KERNEL_YIELDS) != 0;
@@ -62,6 +64,12 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
     entries.thread = reinterpret_cast<ThreadEntry>(code_->find("__kjit_thread_" + symbol));
   } else {
     entries.block = reinterpret_cast<BlockEntry>(code_->find("__kjit_block_" + symbol));
+  }
+  if (ranges) {
+    entries.range = reinterpret_cast<RangeEntry>(code_->find("__kjit_range_" + symbol));
+    if (entries.range == nullptr) {
+      throw corrupt(fmt::format("the range entry of entry {} is missing", symbol));
+    }
   }
   constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{1} << 24;
   if (info->frame_bytes > kMaxFrameBytes) {
@@ -93,6 +101,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->code = code_;
   launch->block_entry = entries_.block;
   launch->thread_entry = entries_.thread;
+  launch->range_entry = entries_.range;
   launch->yields = entries_.yields;
   launch->warp = entries_.warp;
   launch->grid = config.grid;

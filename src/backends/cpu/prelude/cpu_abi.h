@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 4
+#define KJIT_CPU_ABI_VERSION 5
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -51,6 +51,7 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u
 #define KJIT_CPU_KERNEL_YIELDS 2u    /* its block entry can take turns (kjit_cpu_block.yield) */
 #define KJIT_CPU_KERNEL_USES_WARP 4u /* needs kjit_cpu_block.warp */
+#define KJIT_CPU_KERNEL_RANGES 8u    /* has __kjit_range_N as well as __kjit_block_N */
 
 /* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp (zero when a block
  * starts) and a 16-byte value. */
@@ -64,6 +65,11 @@ struct kjit_cpu_kernel_info {
  *    loops; a kernel with barriers runs its threads region by region, from barrier to barrier,
  *    and keeps each thread's live values in the block's frame; only a kernel flagged
  *    KJIT_CPU_KERNEL_YIELDS writes to the block record;
+ *  - __kjit_range_N, _Bool (void* const* args, const struct kjit_cpu_block*, unsigned long long
+ *    first, unsigned long long end): for a 1-D grid of 1-D blocks, the threads with linear
+ *    indices [first, end), in any order between threads (a grid-stride loop, row by row); it
+ *    returns 0 having run nothing when the launch's values do not allow it, and the caller runs
+ *    those threads' blocks through __kjit_block_N;
  *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
  *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;

@@ -1,0 +1,578 @@
+#include "backends/cpu/cpu_grid_stride_ranges.hpp"
+
+#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/llvm/llvm_setup.hpp"
+
+#include <llvm/ADT/APInt.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kjit::cpu {
+
+namespace {
+
+using llvm::BasicBlock;
+using llvm::CmpInst;
+using llvm::Function;
+using llvm::Instruction;
+using llvm::IRBuilder;
+using llvm::Value;
+
+// The thread entry's parameters.
+constexpr unsigned kArgs = 0;
+constexpr unsigned kBlock = 1;
+constexpr unsigned kX = 2;
+constexpr unsigned kY = 3;
+constexpr unsigned kZ = 4;
+// Byte offsets of kjit_cpu_block's fields: block_idx[3], block_dim[3], grid_dim[3].
+constexpr std::int64_t kBlockIdxX = 0;
+constexpr std::int64_t kBlockDimX = 12;
+constexpr std::int64_t kDimsEnd = 36;  // block_dim and grid_dim end here
+
+/// The field of the block record that a 32-bit load reads, as a byte offset.
+std::optional<std::int64_t> block_field(const Value* v, const Value* block) {
+  const auto* load = llvm::dyn_cast<llvm::LoadInst>(v);
+  if (load == nullptr || !load->getType()->isIntegerTy(32) || load->isVolatile()) {
+    return std::nullopt;
+  }
+  const Value* p = load->getPointerOperand();
+  if (p == block) {
+    return 0;
+  }
+  const auto* gep = llvm::dyn_cast<llvm::GEPOperator>(p);
+  if (gep == nullptr || gep->getPointerOperand() != block) {
+    return std::nullopt;
+  }
+  const llvm::DataLayout& dl = load->getModule()->getDataLayout();
+  llvm::APInt offset(dl.getIndexTypeSizeInBits(p->getType()), 0);
+  if (!gep->accumulateConstantOffset(dl, offset)) {
+    return std::nullopt;
+  }
+  return offset.getSExtValue();
+}
+
+/// The values that may differ between the threads of a grid: the thread's and block's indices,
+/// what is computed from them, a thread's own memory (allocas) and values merged after a branch
+/// outside the loop. blockDim and gridDim are the same in every thread.
+class Varying {
+ public:
+  Varying(Function& f, const llvm::Loop& loop) {
+    for (const unsigned a : {kX, kY, kZ, kBlock}) {
+      add(f.getArg(a));
+    }
+    for (Instruction& i : llvm::instructions(f)) {
+      if (llvm::isa<llvm::AllocaInst>(i) || (llvm::isa<llvm::PHINode>(i) && !loop.contains(&i))) {
+        add(&i);
+      }
+    }
+    const Value* block = f.getArg(kBlock);
+    while (!work_.empty()) {
+      Value* v = work_.back();
+      work_.pop_back();
+      for (llvm::User* user : v->users()) {
+        if (const std::optional<std::int64_t> field = block_field(user, block);
+            field && *field >= kBlockDimX && *field < kDimsEnd) {
+          continue;  // blockDim or gridDim
+        }
+        add(user);
+      }
+    }
+  }
+
+  [[nodiscard]] bool varies(const Value* v) const { return set_.count(v) != 0; }
+
+ private:
+  void add(Value* v) {
+    if (set_.insert(v).second) {
+      work_.push_back(v);
+    }
+  }
+
+  std::set<const Value*> set_;
+  std::vector<Value*> work_;
+};
+
+/// `value pred limit`: when a branch goes on into a loop.
+struct Bound {
+  CmpInst::Predicate pred = CmpInst::BAD_ICMP_PREDICATE;
+  Value* limit = nullptr;
+};
+
+/// The comparison of `value` with a limit under which `branch` goes to `into`, as a bound of
+/// the form `value < limit` or `value <= limit` (signed or not); nothing for any other branch.
+std::optional<Bound> bound_into(const Instruction* branch, const BasicBlock* into,
+                                const Value* value) {
+  const auto* br = llvm::dyn_cast_or_null<llvm::BranchInst>(branch);
+  if (br == nullptr || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) {
+    return std::nullopt;
+  }
+  const auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(br->getCondition());
+  const bool on_true = br->getSuccessor(0) == into;
+  if (cmp == nullptr || (!on_true && br->getSuccessor(1) != into)) {
+    return std::nullopt;
+  }
+  Bound out{cmp->getPredicate(), nullptr};
+  if (cmp->getOperand(0) == value) {
+    out.limit = cmp->getOperand(1);
+  } else if (cmp->getOperand(1) == value) {
+    out.limit = cmp->getOperand(0);
+    out.pred = CmpInst::getSwappedPredicate(out.pred);
+  } else {
+    return std::nullopt;
+  }
+  if (!on_true) {
+    out.pred = CmpInst::getInversePredicate(out.pred);
+  }
+  switch (out.pred) {
+    case CmpInst::ICMP_SLT:
+    case CmpInst::ICMP_SLE:
+    case CmpInst::ICMP_ULT:
+    case CmpInst::ICMP_ULE:
+      return out;
+    default:
+      return std::nullopt;
+  }
+}
+
+/// Recognises a loop's start as the thread's linear index in a 1-D grid
+/// (blockIdx.x * blockDim.x + threadIdx.x) plus values every thread shares, in any order of the
+/// sum, with zero-extended operands or a sum extended as a whole. `narrowed` collects the sums
+/// computed in a narrower type before an extension: within a range of threads they must not wrap.
+class LaneIndex {
+ public:
+  LaneIndex(const Varying& varying, const Function& f)
+      : varying_(varying), block_(f.getArg(kBlock)), x_(f.getArg(kX)) {}
+
+  [[nodiscard]] bool matches(Value* start) {
+    Terms t;
+    return match(start, t) && t.thread == 1 && t.block_base == 1;
+  }
+  [[nodiscard]] const std::vector<std::pair<Value*, bool>>& narrowed() const { return narrowed_; }
+
+ private:
+  struct Terms {
+    int thread = 0;      // threadIdx.x
+    int block_base = 0;  // blockIdx.x * blockDim.x
+  };
+
+  static Value* without_zext(Value* v) {
+    auto* ext = llvm::dyn_cast<llvm::ZExtInst>(v);
+    return ext != nullptr ? ext->getOperand(0) : v;
+  }
+
+  [[nodiscard]] bool is_field(Value* v, std::int64_t offset) const {
+    return block_field(v, block_) == offset;
+  }
+
+  [[nodiscard]] bool is_block_base(Value* v) const {
+    auto* mul = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    if (mul == nullptr || mul->getOpcode() != Instruction::Mul) {
+      return false;
+    }
+    Value* a = mul->getOperand(0);
+    Value* b = mul->getOperand(1);
+    if (llvm::isa<llvm::ZExtInst>(a) != llvm::isa<llvm::ZExtInst>(b)) {
+      return false;
+    }
+    a = without_zext(a);
+    b = without_zext(b);
+    return (is_field(a, kBlockIdxX) && is_field(b, kBlockDimX)) ||
+           (is_field(b, kBlockIdxX) && is_field(a, kBlockDimX));
+  }
+
+  bool match(Value* v, Terms& t) {
+    if (!varying_.varies(v)) {
+      return true;
+    }
+    if (without_zext(v) == x_) {
+      ++t.thread;
+      return true;
+    }
+    if (is_block_base(v)) {
+      ++t.block_base;
+      return true;
+    }
+    if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+      if (op->getOpcode() == Instruction::Add) {
+        return match(op->getOperand(0), t) && match(op->getOperand(1), t);
+      }
+      if (op->getOpcode() == Instruction::Sub) {
+        return !varying_.varies(op->getOperand(1)) && match(op->getOperand(0), t);
+      }
+      return false;
+    }
+    if (llvm::isa<llvm::ZExtInst, llvm::SExtInst>(v)) {
+      Value* from = llvm::cast<llvm::CastInst>(v)->getOperand(0);
+      Terms inner;
+      if (!match(from, inner) || inner.thread != 1 || inner.block_base != 1) {
+        return false;
+      }
+      narrowed_.emplace_back(from, llvm::isa<llvm::SExtInst>(v));
+      ++t.thread;
+      ++t.block_base;
+      return true;
+    }
+    return false;
+  }
+
+  const Varying& varying_;
+  const Value* block_;
+  const Value* x_;
+  std::vector<std::pair<Value*, bool>> narrowed_;
+};
+
+/// The blocks from which a `ret` can be reached.
+std::set<const BasicBlock*> reaching_return(Function& f) {
+  std::set<const BasicBlock*> out;
+  std::vector<const BasicBlock*> work;
+  for (BasicBlock& b : f) {
+    if (llvm::isa<llvm::ReturnInst>(b.getTerminator())) {
+      out.insert(&b);
+      work.push_back(&b);
+    }
+  }
+  while (!work.empty()) {
+    const BasicBlock* b = work.back();
+    work.pop_back();
+    for (const BasicBlock* pred : llvm::predecessors(b)) {
+      if (out.insert(pred).second) {
+        work.push_back(pred);
+      }
+    }
+  }
+  return out;
+}
+
+bool is_wait(const Instruction& i) {
+  const auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+  const Function* callee = call != nullptr ? call->getCalledFunction() : nullptr;
+  if (call == nullptr) {
+    return false;
+  }
+  if (callee == nullptr) {
+    return true;  // an indirect call: it might reach anything
+  }
+  const std::string_view name(callee->getName().data(), callee->getName().size());
+  return name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == "__kjit_loop_stop";
+}
+
+/// What the analysis of the copy found: the grid-stride loop and the values the rewrite needs.
+struct GridStrideLoop {
+  BasicBlock* guard = nullptr;  // branches into the loop when the thread's first index is in bounds
+  BasicBlock* preheader = nullptr;
+  BasicBlock* header = nullptr;
+  BasicBlock* latch = nullptr;
+  BasicBlock* exit = nullptr;
+  llvm::PHINode* index = nullptr;
+  Value* start = nullptr;
+  Value* step = nullptr;
+  Bound bound;
+  std::vector<BasicBlock*> body;  // the loop's blocks and the paths from them that never return
+  std::vector<std::pair<Value*, bool>> narrowed;
+};
+
+/// Finds the grid-stride loop of `f`, or says why it has none that can run as ranges.
+std::string find_loop(Function& f, GridStrideLoop& out) {
+  const llvm::DominatorTree dt(f);
+  llvm::LoopInfo loops(dt);
+  if (loops.getTopLevelLoops().size() != 1) {
+    return "it has more than one loop outside each other";
+  }
+  llvm::Loop& loop = *loops.getTopLevelLoops().front();
+  out.preheader = loop.getLoopPreheader();
+  out.header = loop.getHeader();
+  out.latch = loop.getLoopLatch();
+  out.exit = loop.getExitBlock();
+  if (out.preheader == nullptr || out.latch == nullptr || out.exit == nullptr ||
+      loop.getExitingBlock() != out.latch) {
+    return "its loop leaves other than at its end";
+  }
+  if (std::distance(out.header->phis().begin(), out.header->phis().end()) != 1 ||
+      !out.header->phis().begin()->getType()->isIntegerTy()) {
+    return "its loop carries values other than one integer index";
+  }
+  out.index = &*out.header->phis().begin();
+  out.start = out.index->getIncomingValueForBlock(out.preheader);
+  Value* next = out.index->getIncomingValueForBlock(out.latch);
+  auto* add = llvm::dyn_cast<llvm::BinaryOperator>(next);
+  if (add == nullptr || add->getOpcode() != Instruction::Add ||
+      (add->getOperand(0) != out.index && add->getOperand(1) != out.index)) {
+    return "its loop's index does not advance by a stride";
+  }
+  out.step = add->getOperand(add->getOperand(0) == out.index ? 1 : 0);
+  const std::optional<Bound> latch_bound = bound_into(out.latch->getTerminator(), out.header, next);
+  out.guard = out.preheader->getSinglePredecessor();
+  const std::optional<Bound> guard_bound =
+      out.guard != nullptr ? bound_into(out.guard->getTerminator(), out.preheader, out.start)
+                           : std::nullopt;
+  if (!latch_bound || !guard_bound || latch_bound->pred != guard_bound->pred ||
+      latch_bound->limit != guard_bound->limit || !loop.isLoopInvariant(out.step) ||
+      !loop.isLoopInvariant(latch_bound->limit)) {
+    return "its loop is not `for (i = start; i < bound; i += stride)`";
+  }
+  out.bound = *latch_bound;
+
+  const Varying varying(f, loop);
+  if (varying.varies(out.step) || varying.varies(out.bound.limit)) {
+    return "its loop's stride or bound differ between threads";
+  }
+  LaneIndex lane(varying, f);
+  if (!lane.matches(out.start)) {
+    return "its loop does not start at blockIdx.x * blockDim.x + threadIdx.x";
+  }
+  out.narrowed = lane.narrowed();
+
+  // Outside the loop, no work: only values the loop reads, and paths that leave the kernel.
+  // A path from the loop that never returns (a failed assert) belongs to the iteration.
+  const std::set<const BasicBlock*> returning = reaching_return(f);
+  for (BasicBlock& b : f) {
+    if (loop.contains(&b)) {
+      out.body.push_back(&b);
+      continue;
+    }
+    if (returning.count(&b) == 0 && dt.dominates(out.header, &b)) {
+      out.body.push_back(&b);
+      continue;
+    }
+    for (Instruction& i : b) {
+      if (i.mayHaveSideEffects()) {
+        return "it does work outside its grid-stride loop";
+      }
+    }
+    const Instruction* term = b.getTerminator();
+    if (&b != out.guard && term->getNumSuccessors() > 1) {
+      const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
+      const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term);
+      const Value* condition = br != nullptr   ? br->getCondition()
+                               : sw != nullptr ? sw->getCondition()
+                                               : nullptr;
+      if (condition == nullptr || varying.varies(condition)) {
+        return "a branch outside its loop differs between threads";
+      }
+    }
+  }
+  // An iteration may read the thread's identity only through the loop's index.
+  const std::set<const BasicBlock*> body(out.body.begin(), out.body.end());
+  for (BasicBlock* b : out.body) {
+    for (Instruction& i : *b) {
+      if (is_wait(i)) {
+        return "its loop synchronises threads";
+      }
+      if (&i == out.index) {
+        continue;  // its start, the thread's first index
+      }
+      for (const llvm::Use& u : i.operands()) {
+        const auto* def = llvm::dyn_cast<Instruction>(u.get());
+        const bool outside = llvm::isa<llvm::Argument>(u.get()) ||
+                             (def != nullptr && body.count(def->getParent()) == 0);
+        if (outside && varying.varies(u.get())) {
+          return "its loop reads the thread's index other than through the loop's index";
+        }
+      }
+    }
+  }
+  return {};
+}
+
+llvm::Constant* max_value(llvm::Type* wide, llvm::Type* t, bool is_signed) {
+  const unsigned bits = t->getIntegerBitWidth();
+  const llvm::APInt max =
+      is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
+  return llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(wide), max.zext(128));
+}
+
+/// Turns the copy `f` (whose loop is `loop`) into the range entry `range`.
+void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
+  llvm::LLVMContext& ctx = f.getContext();
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* wide = llvm::Type::getInt128Ty(ctx);
+  range.splice(range.end(), &f);
+  Value* args = range.getArg(0);
+  Value* block = range.getArg(1);
+  Value* first = range.getArg(2);
+  Value* end = range.getArg(3);
+
+  // The first thread of the range stands for all: its block and thread index.
+  IRBuilder<> b(&*range.getEntryBlock().getFirstInsertionPt());
+  Value* dim = b.CreateZExt(
+      b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, kBlockDimX)), i64);
+  Value* block_x = b.CreateTrunc(b.CreateUDiv(first, dim), i32, "first.block");
+  Value* thread_x = b.CreateTrunc(b.CreateURem(first, dim), i32, "first.thread");
+  std::vector<std::pair<Instruction*, std::int64_t>> index_loads;
+  for (Instruction& i : llvm::instructions(range)) {
+    if (const std::optional<std::int64_t> field = block_field(&i, f.getArg(kBlock));
+        field && *field >= 0 && *field < kBlockDimX) {
+      index_loads.emplace_back(&i, *field);
+    }
+  }
+  for (const auto& [load, field] : index_loads) {
+    load->replaceAllUsesWith(field == kBlockIdxX ? block_x : llvm::ConstantInt::get(i32, 0));
+    load->eraseFromParent();
+  }
+  f.getArg(kArgs)->replaceAllUsesWith(args);
+  f.getArg(kBlock)->replaceAllUsesWith(block);
+  f.getArg(kX)->replaceAllUsesWith(thread_x);
+  f.getArg(kY)->replaceAllUsesWith(llvm::ConstantInt::get(i32, 0));
+  f.getArg(kZ)->replaceAllUsesWith(llvm::ConstantInt::get(i32, 0));
+  std::vector<llvm::ReturnInst*> returns;
+  for (BasicBlock& block_of : range) {
+    if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(block_of.getTerminator())) {
+      returns.push_back(ret);
+    }
+  }
+  for (llvm::ReturnInst* ret : returns) {
+    IRBuilder<>(ret).CreateRet(b.getTrue());
+    ret->eraseFromParent();
+  }
+
+  const CmpInst::Predicate pred = loop.bound.pred;
+  const bool is_signed = CmpInst::isSigned(pred);
+  const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
+  llvm::Type* index_type = loop.index->getType();
+  const auto widen = [&](IRBuilder<>& at, Value* v, bool sign) {
+    return sign ? at.CreateSExt(v, wide) : at.CreateZExt(v, wide);
+  };
+  BasicBlock* declined = BasicBlock::Create(ctx, "range.declined", &range);
+  llvm::ReturnInst::Create(ctx, b.getFalse(), declined);
+
+  // Before the guard: the threads' first indices are the first thread's plus its place in the
+  // range, without wrapping (then, as in every thread, the guard is false for all when false for
+  // the first). An empty range is declined.
+  IRBuilder<> g(loop.guard->getTerminator());
+  Value* lanes = g.CreateZExt(g.CreateSub(end, first), wide, "lanes");
+  Value* last_lane = g.CreateSub(lanes, llvm::ConstantInt::get(wide, 1));
+  Value* ok = g.CreateICmpUGT(lanes, llvm::ConstantInt::get(wide, 0));
+  ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, loop.start, is_signed), last_lane),
+                                       max_value(wide, index_type, is_signed)));
+  for (const auto& [narrow, sign] : loop.narrowed) {
+    ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, narrow, sign), last_lane),
+                                         max_value(wide, narrow->getType(), sign)));
+  }
+  BasicBlock* guarded = loop.guard->splitBasicBlock(loop.guard->getTerminator(), "range.guard");
+  loop.guard->getTerminator()->eraseFromParent();
+  IRBuilder<>(loop.guard).CreateCondBr(ok, guarded, declined);
+
+  // In the preheader: a positive stride, and no index past the bound that wraps.
+  loop.preheader->getTerminator()->eraseFromParent();
+  IRBuilder<> p(loop.preheader);
+  Value* step = widen(p, loop.step, is_signed);
+  Value* limit = widen(p, loop.bound.limit, is_signed);
+  Value* highest =
+      p.CreateAdd(limit, strict ? p.CreateSub(step, llvm::ConstantInt::get(wide, 1)) : step);
+  Value* steps_ok = p.CreateAnd(p.CreateICmpSGT(step, llvm::ConstantInt::get(wide, 0)),
+                                p.CreateICmpSLE(highest, max_value(wide, index_type, is_signed)));
+  BasicBlock* row = BasicBlock::Create(ctx, "range.row", &range);
+  BasicBlock* lane = BasicBlock::Create(ctx, "range.lane", &range);
+  BasicBlock* lane_next = BasicBlock::Create(ctx, "range.lane.next", &range);
+  BasicBlock* row_next = BasicBlock::Create(ctx, "range.row.next", &range);
+  p.CreateCondBr(steps_ok, row, declined);
+
+  // A row: iteration k of every thread in the range, the threads still in bounds.
+  IRBuilder<> r(row);
+  llvm::PHINode* base = r.CreatePHI(index_type, 2, "row.base");
+  base->addIncoming(loop.start, loop.preheader);
+  Value* base_wide = widen(r, base, is_signed);
+  Value* left = r.CreateSub(limit, base_wide);
+  if (!strict) {
+    left = r.CreateAdd(left, llvm::ConstantInt::get(wide, 1));
+  }
+  Value* count = r.CreateSelect(r.CreateICmpULT(left, lanes), left, lanes);
+  Value* row_end = r.CreateTrunc(r.CreateAdd(base_wide, count), index_type, "row.end");
+  r.CreateBr(lane);
+
+  IRBuilder<> l(lane);
+  llvm::PHINode* index = l.CreatePHI(index_type, 2, "lane.index");
+  index->addIncoming(base, row);
+  l.CreateBr(loop.header);
+  loop.index->replaceAllUsesWith(index);
+  loop.index->eraseFromParent();
+  loop.latch->getTerminator()->eraseFromParent();
+  IRBuilder<>(loop.latch).CreateBr(lane_next);
+
+  // The threads of a row share nothing through memory that a barrier would order (anything else
+  // is a race, as on a GPU): the loop over them carries no dependence through memory.
+  IRBuilder<> n(lane_next);
+  Value* next = n.CreateAdd(index, llvm::ConstantInt::get(index_type, 1), "lane.next",
+                            /*HasNUW=*/!is_signed, /*HasNSW=*/is_signed);
+  index->addIncoming(next, lane_next);
+  llvm::BranchInst* back = n.CreateCondBr(
+      is_signed ? n.CreateICmpSLT(next, row_end) : n.CreateICmpULT(next, row_end), lane, row_next);
+  llvm::MDNode* accesses = llvm::MDNode::getDistinct(ctx, {});
+  llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
+  llvm::MDNode* id = llvm::MDNode::getDistinct(
+      ctx, {placeholder.get(),
+            llvm::MDNode::get(
+                ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
+  id->replaceOperandWith(0, id);
+  back->setMetadata(llvm::LLVMContext::MD_loop, id);
+  for (BasicBlock* in : loop.body) {
+    for (Instruction& i : *in) {
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
+        i.setMetadata(
+            llvm::LLVMContext::MD_access_group,
+            llvm::uniteAccessGroups(i.getMetadata(llvm::LLVMContext::MD_access_group), accesses));
+      }
+    }
+  }
+
+  IRBuilder<> rn(row_next);
+  Value* base_next = rn.CreateAdd(base, loop.step, "row.next");
+  base->addIncoming(base_next, row_next);
+  rn.CreateCondBr(rn.CreateICmp(pred, base_next, loop.bound.limit), row, loop.exit);
+  loop.exit->replacePhiUsesWith(loop.latch, row_next);
+}
+
+}  // namespace
+
+std::string make_range_entry(const Function& thread_entry, const std::string& range_name) {
+  llvm::ValueToValueMapTy map;
+  Function* f = llvm::CloneFunction(const_cast<Function*>(&thread_entry), map);
+  // A stride computed in the loop (`i += blockDim.x * gridDim.x`) becomes loop-invariant.
+  llvm_setup::run_function_passes(*f, "loop-mssa(licm)");
+  GridStrideLoop loop;
+  if (std::string why = find_loop(*f, loop); !why.empty()) {
+    f->eraseFromParent();
+    return why;
+  }
+  llvm::LLVMContext& ctx = f->getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  Function* range = Function::Create(
+      llvm::FunctionType::get(llvm::Type::getInt1Ty(ctx), {ptr, ptr, i64, i64}, false),
+      llvm::GlobalValue::ExternalLinkage, range_name, f->getParent());
+  range->setAttributes(
+      llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,
+                               llvm::AttrBuilder(ctx, f->getAttributes().getFnAttrs())));
+  rewrite(*f, *range, loop);
+  f->eraseFromParent();
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyFunction(*range, &os)) {
+    range->eraseFromParent();
+    return fmt::format("internal error: its range entry is invalid IR: {}", os.str());
+  }
+  return {};
+}
+
+}  // namespace kjit::cpu

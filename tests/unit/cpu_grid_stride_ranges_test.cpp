@@ -1,0 +1,94 @@
+// Which kernels get a range entry (cpu_grid_stride_ranges.hpp): grid-stride loops in the forms
+// CUDA code writes them do; loops that read the thread's identity in their body, kernels with
+// work outside the loop and loops that are not over the grid's linear index do not (they run by
+// blocks, as before).
+#include "backends/cpu/cpu_compiler.hpp"
+#include "binary_symbols.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kjit {
+namespace {
+
+/// Whether kernel `k` of `source` (which declares it) gets a range entry.
+bool ranges(const std::string& source) {
+  backend::CompileRequest r;
+  r.program_name = "ranges.cu";
+  r.source = source;
+  r.kernel_names = {"k"};
+  r.kernel_signatures.resize(1);
+  const backend::Binary b = cpu::CpuCompiler("cpu").compile(r);
+  EXPECT_TRUE(has_symbol(b, "__kjit_block_0"));
+  return has_symbol(b, "__kjit_range_0");
+}
+
+TEST(CpuGridStrideRanges, TheFormsCudaCodeWritesRunOverRanges) {
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[i] = 2 * in[i];
+    })"));
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* in, float* out, size_t n) {
+      for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+           i += (size_t)blockDim.x * gridDim.x)
+        out[i] = 2 * in[i];
+    })"));
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* in, float* out, long long n) {
+      for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+           i += (long long)gridDim.x * blockDim.x)
+        out[i] = 2 * in[i];
+    })"));
+  EXPECT_TRUE(ranges(R"(__global__ void k(const int* in, int* out, unsigned first, unsigned last) {
+      const unsigned stride = gridDim.x * blockDim.x;
+      for (unsigned i = threadIdx.x + blockDim.x * blockIdx.x + first; i <= last; i += stride)
+        out[i - first] = in[i];
+    })"));
+  // Atomics, an inner loop and branches in the body.
+  EXPECT_TRUE(ranges(R"(__global__ void k(const int* in, unsigned* histogram, int n, int bins) {
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        int v = in[i];
+        for (int r = 0; r < 3; ++r) v = (v * 31 + r) % 1000;
+        if (v >= 0) atomicAdd(&histogram[v % bins], 1U);
+      }
+    })"));
+}
+
+TEST(CpuGridStrideRanges, LoopsThatNeedTheirThreadRunByBlocks) {
+  // threadIdx.x in the body.
+  EXPECT_FALSE(ranges(R"(__global__ void k(int* out, int n) {
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[i] = threadIdx.x;
+    })"));
+  // Work after the loop: a per-thread sum written out.
+  EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* sums, int n) {
+      float acc = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        acc += in[i];
+      sums[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    })"));
+  // Each block walks the whole array (a block-stride loop).
+  EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
+      for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[blockIdx.x * n + i] = in[i];
+    })"));
+  // A 2-D index.
+  EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
+      const int row = blockIdx.y * blockDim.y + threadIdx.y;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[row * n + i] = in[i];
+    })"));
+  // A loop with a barrier in it.
+  EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
+      __shared__ float s[256];
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        s[threadIdx.x] = in[i];
+        __syncthreads();
+        out[i] = s[255 - threadIdx.x];
+        __syncthreads();
+      }
+    })"));
+}
+
+}  // namespace
+}  // namespace kjit
