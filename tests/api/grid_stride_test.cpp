@@ -65,6 +65,29 @@ TEST_F(GridStride, A2DLaunchRunsEveryThreadOfEveryRow) {
   }
 }
 
+TEST_F(GridStride, OneElementPerThreadVisitsTheElementsOfItsThreads) {
+  // Each thread below n visits its element once; elements past the grid's threads are not
+  // visited; on a 2-D launch every row of threads visits them again.
+  auto k = program().kernel<unsigned*, int>("visit_element", device);
+  for (const auto& [n, grid, block] : {std::tuple{1000, Dim3{4}, Dim3{256}},
+                                       {1000, Dim3{3}, Dim3{100}},
+                                       {77, Dim3{1}, Dim3{1}},
+                                       {5000, Dim3{7}, Dim3{33}},
+                                       {3001, Dim3{3, 2}, Dim3{32, 2}},
+                                       {600, Dim3{2, 1, 3}, Dim3{64}}}) {
+    SCOPED_TRACE("n=" + std::to_string(n) + " grid=" + std::to_string(grid.x) + "x" +
+                 std::to_string(grid.y) + "x" + std::to_string(grid.z));
+    auto visits = device.upload(std::vector<unsigned>(static_cast<std::size_t>(n), 0U));
+    k.launch(LaunchConfig{.grid = grid, .block = block}, visits, n);
+    const std::size_t threads = std::size_t{grid.x} * block.x;
+    const unsigned rows = grid.y * grid.z * block.y * block.z;
+    const std::vector<unsigned> got = visits.download();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], i < threads ? rows : 0U) << i;
+    }
+  }
+}
+
 TEST_F(GridStride, SizeTIndexAddsEveryElement) {
   KJIT_SEED_TRACE();
   auto k = program().kernel<const int*, const int*, int*, std::size_t>("add_size_t", device);

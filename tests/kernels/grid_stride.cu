@@ -55,3 +55,12 @@ __global__ void tag_with_thread(int* out, int n) {
     out[i] = i * 1024 + static_cast<int>(threadIdx.x);
   }
 }
+
+// One element per thread, with an early return: counts visits as count_visits does.
+__global__ void visit_element(unsigned* visits, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+    return;
+  }
+  atomicAdd(&visits[i], 1U);
+}

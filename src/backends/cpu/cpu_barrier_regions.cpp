@@ -1,6 +1,6 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
-#include "backends/cpu/cpu_grid_stride_ranges.hpp"
+#include "backends/cpu/cpu_thread_ranges.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -1558,6 +1558,10 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
     mark_loop_stops(thread_entry, cuts, stop);
   } else if (what == SplitAt::loops) {
     stop->eraseFromParent();
+    if (!range_name.empty()) {
+      out.why_no_ranges = make_range_entry(thread_entry, range_name);
+      out.ranges = out.why_no_ranges.empty();
+    }
     out.why_not = "no loop to run in step";
     return out;
   }

@@ -19,7 +19,7 @@ struct RegionSplit {
   std::uint64_t frame_bytes = 0;  // per thread
   bool yields = false;            // has loops in step: blocks can take turns (cpu_abi.h)
   std::string why_not;            // when not split: the construct that kept the fibers
-  bool ranges = false;            // a range entry was added (cpu_grid_stride_ranges.hpp)
+  bool ranges = false;            // a range entry was added (cpu_thread_ranges.hpp)
   std::string why_no_ranges;      // when asked for one and none was added: why not
 };
 
@@ -38,7 +38,7 @@ enum class SplitAt {
 /// block; the block's frame must hold frame_bytes for each of its threads. Otherwise (recursion,
 /// a variable-sized local, no loop to run in step) the thread entry is left as it was, apart from
 /// inlining and simplification. With a `range_name` (SplitAt::loops), also adds that range entry
-/// when the kernel's loop in step is a grid-stride loop it can run as (cpu_grid_stride_ranges.hpp).
+/// when the kernel's threads can run over ranges of the grid (cpu_thread_ranges.hpp).
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
                               llvm::Function* warp, const std::set<llvm::Function*>& barrier_users,
                               const std::string& block_name, SplitAt what = SplitAt::barriers,

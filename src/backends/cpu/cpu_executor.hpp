@@ -1,8 +1,9 @@
 // Runs a kernel's grid on the CPU: blocks are spread over the thread pool; each block runs its
 // threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h). Blocks of a kernel
 // with loops in step take turns on their worker, an iteration each, so that they walk memory
-// together as a GPU's resident blocks do. A grid-stride loop on a 1-D launch runs instead as one
-// range of the grid's threads per worker, row by row (cpu_grid_stride_ranges.hpp).
+// together as a GPU's resident blocks do. A kernel with a range entry (a grid-stride loop, one
+// element per thread) runs a 1-D launch instead as one range of the grid's threads per worker
+// (cpu_thread_ranges.hpp).
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
@@ -31,7 +32,7 @@ struct CpuLaunch {
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
-  RangeEntry range_entry = nullptr;          // a grid-stride loop, on 1-D launches
+  RangeEntry range_entry = nullptr;          // ranges of threads, on 1-D launches
   bool yields = false;                       // block_entry can take turns (cpu_abi.h)
   bool warp = false;                         // needs a warp area (kjit_cpu_block.warp)
   Dim3 grid;

@@ -725,19 +725,18 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                                 range_name);
       if (split.split) {
         block_entry->eraseFromParent();
-        if (split.ranges) {
-          keep.insert(range_name);
-          detail::log().debug(
-              "kjit: kernel '{}' of '{}' runs its grid-stride loop over ranges of threads on 1-D "
-              "launches",
-              kernel, request.program);
-        } else {
-          detail::log().debug("kjit: kernel '{}' of '{}' runs its loops in step by blocks: {}",
-                              kernel, request.program, split.why_no_ranges);
-        }
       } else {
         thread_entry->eraseFromParent();
         block_entry->setName(name);
+      }
+      if (split.ranges) {
+        keep.insert(range_name);
+        detail::log().debug("kjit: kernel '{}' of '{}' runs over ranges of threads on 1-D launches",
+                            kernel, request.program);
+      } else {
+        detail::log().debug("kjit: kernel '{}' of '{}' runs block by block: {}", kernel,
+                            request.program,
+                            split.why_no_ranges.empty() ? split.why_not : split.why_no_ranges);
       }
     } else {
       thread_entry->eraseFromParent();

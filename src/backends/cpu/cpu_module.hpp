@@ -37,7 +37,7 @@ class CpuFunction : public backend::Function {
   struct Entries {
     BlockEntry block = nullptr;
     ThreadEntry thread = nullptr;
-    RangeEntry range = nullptr;              // a grid-stride loop over ranges of threads
+    RangeEntry range = nullptr;              // ranges of threads (cpu_thread_ranges.hpp)
     std::size_t frame_bytes_per_thread = 0;  // a block entry split at its barriers
     bool yields = false;                     // a block entry that can take turns
     bool warp = false;                       // needs a warp area (kjit_cpu_block.warp)

@@ -67,9 +67,9 @@ struct kjit_cpu_kernel_info {
  *    KJIT_CPU_KERNEL_YIELDS writes to the block record;
  *  - __kjit_range_N, _Bool (void* const* args, const struct kjit_cpu_block*, unsigned long long
  *    first, unsigned long long end): for a 1-D grid of 1-D blocks, the threads with linear
- *    indices [first, end), in any order between threads (a grid-stride loop, row by row); it
- *    returns 0 having run nothing when the launch's values do not allow it, and the caller runs
- *    those threads' blocks through __kjit_block_N;
+ *    indices [first, end), in any order between threads (a grid-stride loop row by row, or one
+ *    element each); it returns 0 having run nothing when the launch's values do not allow it,
+ *    and the caller runs those threads' blocks through __kjit_block_N;
  *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
  *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;

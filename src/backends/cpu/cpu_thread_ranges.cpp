@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_grid_stride_ranges.hpp"
+#include "backends/cpu/cpu_thread_ranges.hpp"
 
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -76,12 +77,14 @@ std::optional<std::int64_t> block_field(const Value* v, const Value* block) {
 /// outside the loop. blockDim and gridDim are the same in every thread.
 class Varying {
  public:
-  Varying(Function& f, const llvm::Loop& loop) {
+  /// `work`: the blocks of the work (a loop's), whose merges follow the thread's index alone.
+  Varying(Function& f, const std::set<const BasicBlock*>& work) {
     for (const unsigned a : {kX, kY, kZ, kBlock}) {
       add(f.getArg(a));
     }
     for (Instruction& i : llvm::instructions(f)) {
-      if (llvm::isa<llvm::AllocaInst>(i) || (llvm::isa<llvm::PHINode>(i) && !loop.contains(&i))) {
+      if (llvm::isa<llvm::AllocaInst>(i) ||
+          (llvm::isa<llvm::PHINode>(i) && work.count(i.getParent()) == 0)) {
         add(&i);
       }
     }
@@ -276,87 +279,56 @@ bool is_wait(const Instruction& i) {
   return name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == "__kjit_loop_stop";
 }
 
-/// What the analysis of the copy found: the grid-stride loop and the values the rewrite needs.
-struct GridStrideLoop {
-  BasicBlock* guard = nullptr;  // branches into the loop when the thread's first index is in bounds
-  BasicBlock* preheader = nullptr;
+/// The work of a kernel that runs as ranges, found in the copy: a guard that goes `into` the work
+/// when the thread's first index `start` is within `bound`, and the work's blocks, which leave
+/// to `exit`. Either a grid-stride loop (`index` its header's phi) or, with no loop, the one
+/// element a thread works on (`if (i < n) ...`).
+struct Work {
+  BasicBlock* guard = nullptr;
+  BasicBlock* into = nullptr;  // the loop's preheader, or the element's first block
+  BasicBlock* exit = nullptr;
+  Value* start = nullptr;
+  Bound bound;
+  std::vector<BasicBlock*> body;  // the loop's or element's blocks, and paths that never return
+  std::vector<std::pair<Value*, bool>> narrowed;
+  // A grid-stride loop only:
+  llvm::PHINode* index = nullptr;
   BasicBlock* header = nullptr;
   BasicBlock* latch = nullptr;
-  BasicBlock* exit = nullptr;
-  llvm::PHINode* index = nullptr;
-  Value* start = nullptr;
   Value* step = nullptr;
-  Bound bound;
-  std::vector<BasicBlock*> body;  // the loop's blocks and the paths from them that never return
-  std::vector<std::pair<Value*, bool>> narrowed;
 };
 
-/// Finds the grid-stride loop of `f`, or says why it has none that can run as ranges.
-std::string find_loop(Function& f, GridStrideLoop& out) {
-  const llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
-  if (loops.getTopLevelLoops().size() != 1) {
-    return "it has more than one loop outside each other";
+/// With the guard, start and bound of `out` chosen: checks that the work's blocks (those
+/// `in_work` says, and the paths from `entry` that never return) read the thread's identity only
+/// through the index, and that nothing outside them does work or branches differently between
+/// threads.
+std::string check_work(Function& f, const llvm::DominatorTree& dt, BasicBlock* entry,
+                       const std::function<bool(const BasicBlock*)>& in_work, Work& out) {
+  const std::set<const BasicBlock*> returning = reaching_return(f);
+  out.body.clear();
+  for (BasicBlock& b : f) {
+    if (in_work(&b) || (returning.count(&b) == 0 && dt.dominates(entry, &b))) {
+      out.body.push_back(&b);
+    }
   }
-  llvm::Loop& loop = *loops.getTopLevelLoops().front();
-  out.preheader = loop.getLoopPreheader();
-  out.header = loop.getHeader();
-  out.latch = loop.getLoopLatch();
-  out.exit = loop.getExitBlock();
-  if (out.preheader == nullptr || out.latch == nullptr || out.exit == nullptr ||
-      loop.getExitingBlock() != out.latch) {
-    return "its loop leaves other than at its end";
-  }
-  if (std::distance(out.header->phis().begin(), out.header->phis().end()) != 1 ||
-      !out.header->phis().begin()->getType()->isIntegerTy()) {
-    return "its loop carries values other than one integer index";
-  }
-  out.index = &*out.header->phis().begin();
-  out.start = out.index->getIncomingValueForBlock(out.preheader);
-  Value* next = out.index->getIncomingValueForBlock(out.latch);
-  auto* add = llvm::dyn_cast<llvm::BinaryOperator>(next);
-  if (add == nullptr || add->getOpcode() != Instruction::Add ||
-      (add->getOperand(0) != out.index && add->getOperand(1) != out.index)) {
-    return "its loop's index does not advance by a stride";
-  }
-  out.step = add->getOperand(add->getOperand(0) == out.index ? 1 : 0);
-  const std::optional<Bound> latch_bound = bound_into(out.latch->getTerminator(), out.header, next);
-  out.guard = out.preheader->getSinglePredecessor();
-  const std::optional<Bound> guard_bound =
-      out.guard != nullptr ? bound_into(out.guard->getTerminator(), out.preheader, out.start)
-                           : std::nullopt;
-  if (!latch_bound || !guard_bound || latch_bound->pred != guard_bound->pred ||
-      latch_bound->limit != guard_bound->limit || !loop.isLoopInvariant(out.step) ||
-      !loop.isLoopInvariant(latch_bound->limit)) {
-    return "its loop is not `for (i = start; i < bound; i += stride)`";
-  }
-  out.bound = *latch_bound;
-
-  const Varying varying(f, loop);
-  if (varying.varies(out.step) || varying.varies(out.bound.limit)) {
-    return "its loop's stride or bound differ between threads";
+  const std::set<const BasicBlock*> body(out.body.begin(), out.body.end());
+  const Varying varying(f, body);
+  if (varying.varies(out.bound.limit) || (out.step != nullptr && varying.varies(out.step))) {
+    return "its bound or stride differ between threads";
   }
   LaneIndex lane(varying, f);
   if (!lane.matches(out.start)) {
-    return "its loop does not start at blockIdx.x * blockDim.x + threadIdx.x";
+    return "its index is not blockIdx.x * blockDim.x + threadIdx.x";
   }
   out.narrowed = lane.narrowed();
-
-  // Outside the loop, no work: only values the loop reads, and paths that leave the kernel.
-  // A path from the loop that never returns (a failed assert) belongs to the iteration.
-  const std::set<const BasicBlock*> returning = reaching_return(f);
+  // Outside the work, nothing but values it reads, and paths that leave the kernel.
   for (BasicBlock& b : f) {
-    if (loop.contains(&b)) {
-      out.body.push_back(&b);
-      continue;
-    }
-    if (returning.count(&b) == 0 && dt.dominates(out.header, &b)) {
-      out.body.push_back(&b);
+    if (body.count(&b) != 0) {
       continue;
     }
     for (Instruction& i : b) {
       if (i.mayHaveSideEffects()) {
-        return "it does work outside its grid-stride loop";
+        return "it does work outside its loop or element";
       }
     }
     const Instruction* term = b.getTerminator();
@@ -367,16 +339,15 @@ std::string find_loop(Function& f, GridStrideLoop& out) {
                                : sw != nullptr ? sw->getCondition()
                                                : nullptr;
       if (condition == nullptr || varying.varies(condition)) {
-        return "a branch outside its loop differs between threads";
+        return "a branch outside its loop or element differs between threads";
       }
     }
   }
-  // An iteration may read the thread's identity only through the loop's index.
-  const std::set<const BasicBlock*> body(out.body.begin(), out.body.end());
+  // The work may read the thread's identity only through the index.
   for (BasicBlock* b : out.body) {
     for (Instruction& i : *b) {
       if (is_wait(i)) {
-        return "its loop synchronises threads";
+        return "it synchronises threads";
       }
       if (&i == out.index) {
         continue;  // its start, the thread's first index
@@ -385,13 +356,116 @@ std::string find_loop(Function& f, GridStrideLoop& out) {
         const auto* def = llvm::dyn_cast<Instruction>(u.get());
         const bool outside = llvm::isa<llvm::Argument>(u.get()) ||
                              (def != nullptr && body.count(def->getParent()) == 0);
-        if (outside && varying.varies(u.get())) {
-          return "its loop reads the thread's index other than through the loop's index";
+        // One element's work reads its index as `start`; a loop's, through the loop's index.
+        const bool index = out.index == nullptr && u.get() == out.start;
+        if (outside && !index && varying.varies(u.get())) {
+          return "it reads the thread's index other than through the index";
         }
+      }
+    }
+    for (BasicBlock* next : llvm::successors(b)) {
+      if (body.count(next) == 0 && next != out.exit) {
+        return "its work leaves to more than one place";
       }
     }
   }
   return {};
+}
+
+/// The grid-stride loop of `f`'s only loop at the top level, or why it is none.
+std::string find_loop(Function& f, const llvm::DominatorTree& dt, llvm::Loop& loop, Work& out) {
+  out.into = loop.getLoopPreheader();
+  out.header = loop.getHeader();
+  out.latch = loop.getLoopLatch();
+  out.exit = loop.getExitBlock();
+  if (out.into == nullptr || out.latch == nullptr || out.exit == nullptr ||
+      loop.getExitingBlock() != out.latch) {
+    return "its loop leaves other than at its end";
+  }
+  if (std::distance(out.header->phis().begin(), out.header->phis().end()) != 1 ||
+      !out.header->phis().begin()->getType()->isIntegerTy()) {
+    return "its loop carries values other than one integer index";
+  }
+  out.index = &*out.header->phis().begin();
+  out.start = out.index->getIncomingValueForBlock(out.into);
+  Value* next = out.index->getIncomingValueForBlock(out.latch);
+  auto* add = llvm::dyn_cast<llvm::BinaryOperator>(next);
+  if (add == nullptr || add->getOpcode() != Instruction::Add ||
+      (add->getOperand(0) != out.index && add->getOperand(1) != out.index)) {
+    return "its loop's index does not advance by a stride";
+  }
+  out.step = add->getOperand(add->getOperand(0) == out.index ? 1 : 0);
+  const std::optional<Bound> latch_bound = bound_into(out.latch->getTerminator(), out.header, next);
+  out.guard = out.into->getSinglePredecessor();
+  const std::optional<Bound> guard_bound =
+      out.guard != nullptr ? bound_into(out.guard->getTerminator(), out.into, out.start)
+                           : std::nullopt;
+  if (!latch_bound || !guard_bound || latch_bound->pred != guard_bound->pred ||
+      latch_bound->limit != guard_bound->limit || !loop.isLoopInvariant(out.step) ||
+      !loop.isLoopInvariant(latch_bound->limit)) {
+    return "its loop is not `for (i = start; i < bound; i += stride)`";
+  }
+  out.bound = *latch_bound;
+  return check_work(
+      f, dt, out.header, [&](const BasicBlock* b) { return loop.contains(b); }, out);
+}
+
+/// The guard of a kernel whose threads each work on one element (`if (i < n) ...`): a branch
+/// outside any loop into a block only it reaches when the thread's index is within a bound.
+std::string find_element(Function& f, const llvm::DominatorTree& dt, const llvm::LoopInfo& loops,
+                         Work& out) {
+  std::string why = "it has no `if (i < n)` on blockIdx.x * blockDim.x + threadIdx.x";
+  for (BasicBlock& g : f) {
+    const auto* br = llvm::dyn_cast<llvm::BranchInst>(g.getTerminator());
+    const auto* cmp = br != nullptr && br->isConditional()
+                          ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition())
+                          : nullptr;
+    if (cmp == nullptr || loops.getLoopFor(&g) != nullptr) {
+      continue;
+    }
+    for (unsigned s = 0; s < 2; ++s) {
+      BasicBlock* into = br->getSuccessor(s);
+      if (into->getSinglePredecessor() != &g) {
+        continue;
+      }
+      for (Value* start : {cmp->getOperand(0), cmp->getOperand(1)}) {
+        const std::optional<Bound> bound = bound_into(br, into, start);
+        if (!bound) {
+          continue;
+        }
+        Work candidate;
+        candidate.guard = &g;
+        candidate.into = into;
+        candidate.exit = br->getSuccessor(1 - s);
+        candidate.start = start;
+        candidate.bound = *bound;
+        why = check_work(
+            f, dt, into, [&](const BasicBlock* b) { return dt.dominates(into, b); }, candidate);
+        if (why.empty()) {
+          out = candidate;
+          return {};
+        }
+      }
+    }
+  }
+  return why;
+}
+
+/// Finds the work of `f` that can run as ranges, or says why there is none.
+std::string find_work(Function& f, Work& out) {
+  const llvm::DominatorTree dt(f);
+  const llvm::LoopInfo loops(dt);
+  if (loops.getTopLevelLoops().size() == 1) {
+    std::string why = find_loop(f, dt, *loops.getTopLevelLoops().front(), out);
+    if (why.empty()) {
+      return why;
+    }
+    out = Work{};
+    // A loop inside one element's work (`if (i < n) for (k ...)`) is no grid-stride loop.
+    std::string element_why = find_element(f, dt, loops, out);
+    return element_why.empty() ? element_why : why;
+  }
+  return find_element(f, dt, loops, out);
 }
 
 llvm::Constant* max_value(llvm::Type* wide, llvm::Type* t, bool is_signed) {
@@ -401,8 +475,8 @@ llvm::Constant* max_value(llvm::Type* wide, llvm::Type* t, bool is_signed) {
   return llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(wide), max.zext(128));
 }
 
-/// Turns the copy `f` (whose loop is `loop`) into the range entry `range`.
-void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
+/// Turns the copy `f`, whose work is `work`, into the range entry `range`.
+void rewrite(Function& f, Function& range, const Work& work) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
@@ -446,10 +520,11 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
     ret->eraseFromParent();
   }
 
-  const CmpInst::Predicate pred = loop.bound.pred;
+  const bool is_loop = work.index != nullptr;
+  const CmpInst::Predicate pred = work.bound.pred;
   const bool is_signed = CmpInst::isSigned(pred);
   const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
-  llvm::Type* index_type = loop.index->getType();
+  llvm::Type* index_type = work.start->getType();
   const auto widen = [&](IRBuilder<>& at, Value* v, bool sign) {
     return sign ? at.CreateSExt(v, wide) : at.CreateZExt(v, wide);
   };
@@ -459,41 +534,51 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
   // Before the guard: the threads' first indices are the first thread's plus its place in the
   // range, without wrapping (then, as in every thread, the guard is false for all when false for
   // the first). An empty range is declined.
-  IRBuilder<> g(loop.guard->getTerminator());
+  IRBuilder<> g(work.guard->getTerminator());
   Value* lanes = g.CreateZExt(g.CreateSub(end, first), wide, "lanes");
   Value* last_lane = g.CreateSub(lanes, llvm::ConstantInt::get(wide, 1));
   Value* ok = g.CreateICmpUGT(lanes, llvm::ConstantInt::get(wide, 0));
-  ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, loop.start, is_signed), last_lane),
+  ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, work.start, is_signed), last_lane),
                                        max_value(wide, index_type, is_signed)));
-  for (const auto& [narrow, sign] : loop.narrowed) {
+  for (const auto& [narrow, sign] : work.narrowed) {
     ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, narrow, sign), last_lane),
                                          max_value(wide, narrow->getType(), sign)));
   }
-  BasicBlock* guarded = loop.guard->splitBasicBlock(loop.guard->getTerminator(), "range.guard");
-  loop.guard->getTerminator()->eraseFromParent();
-  IRBuilder<>(loop.guard).CreateCondBr(ok, guarded, declined);
+  BasicBlock* guarded = work.guard->splitBasicBlock(work.guard->getTerminator(), "range.guard");
+  work.guard->getTerminator()->eraseFromParent();
+  IRBuilder<>(work.guard).CreateCondBr(ok, guarded, declined);
 
-  // In the preheader: a positive stride, and no index past the bound that wraps.
-  loop.preheader->getTerminator()->eraseFromParent();
-  IRBuilder<> p(loop.preheader);
-  Value* step = widen(p, loop.step, is_signed);
-  Value* limit = widen(p, loop.bound.limit, is_signed);
-  Value* highest =
-      p.CreateAdd(limit, strict ? p.CreateSub(step, llvm::ConstantInt::get(wide, 1)) : step);
-  Value* steps_ok = p.CreateAnd(p.CreateICmpSGT(step, llvm::ConstantInt::get(wide, 0)),
-                                p.CreateICmpSLE(highest, max_value(wide, index_type, is_signed)));
   BasicBlock* row = BasicBlock::Create(ctx, "range.row", &range);
   BasicBlock* lane = BasicBlock::Create(ctx, "range.lane", &range);
   BasicBlock* lane_next = BasicBlock::Create(ctx, "range.lane.next", &range);
-  BasicBlock* row_next = BasicBlock::Create(ctx, "range.row.next", &range);
-  p.CreateCondBr(steps_ok, row, declined);
+  BasicBlock* row_next = is_loop ? BasicBlock::Create(ctx, "range.row.next", &range) : nullptr;
+  if (is_loop) {
+    // In the preheader: a positive stride, and no index past the bound that wraps.
+    work.into->getTerminator()->eraseFromParent();
+    IRBuilder<> p(work.into);
+    Value* step = widen(p, work.step, is_signed);
+    Value* highest =
+        p.CreateAdd(widen(p, work.bound.limit, is_signed),
+                    strict ? p.CreateSub(step, llvm::ConstantInt::get(wide, 1)) : step);
+    Value* steps_ok = p.CreateAnd(p.CreateICmpSGT(step, llvm::ConstantInt::get(wide, 0)),
+                                  p.CreateICmpSLE(highest, max_value(wide, index_type, is_signed)));
+    p.CreateCondBr(steps_ok, row, declined);
+  } else {
+    guarded->getTerminator()->replaceSuccessorWith(work.into, row);
+  }
 
-  // A row: iteration k of every thread in the range, the threads still in bounds.
+  // A row: iteration k of every thread in the range (one element's work: the only one), the
+  // threads still in bounds.
   IRBuilder<> r(row);
-  llvm::PHINode* base = r.CreatePHI(index_type, 2, "row.base");
-  base->addIncoming(loop.start, loop.preheader);
+  Value* base = work.start;
+  llvm::PHINode* base_phi = nullptr;
+  if (is_loop) {
+    base_phi = r.CreatePHI(index_type, 2, "row.base");
+    base_phi->addIncoming(work.start, work.into);
+    base = base_phi;
+  }
   Value* base_wide = widen(r, base, is_signed);
-  Value* left = r.CreateSub(limit, base_wide);
+  Value* left = r.CreateSub(widen(r, work.bound.limit, is_signed), base_wide);
   if (!strict) {
     left = r.CreateAdd(left, llvm::ConstantInt::get(wide, 1));
   }
@@ -504,11 +589,35 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
   IRBuilder<> l(lane);
   llvm::PHINode* index = l.CreatePHI(index_type, 2, "lane.index");
   index->addIncoming(base, row);
-  l.CreateBr(loop.header);
-  loop.index->replaceAllUsesWith(index);
-  loop.index->eraseFromParent();
-  loop.latch->getTerminator()->eraseFromParent();
-  IRBuilder<>(loop.latch).CreateBr(lane_next);
+  const std::set<const BasicBlock*> body(work.body.begin(), work.body.end());
+  if (is_loop) {
+    l.CreateBr(work.header);
+    work.index->replaceAllUsesWith(index);
+    work.index->eraseFromParent();
+    work.latch->getTerminator()->eraseFromParent();
+    IRBuilder<>(work.latch).CreateBr(lane_next);
+  } else {
+    l.CreateBr(work.into);
+    work.start->replaceUsesWithIf(index, [&](llvm::Use& u) {
+      const auto* user = llvm::dyn_cast<Instruction>(u.getUser());
+      return user != nullptr && body.count(user->getParent()) != 0;
+    });
+    // The element's way out goes on to the next thread; what the exit merges is unused (the
+    // kernel does nothing after the element).
+    for (BasicBlock* from : work.body) {
+      if (llvm::is_contained(llvm::successors(from), work.exit)) {
+        for (llvm::PHINode& phi : work.exit->phis()) {
+          while (phi.getBasicBlockIndex(from) >= 0) {
+            phi.removeIncomingValue(from, /*DeletePHIIfEmpty=*/false);
+          }
+        }
+        from->getTerminator()->replaceSuccessorWith(work.exit, lane_next);
+      }
+    }
+    for (llvm::PHINode& phi : work.exit->phis()) {
+      phi.addIncoming(llvm::PoisonValue::get(phi.getType()), lane_next);
+    }
+  }
 
   // The threads of a row share nothing through memory that a barrier would order (anything else
   // is a race, as on a GPU): the loop over them carries no dependence through memory.
@@ -516,8 +625,9 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
   Value* next = n.CreateAdd(index, llvm::ConstantInt::get(index_type, 1), "lane.next",
                             /*HasNUW=*/!is_signed, /*HasNSW=*/is_signed);
   index->addIncoming(next, lane_next);
-  llvm::BranchInst* back = n.CreateCondBr(
-      is_signed ? n.CreateICmpSLT(next, row_end) : n.CreateICmpULT(next, row_end), lane, row_next);
+  llvm::BranchInst* back =
+      n.CreateCondBr(is_signed ? n.CreateICmpSLT(next, row_end) : n.CreateICmpULT(next, row_end),
+                     lane, is_loop ? row_next : work.exit);
   llvm::MDNode* accesses = llvm::MDNode::getDistinct(ctx, {});
   llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
   llvm::MDNode* id = llvm::MDNode::getDistinct(
@@ -526,7 +636,7 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
                 ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
   id->replaceOperandWith(0, id);
   back->setMetadata(llvm::LLVMContext::MD_loop, id);
-  for (BasicBlock* in : loop.body) {
+  for (BasicBlock* in : work.body) {
     for (Instruction& i : *in) {
       if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
         i.setMetadata(
@@ -536,11 +646,13 @@ void rewrite(Function& f, Function& range, const GridStrideLoop& loop) {
     }
   }
 
-  IRBuilder<> rn(row_next);
-  Value* base_next = rn.CreateAdd(base, loop.step, "row.next");
-  base->addIncoming(base_next, row_next);
-  rn.CreateCondBr(rn.CreateICmp(pred, base_next, loop.bound.limit), row, loop.exit);
-  loop.exit->replacePhiUsesWith(loop.latch, row_next);
+  if (is_loop) {
+    IRBuilder<> rn(row_next);
+    Value* base_next = rn.CreateAdd(base, work.step, "row.next");
+    base_phi->addIncoming(base_next, row_next);
+    rn.CreateCondBr(rn.CreateICmp(pred, base_next, work.bound.limit), row, work.exit);
+    work.exit->replacePhiUsesWith(work.latch, row_next);
+  }
 }
 
 }  // namespace
@@ -550,8 +662,8 @@ std::string make_range_entry(const Function& thread_entry, const std::string& ra
   Function* f = llvm::CloneFunction(const_cast<Function*>(&thread_entry), map);
   // A stride computed in the loop (`i += blockDim.x * gridDim.x`) becomes loop-invariant.
   llvm_setup::run_function_passes(*f, "loop-mssa(licm)");
-  GridStrideLoop loop;
-  if (std::string why = find_loop(*f, loop); !why.empty()) {
+  Work work;
+  if (std::string why = find_work(*f, work); !why.empty()) {
     f->eraseFromParent();
     return why;
   }
@@ -564,7 +676,7 @@ std::string make_range_entry(const Function& thread_entry, const std::string& ra
   range->setAttributes(
       llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,
                                llvm::AttrBuilder(ctx, f->getAttributes().getFnAttrs())));
-  rewrite(*f, *range, loop);
+  rewrite(*f, *range, work);
   f->eraseFromParent();
   std::string problems;
   llvm::raw_string_ostream os(problems);

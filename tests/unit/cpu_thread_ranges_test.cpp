@@ -1,7 +1,7 @@
-// Which kernels get a range entry (cpu_grid_stride_ranges.hpp): grid-stride loops in the forms
-// CUDA code writes them do; loops that read the thread's identity in their body, kernels with
-// work outside the loop and loops that are not over the grid's linear index do not (they run by
-// blocks, as before).
+// Which kernels get a range entry (cpu_thread_ranges.hpp): grid-stride loops and one
+// element per thread (`if (i < n)`) in the forms CUDA code writes them do; work that reads the
+// thread's identity other than through its index, kernels with work outside the loop or element
+// and loops that are not over the grid's linear index do not (they run by blocks, as before).
 #include "backends/cpu/cpu_compiler.hpp"
 #include "binary_symbols.hpp"
 
@@ -24,7 +24,7 @@ bool ranges(const std::string& source) {
   return has_symbol(b, "__kjit_range_0");
 }
 
-TEST(CpuGridStrideRanges, TheFormsCudaCodeWritesRunOverRanges) {
+TEST(CpuThreadRanges, TheFormsCudaCodeWritesRunOverRanges) {
   EXPECT_TRUE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
       for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
         out[i] = 2 * in[i];
@@ -54,7 +54,36 @@ TEST(CpuGridStrideRanges, TheFormsCudaCodeWritesRunOverRanges) {
     })"));
 }
 
-TEST(CpuGridStrideRanges, LoopsThatNeedTheirThreadRunByBlocks) {
+TEST(CpuThreadRanges, OneElementPerThreadRunsOverRanges) {
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* a, const float* b, float* c, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) c[i] = a[i] + b[i];
+    })"));
+  // An early return, an inclusive bound, a loop of the element's own.
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* x, float* out, unsigned last, int terms) {
+      const unsigned i = threadIdx.x + blockIdx.x * blockDim.x;
+      if (i > last) return;
+      float acc = 0;
+      for (int t = 0; t < terms; ++t) acc = acc * x[i] + t;
+      out[i] = acc;
+    })"));
+  // Reads threadIdx.x apart from the index: by blocks.
+  EXPECT_FALSE(ranges(R"(__global__ void k(int* out, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = threadIdx.x;
+    })"));
+  // Work on both sides of the bound: by blocks.
+  EXPECT_FALSE(ranges(R"(__global__ void k(int* out, int* spare, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = 1; else spare[i - n] = 2;
+    })"));
+  // No bound at all (a grid exactly as large as the data): by blocks.
+  EXPECT_FALSE(ranges(R"(__global__ void k(int* out) {
+      out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+    })"));
+}
+
+TEST(CpuThreadRanges, LoopsThatNeedTheirThreadRunByBlocks) {
   // threadIdx.x in the body.
   EXPECT_FALSE(ranges(R"(__global__ void k(int* out, int n) {
       for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
