@@ -88,6 +88,44 @@ TEST_F(GridStride, OneElementPerThreadVisitsTheElementsOfItsThreads) {
   }
 }
 
+TEST_F(GridStride, AStencilOverRowsOfThreadsMatchesTheHost) {
+  // 2-D blocks of several shapes over grids that do and do not cover the interior exactly; the
+  // border and anything past the grid's threads keep their poison.
+  KJIT_SEED_TRACE();
+  auto k = program().kernel<const double*, double*, int, int>("stencil_interior", device);
+  for (const auto& [m, n, block] : {std::tuple{66, 130, Dim3{16, 16}},
+                                    {37, 501, Dim3{32, 4}},
+                                    {9, 9, Dim3{1, 7}},
+                                    {200, 17, Dim3{8, 2}}}) {
+    SCOPED_TRACE("m=" + std::to_string(m) + " n=" + std::to_string(n));
+    const auto cells = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
+    const auto a = random_vector<double>(cells, -100.0, 100.0);
+    // Cover the interior, then one grid a block short in y: its last rows stay poisoned.
+    const Dim3 grid{(static_cast<unsigned>(n) - 2 + block.x - 1) / block.x,
+                    (static_cast<unsigned>(m) - 2 + block.y - 1) / block.y};
+    for (const unsigned rows : {grid.y, grid.y > 1 ? grid.y - 1 : 1U}) {
+      auto out = poisoned<double>(cells);
+      k.launch(LaunchConfig{.grid = {grid.x, rows}, .block = block}, device.upload(a), out, m, n);
+      const std::vector<double> got = out.download();
+      const auto covered_rows = static_cast<int>(rows * block.y);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          const auto at = static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+                          static_cast<std::size_t>(j);
+          if (i == 0 || j == 0 || i == m - 1 || j == n - 1 || i > covered_rows) {
+            ASSERT_TRUE(std::isnan(got[at])) << i << "," << j;
+            continue;
+          }
+          const double want =
+              0.5 * a[at] + 0.125 * (a[at - 1] + a[at + 1] + a[at - static_cast<std::size_t>(n)] +
+                                     a[at + static_cast<std::size_t>(n)]);
+          ASSERT_NEAR(got[at], want, 1e-12 * (1.0 + std::fabs(want))) << i << "," << j;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(GridStride, SizeTIndexAddsEveryElement) {
   KJIT_SEED_TRACE();
   auto k = program().kernel<const int*, const int*, int*, std::size_t>("add_size_t", device);

@@ -64,3 +64,14 @@ __global__ void visit_element(unsigned* visits, int n) {
   }
   atomicAdd(&visits[i], 1U);
 }
+
+// A five-point stencil over the interior of an m x n grid (x along a row): one `&&` of a bound on
+// each index, an index read with offsets. On the CPU, 2-D launches run as rows of threads.
+__global__ void stencil_interior(const double* a, double* b, int m, int n) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  const int i = blockIdx.y * blockDim.y + threadIdx.y + 1;
+  if (i < m - 1 && j < n - 1) {
+    b[i * n + j] = 0.5 * a[i * n + j] + 0.125 * (a[i * n + j - 1] + a[i * n + j + 1] +
+                                                 a[(i - 1) * n + j] + a[(i + 1) * n + j]);
+  }
+}

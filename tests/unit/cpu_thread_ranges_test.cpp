@@ -83,6 +83,29 @@ TEST(CpuThreadRanges, OneElementPerThreadRunsOverRanges) {
     })"));
 }
 
+TEST(CpuThreadRanges, TwoDimensionalWorkRunsOverRowsOfThreads) {
+  // y is the same for every thread of a row: a grid-stride loop along a row, a stencil with a
+  // bound on each index (`i < n - 1 && j < m - 1`, one `&&`).
+  EXPECT_TRUE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
+      const int row = blockIdx.y * blockDim.y + threadIdx.y;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[row * n + i] = in[i];
+    })"));
+  EXPECT_TRUE(ranges(R"(__global__ void k(double* b, const double* a, int n) {
+      const int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
+      const int i = blockIdx.y * blockDim.y + threadIdx.y + 1;
+      if (i < n - 1 && j < n - 1)
+        b[i * n + j] = 0.25 * (a[i * n + j - 1] + a[i * n + j + 1] + a[(i - 1) * n + j] +
+                               a[(i + 1) * n + j]);
+    })"));
+  // A bound on the row that differs within a row (it reads threadIdx.x): by blocks.
+  EXPECT_FALSE(ranges(R"(__global__ void k(float* out, int n) {
+      const int j = blockIdx.x * blockDim.x + threadIdx.x;
+      const int i = blockIdx.y * blockDim.y + threadIdx.y;
+      if (j < n && i < threadIdx.x) out[i * n + j] = 1;
+    })"));
+}
+
 TEST(CpuThreadRanges, LoopsThatNeedTheirThreadRunByBlocks) {
   // threadIdx.x in the body.
   EXPECT_FALSE(ranges(R"(__global__ void k(int* out, int n) {
@@ -101,11 +124,10 @@ TEST(CpuThreadRanges, LoopsThatNeedTheirThreadRunByBlocks) {
       for (int i = threadIdx.x; i < n; i += blockDim.x)
         out[blockIdx.x * n + i] = in[i];
     })"));
-  // A 2-D index.
+  // The x index read as a row (a transpose).
   EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* out, int n) {
-      const int row = blockIdx.y * blockDim.y + threadIdx.y;
-      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        out[row * n + i] = in[i];
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[threadIdx.x * n + blockIdx.x] = in[i];
     })"));
   // A loop with a barrier in it.
   EXPECT_FALSE(ranges(R"(__global__ void k(const float* in, float* out, int n) {

@@ -12,6 +12,7 @@
 #include <csetjmp>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace kjit::cpu {
 
@@ -185,27 +186,28 @@ void run_in_turns(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
 
 enum class RangeRun { done, declined, stopped };
 
-/// Calls a range entry, as enter() calls a block entry.
+/// Calls a range entry for threads [first, end) of rows [row, row_end), as enter() calls a block
+/// entry; `run` clear only asks whether it would run them all. Declined: at the first row
+/// declined, having run nothing of it.
 [[gnu::noinline]] RangeRun enter_range(RangeEntry entry, void* const* args,
                                        const kjit_cpu_block& block, std::uint64_t first,
-                                       std::uint64_t end) {
+                                       std::uint64_t end, unsigned row, unsigned row_end,
+                                       bool run) {
   std::jmp_buf stopped;
   set_abort_target(&stopped);
   if (setjmp(stopped) != 0) {  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
     return RangeRun::stopped;
   }
-  return entry(args, &block, first, end) ? RangeRun::done : RangeRun::declined;
+  for (unsigned y = row; y < row_end; ++y) {
+    if (!entry(args, &block, first, end, y, run ? 1U : 0U)) {
+      return RangeRun::declined;
+    }
+  }
+  return RangeRun::done;
 }
 
-/// Blocks [begin, end) of a 1-D launch through the range entry, as one range of threads; as
-/// blocks when the entry declines (an index that could wrap).
-void run_range(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
-  const kjit_cpu_block b = block_record(launch);
-  const std::uint64_t dim = launch.block.x;
-  if (enter_range(launch.range_entry, launch.argument_pointers.get(), b, begin * dim, end * dim) !=
-      RangeRun::declined) {
-    return;
-  }
+/// Blocks [begin, end) as blocks, for a range entry that declined.
+void run_as_blocks(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
   if (launch.yields && end - begin > 1) {
     run_in_turns(launch, begin, end);
   } else {
@@ -213,10 +215,48 @@ void run_range(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) 
   }
 }
 
-/// Whether the launch runs through its range entry: a 1-D grid of 1-D blocks.
+/// Blocks [begin, end) of a 1-D launch through the range entry, as one range of threads; as
+/// blocks when the entry declines (an index that could wrap).
+void run_range(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
+  const kjit_cpu_block b = block_record(launch);
+  const std::uint64_t dim = launch.block.x;
+  if (enter_range(launch.range_entry, launch.argument_pointers.get(), b, begin * dim, end * dim, 0,
+                  1, true) == RangeRun::declined) {
+    run_as_blocks(launch, begin, end);
+  }
+}
+
+/// Rows of blocks [begin, end) of a 2-D launch through the range entry, each row of threads a
+/// range; as blocks when the entry would decline any of those rows (asked before running any).
+void run_range_rows(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
+  const kjit_cpu_block b = block_record(launch);
+  const std::uint64_t width = std::uint64_t{launch.grid.x} * launch.block.x;
+  const auto first_row = static_cast<unsigned>(begin * launch.block.y);
+  const auto end_row = static_cast<unsigned>(end * launch.block.y);
+  void* const* args = launch.argument_pointers.get();
+  switch (enter_range(launch.range_entry, args, b, 0, width, first_row, end_row, false)) {
+    case RangeRun::stopped:
+      return;
+    case RangeRun::declined:
+      run_as_blocks(launch, begin * launch.grid.x, end * launch.grid.x);
+      return;
+    case RangeRun::done:
+      break;
+  }
+  if (enter_range(launch.range_entry, args, b, 0, width, first_row, end_row, true) ==
+      RangeRun::declined) {
+    // The rows said they would run: a decline now would leave some of them half run.
+    throw BackendError(fmt::format(
+        "kjit: internal error: kernel '{}': a range of threads declined after agreeing to run",
+        launch.kernel));
+  }
+}
+
+/// Whether the launch runs through its range entry: blocks and grid in at most two dimensions.
 bool runs_in_ranges(const CpuLaunch& launch) {
-  return launch.range_entry != nullptr && launch.block_entry != nullptr && launch.grid.y == 1 &&
-         launch.grid.z == 1 && launch.block.y == 1 && launch.block.z == 1;
+  return launch.range_entry != nullptr && launch.block_entry != nullptr && launch.grid.z == 1 &&
+         launch.block.z == 1 &&
+         std::uint64_t{launch.grid.y} * launch.block.y <= std::numeric_limits<unsigned>::max();
 }
 
 }  // namespace
@@ -232,13 +272,19 @@ void CpuExecutor::run(const CpuLaunch& launch) {
   }
   LaunchFailure failure;
   if (runs_in_ranges(launch)) {
-    // One contiguous range per worker, as OpenMP's static schedule: each walks its stretch of
-    // every row of the grid-stride loop.
-    pool_.run(blocks, (blocks + threads - 1) / threads,
-              [&](std::uint64_t begin, std::uint64_t end) {
-                const CurrentLaunch current(failure, launch.kernel);
-                run_range(launch, begin, end);
-              });
+    // One contiguous range per worker, as OpenMP's static schedule: of the grid's threads on a
+    // 1-D launch (each walks its stretch of every row of a grid-stride loop), of its rows of
+    // blocks on a 2-D one.
+    const bool flat = launch.grid.y == 1 && launch.block.y == 1;
+    const std::uint64_t items = flat ? blocks : launch.grid.y;
+    pool_.run(items, (items + threads - 1) / threads, [&](std::uint64_t begin, std::uint64_t end) {
+      const CurrentLaunch current(failure, launch.kernel);
+      if (flat) {
+        run_range(launch, begin, end);
+      } else {
+        run_range_rows(launch, begin, end);
+      }
+    });
     failure.throw_if_failed();
     return;
   }

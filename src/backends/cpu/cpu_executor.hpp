@@ -2,8 +2,8 @@
 // threads in a loop, or on fibers when the kernel synchronises (cpu_abi.h). Blocks of a kernel
 // with loops in step take turns on their worker, an iteration each, so that they walk memory
 // together as a GPU's resident blocks do. A kernel with a range entry (a grid-stride loop, one
-// element per thread) runs a 1-D launch instead as one range of the grid's threads per worker
-// (cpu_thread_ranges.hpp).
+// element per thread) runs a 1-D launch instead as one range of the grid's threads per worker,
+// and a 2-D launch as rows of threads, a stretch of rows per worker (cpu_thread_ranges.hpp).
 #pragma once
 
 #include "backends/cpu/cpu_fibers.hpp"
@@ -22,9 +22,10 @@ namespace kjit::cpu {
 class LinkedObject;
 
 using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
-/// Threads [first, end) of a 1-D launch; false when it declined to run them (cpu_abi.h).
+/// Threads [first, end) of row y of a launch; false when it declined to run them, true with
+/// `run` clear when it would run them (cpu_abi.h).
 using RangeEntry = bool (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
-                            std::uint64_t end);
+                            std::uint64_t end, unsigned y, unsigned run);
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
@@ -32,7 +33,7 @@ struct CpuLaunch {
   std::shared_ptr<const LinkedObject> code;  // keeps the kernel's code loaded
   BlockEntry block_entry = nullptr;          // kernels without barriers
   ThreadEntry thread_entry = nullptr;        // kernels with barriers
-  RangeEntry range_entry = nullptr;          // ranges of threads, on 1-D launches
+  RangeEntry range_entry = nullptr;          // ranges of threads, on 1-D and 2-D launches
   bool yields = false;                       // block_entry can take turns (cpu_abi.h)
   bool warp = false;                         // needs a warp area (kjit_cpu_block.warp)
   Dim3 grid;

@@ -731,8 +731,9 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
       }
       if (split.ranges) {
         keep.insert(range_name);
-        detail::log().debug("kjit: kernel '{}' of '{}' runs over ranges of threads on 1-D launches",
-                            kernel, request.program);
+        detail::log().debug(
+            "kjit: kernel '{}' of '{}' runs over ranges of threads on 1-D and 2-D launches", kernel,
+            request.program);
       } else {
         detail::log().debug("kjit: kernel '{}' of '{}' runs block by block: {}", kernel,
                             request.program,

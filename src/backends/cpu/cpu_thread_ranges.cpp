@@ -4,7 +4,9 @@
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <llvm/ADT/APInt.h>
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -14,6 +16,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -22,6 +25,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -47,7 +51,9 @@ constexpr unsigned kY = 3;
 constexpr unsigned kZ = 4;
 // Byte offsets of kjit_cpu_block's fields: block_idx[3], block_dim[3], grid_dim[3].
 constexpr std::int64_t kBlockIdxX = 0;
+constexpr std::int64_t kBlockIdxY = 4;
 constexpr std::int64_t kBlockDimX = 12;
+constexpr std::int64_t kBlockDimY = 16;
 constexpr std::int64_t kDimsEnd = 36;  // block_dim and grid_dim end here
 
 /// The field of the block record that a 32-bit load reads, as a byte offset.
@@ -72,14 +78,15 @@ std::optional<std::int64_t> block_field(const Value* v, const Value* block) {
   return offset.getSExtValue();
 }
 
-/// The values that may differ between the threads of a grid: the thread's and block's indices,
-/// what is computed from them, a thread's own memory (allocas) and values merged after a branch
-/// outside the loop. blockDim and gridDim are the same in every thread.
+/// The values that may differ between the threads of one row of a grid (a range entry runs one
+/// row, the same y, per call): threadIdx.x and blockIdx.x, what is computed from them, a thread's
+/// own memory (allocas) and values merged after a branch outside the work. blockDim, gridDim and
+/// the y and z indices are the same in every thread of a row.
 class Varying {
  public:
   /// `work`: the blocks of the work (a loop's), whose merges follow the thread's index alone.
   Varying(Function& f, const std::set<const BasicBlock*>& work) {
-    for (const unsigned a : {kX, kY, kZ, kBlock}) {
+    for (const unsigned a : {kX, kBlock}) {
       add(f.getArg(a));
     }
     for (Instruction& i : llvm::instructions(f)) {
@@ -94,8 +101,8 @@ class Varying {
       work_.pop_back();
       for (llvm::User* user : v->users()) {
         if (const std::optional<std::int64_t> field = block_field(user, block);
-            field && *field >= kBlockDimX && *field < kDimsEnd) {
-          continue;  // blockDim or gridDim
+            field && *field > kBlockIdxX && *field < kDimsEnd) {
+          continue;  // blockIdx.y and .z, blockDim, gridDim
         }
         add(user);
       }
@@ -115,23 +122,18 @@ class Varying {
   std::vector<Value*> work_;
 };
 
-/// `value pred limit`: when a branch goes on into a loop.
+/// `value pred limit`: when a branch goes on into a loop. `also`: a further condition of the
+/// branch (`if (j < m && i < n)`), which must be the same in every thread of a row; null if none.
 struct Bound {
   CmpInst::Predicate pred = CmpInst::BAD_ICMP_PREDICATE;
   Value* limit = nullptr;
+  Value* also = nullptr;
 };
 
-/// The comparison of `value` with a limit under which `branch` goes to `into`, as a bound of
-/// the form `value < limit` or `value <= limit` (signed or not); nothing for any other branch.
-std::optional<Bound> bound_into(const Instruction* branch, const BasicBlock* into,
-                                const Value* value) {
-  const auto* br = llvm::dyn_cast_or_null<llvm::BranchInst>(branch);
-  if (br == nullptr || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) {
-    return std::nullopt;
-  }
-  const auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(br->getCondition());
-  const bool on_true = br->getSuccessor(0) == into;
-  if (cmp == nullptr || (!on_true && br->getSuccessor(1) != into)) {
+/// `cmp` as a bound of the form `value < limit` or `value <= limit` (signed or not), taken as it
+/// is or, with `negate`, as its negation.
+std::optional<Bound> bound_of(const llvm::ICmpInst* cmp, const Value* value, bool negate) {
+  if (cmp == nullptr) {
     return std::nullopt;
   }
   Bound out{cmp->getPredicate(), nullptr};
@@ -143,7 +145,7 @@ std::optional<Bound> bound_into(const Instruction* branch, const BasicBlock* int
   } else {
     return std::nullopt;
   }
-  if (!on_true) {
+  if (negate) {
     out.pred = CmpInst::getInversePredicate(out.pred);
   }
   switch (out.pred) {
@@ -155,6 +157,46 @@ std::optional<Bound> bound_into(const Instruction* branch, const BasicBlock* int
     default:
       return std::nullopt;
   }
+}
+
+/// The bound on `value` under which `branch` goes to `into`: a comparison, or with `conjunctions`
+/// also one conjunct of `c && other` (`!(c || other)` on the branch's other side), `other` then
+/// returned as the bound's `also`.
+std::optional<Bound> bound_into(const Instruction* branch, const BasicBlock* into,
+                                const Value* value, bool conjunctions = false) {
+  const auto* br = llvm::dyn_cast_or_null<llvm::BranchInst>(branch);
+  if (br == nullptr || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) {
+    return std::nullopt;
+  }
+  const bool on_true = br->getSuccessor(0) == into;
+  if (!on_true && br->getSuccessor(1) != into) {
+    return std::nullopt;
+  }
+  Value* condition = br->getCondition();
+  if (std::optional<Bound> b =
+          bound_of(llvm::dyn_cast<llvm::ICmpInst>(condition), value, !on_true)) {
+    return b;
+  }
+  if (!conjunctions) {
+    return std::nullopt;
+  }
+  // Into on true: `a && b` (an `and`, or `select a, b, false`); on false: `a || b`.
+  using namespace llvm::PatternMatch;
+  Value* a = nullptr;
+  Value* b = nullptr;
+  const bool joined = on_true ? match(condition, m_LogicalAnd(m_Value(a), m_Value(b)))
+                              : match(condition, m_LogicalOr(m_Value(a), m_Value(b)));
+  if (!joined) {
+    return std::nullopt;
+  }
+  for (const auto& [mine, other] : {std::pair{a, b}, std::pair{b, a}}) {
+    if (std::optional<Bound> bound =
+            bound_of(llvm::dyn_cast<llvm::ICmpInst>(mine), value, !on_true)) {
+      bound->also = other;
+      return bound;
+    }
+  }
+  return std::nullopt;
 }
 
 /// Recognises a loop's start as the thread's linear index in a 1-D grid
@@ -291,6 +333,10 @@ struct Work {
   Bound bound;
   std::vector<BasicBlock*> body;  // the loop's or element's blocks, and paths that never return
   std::vector<std::pair<Value*, bool>> narrowed;
+  // One element's work only: other values of the thread's index plus values a row shares (such as
+  // `i - 1` kept from before the `+ 1` of `i`), which the element reads; each is the index plus
+  // its difference from `start`.
+  std::vector<Value*> derived;
   // A grid-stride loop only:
   llvm::PHINode* index = nullptr;
   BasicBlock* header = nullptr;
@@ -313,7 +359,8 @@ std::string check_work(Function& f, const llvm::DominatorTree& dt, BasicBlock* e
   }
   const std::set<const BasicBlock*> body(out.body.begin(), out.body.end());
   const Varying varying(f, body);
-  if (varying.varies(out.bound.limit) || (out.step != nullptr && varying.varies(out.step))) {
+  if (varying.varies(out.bound.limit) || (out.step != nullptr && varying.varies(out.step)) ||
+      (out.bound.also != nullptr && varying.varies(out.bound.also))) {
     return "its bound or stride differ between threads";
   }
   LaneIndex lane(varying, f);
@@ -343,7 +390,26 @@ std::string check_work(Function& f, const llvm::DominatorTree& dt, BasicBlock* e
       }
     }
   }
-  // The work may read the thread's identity only through the index.
+  // The work may read the thread's identity only through the index. One element's work may also
+  // read another value of the index plus values a row shares, computed before the guard.
+  out.derived.clear();
+  const auto derives = [&](Value* v) {
+    auto* def = llvm::dyn_cast<Instruction>(v);
+    if (def == nullptr || v->getType() != out.start->getType() ||
+        !dt.dominates(def, out.guard->getTerminator())) {
+      return false;
+    }
+    if (llvm::is_contained(out.derived, v)) {
+      return true;
+    }
+    LaneIndex other(varying, f);
+    if (!other.matches(v)) {
+      return false;
+    }
+    out.narrowed.insert(out.narrowed.end(), other.narrowed().begin(), other.narrowed().end());
+    out.derived.push_back(v);
+    return true;
+  };
   for (BasicBlock* b : out.body) {
     for (Instruction& i : *b) {
       if (is_wait(i)) {
@@ -358,7 +424,10 @@ std::string check_work(Function& f, const llvm::DominatorTree& dt, BasicBlock* e
                              (def != nullptr && body.count(def->getParent()) == 0);
         // One element's work reads its index as `start`; a loop's, through the loop's index.
         const bool index = out.index == nullptr && u.get() == out.start;
-        if (outside && !index && varying.varies(u.get())) {
+        if (!outside || index || !varying.varies(u.get())) {
+          continue;
+        }
+        if (out.index != nullptr || !derives(u.get())) {
           return "it reads the thread's index other than through the index";
         }
       }
@@ -417,19 +486,31 @@ std::string find_element(Function& f, const llvm::DominatorTree& dt, const llvm:
   std::string why = "it has no `if (i < n)` on blockIdx.x * blockDim.x + threadIdx.x";
   for (BasicBlock& g : f) {
     const auto* br = llvm::dyn_cast<llvm::BranchInst>(g.getTerminator());
-    const auto* cmp = br != nullptr && br->isConditional()
-                          ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition())
-                          : nullptr;
-    if (cmp == nullptr || loops.getLoopFor(&g) != nullptr) {
+    if (br == nullptr || !br->isConditional() || loops.getLoopFor(&g) != nullptr) {
       continue;
+    }
+    // The comparisons the branch tests: its condition, or the two sides of an `&&` or `||`.
+    std::vector<Value*> compared;
+    Value* condition = br->getCondition();
+    Value* a = nullptr;
+    Value* b = nullptr;
+    using namespace llvm::PatternMatch;
+    for (Value* c : match(condition, m_LogicalAnd(m_Value(a), m_Value(b))) ||
+                            match(condition, m_LogicalOr(m_Value(a), m_Value(b)))
+                        ? std::vector<Value*>{a, b}
+                        : std::vector<Value*>{condition}) {
+      if (auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(c)) {
+        compared.push_back(cmp->getOperand(0));
+        compared.push_back(cmp->getOperand(1));
+      }
     }
     for (unsigned s = 0; s < 2; ++s) {
       BasicBlock* into = br->getSuccessor(s);
       if (into->getSinglePredecessor() != &g) {
         continue;
       }
-      for (Value* start : {cmp->getOperand(0), cmp->getOperand(1)}) {
-        const std::optional<Bound> bound = bound_into(br, into, start);
+      for (Value* start : compared) {
+        const std::optional<Bound> bound = bound_into(br, into, start, /*conjunctions=*/true);
         if (!bound) {
           continue;
         }
@@ -440,7 +521,7 @@ std::string find_element(Function& f, const llvm::DominatorTree& dt, const llvm:
         candidate.start = start;
         candidate.bound = *bound;
         why = check_work(
-            f, dt, into, [&](const BasicBlock* b) { return dt.dominates(into, b); }, candidate);
+            f, dt, into, [&](const BasicBlock* in) { return dt.dominates(into, in); }, candidate);
         if (why.empty()) {
           out = candidate;
           return {};
@@ -475,6 +556,56 @@ llvm::Constant* max_value(llvm::Type* wide, llvm::Type* t, bool is_signed) {
   return llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(wide), max.zext(128));
 }
 
+/// Moves what every thread of a row computes alike out of the loop over the row's threads, to the
+/// end of `row`: arithmetic on values the row shares, and loads from addresses the row shares that
+/// every thread makes before it writes any memory (a filter's coefficients, a scalar passed by
+/// pointer). Another thread's write to such an address would race with the read, as on a GPU, so
+/// only the thread's own earlier writes could change what it reads. Loaded once per row, such a
+/// value need not be loaded and broadcast again for every vector of threads (LLVM cannot move it
+/// itself: the kernel's stores may alias it).
+void hoist_from_lanes(Function& range, const std::set<const BasicBlock*>& body, BasicBlock* row,
+                      BasicBlock* lane, BasicBlock* lane_next) {
+  const llvm::DominatorTree dt(range);
+  Instruction* at = row->getTerminator();
+  std::set<const Value*> moved;
+  const auto available = [&](const Value* v) {
+    const auto* i = llvm::dyn_cast<Instruction>(v);
+    if (i == nullptr) {
+      return true;  // an argument, a constant, a global
+    }
+    return moved.count(v) != 0 ||
+           (body.count(i->getParent()) == 0 && i->getParent() != lane && dt.dominates(i, at));
+  };
+  std::map<const BasicBlock*, bool> clean_at_end;  // no write yet in the thread's iteration
+  llvm::ReversePostOrderTraversal<Function*> order(&range);
+  for (BasicBlock* b : order) {
+    if (body.count(b) == 0) {
+      continue;
+    }
+    bool clean = llvm::all_of(llvm::predecessors(b), [&](const BasicBlock* p) {
+      const auto found = clean_at_end.find(p);
+      return p == lane || (found != clean_at_end.end() && found->second);
+    });
+    const bool every_thread = dt.dominates(b, lane_next);
+    for (Instruction& i : llvm::make_early_inc_range(*b)) {
+      if (i.mayWriteToMemory()) {
+        clean = false;
+        continue;
+      }
+      const auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+      const bool movable = load != nullptr
+                               ? load->isSimple() && clean && every_thread
+                               : !i.mayReadOrWriteMemory() && !llvm::isa<llvm::PHINode>(i) &&
+                                     llvm::isSafeToSpeculativelyExecute(&i);
+      if (movable && llvm::all_of(i.operands(), available)) {
+        i.moveBefore(at);
+        moved.insert(&i);
+      }
+    }
+    clean_at_end[b] = clean;
+  }
+}
+
 /// Turns the copy `f`, whose work is `work`, into the range entry `range`.
 void rewrite(Function& f, Function& range, const Work& work) {
   llvm::LLVMContext& ctx = f.getContext();
@@ -486,13 +617,18 @@ void rewrite(Function& f, Function& range, const Work& work) {
   Value* block = range.getArg(1);
   Value* first = range.getArg(2);
   Value* end = range.getArg(3);
+  Value* row_y = range.getArg(4);
+  Value* run = range.getArg(5);
 
-  // The first thread of the range stands for all: its block and thread index.
+  // The first thread of the range stands for all: its block and thread index; the row's y.
   IRBuilder<> b(&*range.getEntryBlock().getFirstInsertionPt());
   Value* dim = b.CreateZExt(
       b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, kBlockDimX)), i64);
   Value* block_x = b.CreateTrunc(b.CreateUDiv(first, dim), i32, "first.block");
   Value* thread_x = b.CreateTrunc(b.CreateURem(first, dim), i32, "first.thread");
+  Value* dim_y = b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, kBlockDimY));
+  Value* block_y = b.CreateUDiv(row_y, dim_y, "row.block");
+  Value* thread_y = b.CreateURem(row_y, dim_y, "row.thread");
   std::vector<std::pair<Instruction*, std::int64_t>> index_loads;
   for (Instruction& i : llvm::instructions(range)) {
     if (const std::optional<std::int64_t> field = block_field(&i, f.getArg(kBlock));
@@ -501,13 +637,15 @@ void rewrite(Function& f, Function& range, const Work& work) {
     }
   }
   for (const auto& [load, field] : index_loads) {
-    load->replaceAllUsesWith(field == kBlockIdxX ? block_x : llvm::ConstantInt::get(i32, 0));
+    load->replaceAllUsesWith(field == kBlockIdxX   ? block_x
+                             : field == kBlockIdxY ? block_y
+                                                   : llvm::ConstantInt::get(i32, 0));
     load->eraseFromParent();
   }
   f.getArg(kArgs)->replaceAllUsesWith(args);
   f.getArg(kBlock)->replaceAllUsesWith(block);
   f.getArg(kX)->replaceAllUsesWith(thread_x);
-  f.getArg(kY)->replaceAllUsesWith(llvm::ConstantInt::get(i32, 0));
+  f.getArg(kY)->replaceAllUsesWith(thread_y);
   f.getArg(kZ)->replaceAllUsesWith(llvm::ConstantInt::get(i32, 0));
   std::vector<llvm::ReturnInst*> returns;
   for (BasicBlock& block_of : range) {
@@ -544,11 +682,22 @@ void rewrite(Function& f, Function& range, const Work& work) {
     ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, narrow, sign), last_lane),
                                          max_value(wide, narrow->getType(), sign)));
   }
+  std::vector<Value*> deltas;  // of work.derived, from start
+  deltas.reserve(work.derived.size());
+  for (Value* v : work.derived) {
+    deltas.push_back(g.CreateSub(v, work.start, "derived.delta"));
+  }
   BasicBlock* guarded = work.guard->splitBasicBlock(work.guard->getTerminator(), "range.guard");
   work.guard->getTerminator()->eraseFromParent();
   IRBuilder<>(work.guard).CreateCondBr(ok, guarded, declined);
 
+  // Asked only whether it would run (`run` clear), it answers here, before any work.
+  BasicBlock* begin = BasicBlock::Create(ctx, "range.begin", &range);
+  BasicBlock* checked = BasicBlock::Create(ctx, "range.checked", &range);
+  llvm::ReturnInst::Create(ctx, b.getTrue(), checked);
   BasicBlock* row = BasicBlock::Create(ctx, "range.row", &range);
+  IRBuilder<>(begin).CreateCondBr(IRBuilder<>(begin).CreateICmpNE(run, b.getInt32(0)), row,
+                                  checked);
   BasicBlock* lane = BasicBlock::Create(ctx, "range.lane", &range);
   BasicBlock* lane_next = BasicBlock::Create(ctx, "range.lane.next", &range);
   BasicBlock* row_next = is_loop ? BasicBlock::Create(ctx, "range.row.next", &range) : nullptr;
@@ -562,9 +711,9 @@ void rewrite(Function& f, Function& range, const Work& work) {
                     strict ? p.CreateSub(step, llvm::ConstantInt::get(wide, 1)) : step);
     Value* steps_ok = p.CreateAnd(p.CreateICmpSGT(step, llvm::ConstantInt::get(wide, 0)),
                                   p.CreateICmpSLE(highest, max_value(wide, index_type, is_signed)));
-    p.CreateCondBr(steps_ok, row, declined);
+    p.CreateCondBr(steps_ok, begin, declined);
   } else {
-    guarded->getTerminator()->replaceSuccessorWith(work.into, row);
+    guarded->getTerminator()->replaceSuccessorWith(work.into, begin);
   }
 
   // A row: iteration k of every thread in the range (one element's work: the only one), the
@@ -574,7 +723,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
   llvm::PHINode* base_phi = nullptr;
   if (is_loop) {
     base_phi = r.CreatePHI(index_type, 2, "row.base");
-    base_phi->addIncoming(work.start, work.into);
+    base_phi->addIncoming(work.start, begin);
     base = base_phi;
   }
   Value* base_wide = widen(r, base, is_signed);
@@ -597,11 +746,15 @@ void rewrite(Function& f, Function& range, const Work& work) {
     work.latch->getTerminator()->eraseFromParent();
     IRBuilder<>(work.latch).CreateBr(lane_next);
   } else {
-    l.CreateBr(work.into);
-    work.start->replaceUsesWithIf(index, [&](llvm::Use& u) {
+    const auto in_body = [&](llvm::Use& u) {
       const auto* user = llvm::dyn_cast<Instruction>(u.getUser());
       return user != nullptr && body.count(user->getParent()) != 0;
-    });
+    };
+    for (std::size_t k = 0; k < work.derived.size(); ++k) {
+      work.derived[k]->replaceUsesWithIf(l.CreateAdd(index, deltas[k], "derived"), in_body);
+    }
+    l.CreateBr(work.into);
+    work.start->replaceUsesWithIf(index, in_body);
     // The element's way out goes on to the next thread; what the exit merges is unused (the
     // kernel does nothing after the element).
     for (BasicBlock* from : work.body) {
@@ -646,6 +799,8 @@ void rewrite(Function& f, Function& range, const Work& work) {
     }
   }
 
+  hoist_from_lanes(range, body, row, lane, lane_next);
+
   if (is_loop) {
     IRBuilder<> rn(row_next);
     Value* base_next = rn.CreateAdd(base, work.step, "row.next");
@@ -660,8 +815,11 @@ void rewrite(Function& f, Function& range, const Work& work) {
 std::string make_range_entry(const Function& thread_entry, const std::string& range_name) {
   llvm::ValueToValueMapTy map;
   Function* f = llvm::CloneFunction(const_cast<Function*>(&thread_entry), map);
-  // A stride computed in the loop (`i += blockDim.x * gridDim.x`) becomes loop-invariant.
-  llvm_setup::run_function_passes(*f, "loop-mssa(licm)");
+  // Loops of a known count inside the work unrolled (a filter's taps: their coefficients' loads
+  // are then the row's to share, hoist_from_lanes); a stride computed in the loop
+  // (`i += blockDim.x * gridDim.x`) made loop-invariant.
+  llvm_setup::run_function_passes(
+      *f, "loop(loop-rotate),loop-unroll<O3>,instcombine<no-verify-fixpoint>,loop-mssa(licm)");
   Work work;
   if (std::string why = find_work(*f, work); !why.empty()) {
     f->eraseFromParent();
@@ -670,8 +828,9 @@ std::string make_range_entry(const Function& thread_entry, const std::string& ra
   llvm::LLVMContext& ctx = f->getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
   Function* range = Function::Create(
-      llvm::FunctionType::get(llvm::Type::getInt1Ty(ctx), {ptr, ptr, i64, i64}, false),
+      llvm::FunctionType::get(llvm::Type::getInt1Ty(ctx), {ptr, ptr, i64, i64, i32, i32}, false),
       llvm::GlobalValue::ExternalLinkage, range_name, f->getParent());
   range->setAttributes(
       llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,

@@ -66,10 +66,12 @@ struct kjit_cpu_kernel_info {
  *    and keeps each thread's live values in the block's frame; only a kernel flagged
  *    KJIT_CPU_KERNEL_YIELDS writes to the block record;
  *  - __kjit_range_N, _Bool (void* const* args, const struct kjit_cpu_block*, unsigned long long
- *    first, unsigned long long end): for a 1-D grid of 1-D blocks, the threads with linear
- *    indices [first, end), in any order between threads (a grid-stride loop row by row, or one
- *    element each); it returns 0 having run nothing when the launch's values do not allow it,
- *    and the caller runs those threads' blocks through __kjit_block_N;
+ *    first, unsigned long long end, unsigned y, unsigned run): for a grid and blocks with z of 1,
+ *    the threads of global row y (blockIdx.y * blockDim.y + threadIdx.y) with linear x indices
+ *    [first, end), in any order between threads (a grid-stride loop row by row, or one element
+ *    each). It returns 0 having run nothing when the launch's values do not allow it (the caller
+ *    then runs those threads' blocks through __kjit_block_N); with run 0, it runs nothing and
+ *    returns whether it would run them;
  *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
  *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;
