@@ -2,6 +2,7 @@
 // Mandelbrot on all cores, and the cold compile time of every kernel of kernels/.
 // Run through scripts/benchmarks.sh, which takes medians of repetitions and prints the ratios.
 #include "openmp_baselines.hpp"
+#include "source_dir.hpp"
 
 #include <kjit/kjit.hpp>
 
@@ -22,7 +23,7 @@ namespace {
 using kjit::LaunchConfig;
 
 std::filesystem::path kernel(const std::string& name) {
-  return std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / name;
+  return kjit::bench::kernel_file(name);
 }
 
 kjit::Device& device() {

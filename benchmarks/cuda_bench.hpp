@@ -2,6 +2,8 @@
 // stream both sides launch on, event timing, and the registration of kjit/nvcc pairs.
 #pragma once
 
+#include "source_dir.hpp"
+
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
@@ -33,7 +35,7 @@ inline std::string read(const std::filesystem::path& p) {
 }
 
 inline std::filesystem::path kernel(const std::string& name) {
-  return std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / name;
+  return kjit::bench::kernel_file(name);
 }
 
 /// The device, the nvcc-built CUBIN, and the stream both sides launch on.

@@ -3,6 +3,7 @@
 // empty kernel against entering an empty OpenMP parallel loop. Part of kjit_bench_cpu.
 #include "openmp_baselines.hpp"
 #include "rajaperf_openmp.hpp"
+#include "source_dir.hpp"
 
 #include <kjit/kjit.hpp>
 
@@ -26,8 +27,7 @@ kjit::Device& device() {
 }
 
 const kjit::Program& rajaperf() {
-  static const kjit::Program p =
-      kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / "rajaperf.cu");
+  static const kjit::Program p = kjit::Program::from_file(kjit::bench::kernel_file("rajaperf.cu"));
   return p;
 }
 
@@ -153,7 +153,7 @@ enum class Grid { strided, direct };
 /// A sum of kStream doubles by `kernel` of kernels/`file`: reduction.cu's tree in shared memory,
 /// or warp_reduction.cu's shuffles, as CUDA's samples write it.
 void kjit_reduce_sum(benchmark::State& state, const char* file, const char* kernel, Grid grid) {
-  auto k = kjit::Program::from_file(std::filesystem::path(KJIT_SOURCE_DIR) / "kernels" / file)
+  auto k = kjit::Program::from_file(kjit::bench::kernel_file(file))
                .kernel<const double*, double*, int>(kernel, device());
   auto x = device().upload(std::vector<double>(kStream, 1.0));
   auto sum = device().upload(std::vector<double>{0.0});

@@ -2,7 +2,9 @@
 # On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
 # HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
-# cuda:0, and the bitcode and barrier tests on the CPU. Logs go to $OUT.
+# cuda:0, and the bitcode, barrier, warp and range tests on the CPU. With --bench, then the CPU
+# benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
+# of docs/benchmarks.md here with benchmarks/report.py --section cpu16). Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -30,7 +32,16 @@ grep -E "FAILED|PASSED" "$out/api-cpu-bitcode.log" | head -5
 # The barrier and warp kernels on all of this machine's cores, split at barriers and on fibers.
 for mode in regions fibers; do
   KJIT_DEVICE=cpu KJIT_CPU_BARRIERS=$mode "$run/bin/kjit_api_tests" \
-    --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*' > "$out/api-cpu-$mode.log" 2>&1 || status=1
+    --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*:GridStride*' \
+    > "$out/api-cpu-$mode.log" 2>&1 || status=1
   grep -E "FAILED|PASSED" "$out/api-cpu-$mode.log" | sed "s/^/cpu ($mode): /" | head -5
 done
+if [ "${1:-}" = "--bench" ]; then
+  # Repetitions interleaved, as scripts/benchmarks.sh runs them.
+  KJIT_DEVICE=cpu KJIT_BENCH_SOURCE_DIR="$root" "$run/bin/kjit_bench_cpu" --benchmark_repetitions=5 \
+    --benchmark_min_time=0.5 --benchmark_report_aggregates_only=true \
+    --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+    --benchmark_out="$out/bench-cpu.json" > "$out/bench-cpu.log" 2>&1 || status=1
+  grep -E "median" "$out/bench-cpu.log" | awk '{print $1, $2, $3}'
+fi
 exit $status
