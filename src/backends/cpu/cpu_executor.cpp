@@ -272,12 +272,19 @@ void CpuExecutor::run(const CpuLaunch& launch) {
   }
   LaunchFailure failure;
   if (runs_in_ranges(launch)) {
-    // One contiguous range per worker, as OpenMP's static schedule: of the grid's threads on a
-    // 1-D launch (each walks its stretch of every row of a grid-stride loop), of its rows of
-    // blocks on a 2-D one.
+    // Contiguous ranges: of the grid's blocks on a 1-D launch, of its rows of blocks on a 2-D
+    // one. A small 1-D grid (a grid-stride loop's few blocks per core) gets one range per
+    // worker, as OpenMP's static schedule: each walks its stretch of every row of the loop, and
+    // smaller stretches walk memory in smaller pieces. Larger grids get about 8 ranges per
+    // worker, taken in turn, so that workers that finish early (a Mandelbrot's dark rows) take
+    // more: a static split ran Mandelbrot's 16 x 16 blocks 2.9 times slower than OpenMP's dynamic
+    // schedule on 16 cores.
     const bool flat = launch.grid.y == 1 && launch.block.y == 1;
     const std::uint64_t items = flat ? blocks : launch.grid.y;
-    pool_.run(items, (items + threads - 1) / threads, [&](std::uint64_t begin, std::uint64_t end) {
+    const std::uint64_t range_grain = flat && items <= threads * kTurnBlocks
+                                          ? (items + threads - 1) / threads
+                                          : std::max<std::uint64_t>(1, items / (threads * 8));
+    pool_.run(items, range_grain, [&](std::uint64_t begin, std::uint64_t end) {
       const CurrentLaunch current(failure, launch.kernel);
       if (flat) {
         run_range(launch, begin, end);
