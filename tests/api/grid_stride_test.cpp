@@ -185,6 +185,45 @@ TEST_F(GridStride, EachThreadRunsItsIterationsInOrder) {
   }
 }
 
+TEST_F(GridStride, ArraysThatOverlapByTheStrideKeepEachThreadsOrder) {
+  // x = y + stride: iteration i reads y[i + stride] before the same thread's next iteration
+  // writes it. On the CPU, element-for-element loops over separate arrays may run as one flat
+  // loop; overlapping ones must not.
+  KJIT_SEED_TRACE();
+  auto k = program().kernel<const float*, float*, int>("add_one", device);
+  // The shapes above, and one long enough that several workers run at once on a CPU: a few blocks
+  // walking 2^22 elements (run out of order, a worker would overwrite what another reads later).
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.push_back({1 << 22, {4}, {128}});
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(describe(s));
+    const std::size_t stride = std::size_t{s.grid.x} * s.block.x;
+    const auto n = static_cast<std::size_t>(s.n);
+    const auto y = random_vector<float>(n + stride, -1000.0f, 1000.0f);
+    auto dy = device.upload(y);
+    k.launch(LaunchConfig{.grid = s.grid, .block = s.block}, dy.ptr() + stride, dy.ptr(), s.n);
+    const std::vector<float> got = dy.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], y[i + stride] + 1.0f) << i;
+    }
+    for (std::size_t i = n; i < n + stride; ++i) {
+      ASSERT_EQ(got[i], y[i]) << i;  // past the bound: untouched
+    }
+    // Separate arrays, and the same array in place (x == y).
+    const auto x = random_vector<float>(n, -1000.0f, 1000.0f);
+    auto separate = poisoned<float>(n);
+    k.launch(LaunchConfig{.grid = s.grid, .block = s.block}, device.upload(x), separate, s.n);
+    const std::vector<float> out = separate.download();
+    auto same = device.upload(x);
+    k.launch(LaunchConfig{.grid = s.grid, .block = s.block}, same.ptr(), same.ptr(), s.n);
+    const std::vector<float> in_place = same.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[i], x[i] + 1.0f) << i;
+      ASSERT_EQ(in_place[i], x[i] + 1.0f) << i;
+    }
+  }
+}
+
 TEST_F(GridStride, ABodyWithItsOwnLoopMatchesTheHost) {
   KJIT_SEED_TRACE();
   auto k = program().kernel<const float*, const float*, int, float*, long long>("horner", device);

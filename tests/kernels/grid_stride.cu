@@ -75,3 +75,12 @@ __global__ void stencil_interior(const double* a, double* b, int m, int n) {
                                                  a[(i - 1) * n + j] + a[(i + 1) * n + j]);
   }
 }
+
+// y[i] = x[i] + 1. With x pointing one grid's width of threads into y, iteration i reads what
+// the same thread writes at its next iteration: only the threads' own order gives y[i] the old
+// y[i + stride] + 1. With separate arrays, any order gives the same result.
+__global__ void add_one(const float* x, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    y[i] = x[i] + 1.0f;
+  }
+}

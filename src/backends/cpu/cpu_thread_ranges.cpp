@@ -321,6 +321,15 @@ bool is_wait(const Instruction& i) {
   return name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == "__kjit_loop_stop";
 }
 
+/// A load or store of a grid-stride loop's iteration, for flattening: at `base + i * size` (an
+/// array indexed by the loop's index) or, with `indexed` clear, at `base` itself (`size` bytes).
+struct MemoryAccess {
+  Value* base = nullptr;
+  std::uint64_t size = 0;
+  bool indexed = false;
+  bool store = false;
+};
+
 /// The work of a kernel that runs as ranges, found in the copy: a guard that goes `into` the work
 /// when the thread's first index `start` is within `bound`, and the work's blocks, which leave
 /// to `exit`. Either a grid-stride loop (`index` its header's phi) or, with no loop, the one
@@ -342,6 +351,10 @@ struct Work {
   BasicBlock* header = nullptr;
   BasicBlock* latch = nullptr;
   Value* step = nullptr;
+  // When every access of the loop's iterations is to element `i` of an array, or to one address
+  // every iteration shares (saxpy), the memory each access can touch; empty when any other
+  // access keeps iterations from being flattened (flat_accesses).
+  std::vector<MemoryAccess> accesses;
 };
 
 /// With the guard, start and bound of `out` chosen: checks that the work's blocks (those
@@ -479,6 +492,65 @@ std::string find_loop(Function& f, const llvm::DominatorTree& dt, llvm::Loop& lo
       f, dt, out.header, [&](const BasicBlock* b) { return loop.contains(b); }, out);
 }
 
+/// The accesses of a grid-stride loop's iterations when each is to element `i` of an array
+/// (`p[i]`, with the loop's index) or to an address every iteration shares, loads and stores
+/// only; empty otherwise (a call, an atomic, any other address).
+std::vector<MemoryAccess> flat_accesses(const Work& work) {
+  constexpr std::size_t kMaxAccesses = 12;  // pairs checked at run time grow as its square
+  const std::set<const BasicBlock*> body(work.body.begin(), work.body.end());
+  const auto shared = [&](const Value* v) {
+    const auto* i = llvm::dyn_cast<Instruction>(v);
+    return i == nullptr ? !llvm::isa<llvm::PoisonValue, llvm::UndefValue>(v)
+                        : body.count(i->getParent()) == 0;
+  };
+  const auto is_index = [&](const Value* v) {
+    if (const auto* ext = llvm::dyn_cast<llvm::CastInst>(v);
+        ext != nullptr && llvm::isa<llvm::SExtInst, llvm::ZExtInst>(ext)) {
+      v = ext->getOperand(0);
+    }
+    return v == work.index;
+  };
+  std::vector<MemoryAccess> out;
+  for (BasicBlock* b : work.body) {
+    for (Instruction& i : *b) {
+      if (!i.mayReadOrWriteMemory()) {
+        continue;
+      }
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+      auto* store = llvm::dyn_cast<llvm::StoreInst>(&i);
+      if ((load == nullptr || !load->isSimple()) && (store == nullptr || !store->isSimple())) {
+        return {};
+      }
+      const llvm::DataLayout& dl = i.getModule()->getDataLayout();
+      llvm::Type* type = load != nullptr ? load->getType() : store->getValueOperand()->getType();
+      Value* pointer = load != nullptr ? load->getPointerOperand() : store->getPointerOperand();
+      MemoryAccess access;
+      access.store = store != nullptr;
+      if (shared(pointer) && access.store) {
+        return {};  // every iteration writes one place: which write is last depends on order
+      }
+      if (shared(pointer)) {
+        access.base = pointer;
+        access.size = dl.getTypeStoreSize(type);
+      } else if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
+                 gep != nullptr && gep->getNumIndices() == 1 && shared(gep->getPointerOperand()) &&
+                 is_index(gep->getOperand(1)) &&
+                 dl.getTypeAllocSize(gep->getSourceElementType()) == dl.getTypeStoreSize(type)) {
+        access.base = gep->getPointerOperand();
+        access.size = dl.getTypeAllocSize(gep->getSourceElementType());
+        access.indexed = true;
+      } else {
+        return {};
+      }
+      out.push_back(access);
+      if (out.size() > kMaxAccesses) {
+        return {};
+      }
+    }
+  }
+  return out;
+}
+
 /// The guard of a kernel whose threads each work on one element (`if (i < n) ...`): a branch
 /// outside any loop into a block only it reaches when the thread's index is within a bound.
 std::string find_element(Function& f, const llvm::DominatorTree& dt, const llvm::LoopInfo& loops,
@@ -539,6 +611,9 @@ std::string find_work(Function& f, Work& out) {
   if (loops.getTopLevelLoops().size() == 1) {
     std::string why = find_loop(f, dt, *loops.getTopLevelLoops().front(), out);
     if (why.empty()) {
+      if (out.narrowed.empty()) {
+        out.accesses = flat_accesses(out);
+      }
       return why;
     }
     out = Work{};
@@ -606,6 +681,167 @@ void hoist_from_lanes(Function& range, const std::set<const BasicBlock*>& body, 
   }
 }
 
+/// The ID of a loop over `body` whose iterations carry no dependence through memory; puts the
+/// loads and stores of `body` in its access group.
+llvm::MDNode* parallel_loop(llvm::LLVMContext& ctx, const std::vector<BasicBlock*>& body) {
+  llvm::MDNode* accesses = llvm::MDNode::getDistinct(ctx, {});
+  llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
+  llvm::MDNode* id = llvm::MDNode::getDistinct(
+      ctx, {placeholder.get(),
+            llvm::MDNode::get(
+                ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
+  id->replaceOperandWith(0, id);
+  for (BasicBlock* in : body) {
+    for (Instruction& i : *in) {
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
+        i.setMetadata(
+            llvm::LLVMContext::MD_access_group,
+            llvm::uniteAccessGroups(i.getMetadata(llvm::LLVMContext::MD_access_group), accesses));
+      }
+    }
+  }
+  return id;
+}
+
+/// Where the flat loop of a grid-stride loop goes: `check` decides between it and the rows
+/// (`rows`); `body` is the copy of the loop's iterations it runs, with the copies of the loop's
+/// index, header and latch.
+struct FlatLoop {
+  BasicBlock* check;
+  BasicBlock* rows;
+  const std::vector<BasicBlock*>& body;
+  llvm::PHINode* index;
+  BasicBlock* header;
+  BasicBlock* latch;
+};
+
+/// A grid-stride loop whose iterations touch only element `i` of their arrays (and addresses they
+/// all share) need not keep each thread's iterations in order when no array written overlaps
+/// another array read or written except element for element: then every iteration touches
+/// memory no other one does. If so at run time, and the stride is the grid's thread count (so
+/// that the grid's threads together run every index from the first thread's to the bound once),
+/// the range runs its share of that index space as one contiguous loop, as OpenMP's static loop
+/// does, instead of its threads' share of every row: with 4 blocks per core, a row gave each
+/// worker 4 KB of every array between jumps. Otherwise it runs the rows.
+void add_flat_loop(Function& range, const Work& work, const FlatLoop& flat) {
+  llvm::LLVMContext& ctx = range.getContext();
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* wide = llvm::Type::getInt128Ty(ctx);
+  Value* block = range.getArg(1);
+  Value* first = range.getArg(2);
+  Value* end = range.getArg(3);
+  const CmpInst::Predicate pred = work.bound.pred;
+  const bool is_signed = CmpInst::isSigned(pred);
+  const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
+  llvm::Type* index_type = work.start->getType();
+  const unsigned bits = index_type->getIntegerBitWidth();
+  const auto constant = [&](const llvm::APInt& v) { return llvm::ConstantInt::get(wide, v); };
+  const auto number = [&](std::int64_t v) { return llvm::ConstantInt::get(wide, v, true); };
+
+  IRBuilder<> c(flat.check);
+  const auto widen = [&](Value* v) {
+    return is_signed ? c.CreateSExt(v, wide) : c.CreateZExt(v, wide);
+  };
+  const auto field = [&](std::int64_t offset) {
+    return c.CreateZExt(
+        c.CreateLoad(i32, c.CreateConstInBoundsGEP1_64(c.getInt8Ty(), block, offset)), wide);
+  };
+  Value* threads = c.CreateMul(field(kBlockDimX), field(kBlockDimX + 12), "grid.threads");
+  // The index the grid's thread 0 starts at; the bound the indices stop before.
+  Value* origin = c.CreateSub(widen(work.start), c.CreateZExt(first, wide), "flat.origin");
+  Value* stop = widen(work.bound.limit);
+  if (!strict) {
+    stop = c.CreateAdd(stop, number(1));
+  }
+  const llvm::APInt min =
+      is_signed ? llvm::APInt::getSignedMinValue(bits).sext(128) : llvm::APInt::getZero(128);
+  const llvm::APInt max = is_signed ? llvm::APInt::getSignedMaxValue(bits).zext(128)
+                                    : llvm::APInt::getMaxValue(bits).zext(128);
+  Value* ok = c.CreateICmpEQ(widen(work.step), threads);
+  ok = c.CreateAnd(ok, c.CreateICmpSGE(origin, constant(min)));
+  ok = c.CreateAnd(
+      ok, c.CreateICmpSLE(c.CreateAdd(origin, c.CreateSub(threads, number(1))), constant(max)));
+  // The bytes each access can touch over the whole index space.
+  struct Span {
+    Value* lo;
+    Value* hi;
+    Value* base;
+  };
+  std::vector<Span> spans;
+  for (const MemoryAccess& a : work.accesses) {
+    Value* base = c.CreateZExt(c.CreatePtrToInt(a.base, i64), wide);
+    const auto size = static_cast<std::int64_t>(a.size);
+    if (a.indexed) {
+      spans.push_back({c.CreateAdd(base, c.CreateMul(origin, number(size))),
+                       c.CreateAdd(base, c.CreateMul(stop, number(size))), base});
+    } else {
+      spans.push_back({base, c.CreateAdd(base, number(size)), base});
+    }
+  }
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    for (std::size_t j = i + 1; j < spans.size(); ++j) {
+      const MemoryAccess& a = work.accesses[i];
+      const MemoryAccess& b = work.accesses[j];
+      if (!a.store && !b.store) {
+        continue;
+      }
+      Value* apart = c.CreateOr(c.CreateICmpSLE(spans[i].hi, spans[j].lo),
+                                c.CreateICmpSLE(spans[j].hi, spans[i].lo));
+      if (a.indexed && b.indexed && a.size == b.size) {
+        apart = c.CreateOr(apart, c.CreateICmpEQ(spans[i].base, spans[j].base));  // p[i] and p[i]
+      }
+      ok = c.CreateAnd(ok, apart);
+    }
+  }
+  BasicBlock* pre = BasicBlock::Create(ctx, "range.flat", &range);
+  BasicBlock* loop = BasicBlock::Create(ctx, "range.flat.index", &range);
+  BasicBlock* next = BasicBlock::Create(ctx, "range.flat.next", &range);
+  c.CreateCondBr(ok, pre, flat.rows);
+
+  // This range's share of the index space: the same fraction of it as of the grid's threads
+  // that have work (a thread whose first index is past the bound has none: a range whose first
+  // thread has none never gets here, and takes no share).
+  IRBuilder<> p(pre);
+  Value* extent = p.CreateSub(stop, origin);
+  Value* busy = p.CreateSelect(p.CreateICmpULT(threads, extent), threads, extent, "busy.threads");
+  const auto share = [&](Value* thread) {
+    Value* t = p.CreateZExt(thread, wide);
+    t = p.CreateSelect(p.CreateICmpULT(t, busy), t, busy);
+    return p.CreateAdd(origin, p.CreateUDiv(p.CreateMul(extent, t), busy));
+  };
+  Value* lo = share(first);
+  Value* hi = share(end);
+  Value* lo_index = p.CreateTrunc(lo, index_type, "flat.begin");
+  Value* hi_index = p.CreateTrunc(hi, index_type, "flat.end");
+  p.CreateCondBr(p.CreateICmpSLT(lo, hi), loop, work.exit);
+
+  IRBuilder<> l(loop);
+  llvm::PHINode* index = l.CreatePHI(index_type, 2, "flat.index");
+  index->addIncoming(lo_index, pre);
+  l.CreateBr(flat.header);
+  flat.index->replaceAllUsesWith(index);
+  flat.index->eraseFromParent();
+  flat.latch->getTerminator()->eraseFromParent();
+  IRBuilder<>(flat.latch).CreateBr(next);
+
+  // No two iterations touch the same memory (checked above): the loop carries no dependence.
+  IRBuilder<> n(next);
+  Value* after = n.CreateAdd(index, llvm::ConstantInt::get(index_type, 1), "flat.next",
+                             /*HasNUW=*/!is_signed, /*HasNSW=*/is_signed);
+  index->addIncoming(after, next);
+  llvm::BranchInst* back = n.CreateCondBr(
+      is_signed ? n.CreateICmpSLT(after, hi_index) : n.CreateICmpULT(after, hi_index), loop,
+      work.exit);
+  back->setMetadata(llvm::LLVMContext::MD_loop, parallel_loop(ctx, flat.body));
+  for (llvm::PHINode& phi : work.exit->phis()) {
+    phi.addIncoming(llvm::PoisonValue::get(phi.getType()), pre);
+    phi.addIncoming(llvm::PoisonValue::get(phi.getType()), next);
+  }
+  const std::set<const BasicBlock*> body(flat.body.begin(), flat.body.end());
+  hoist_from_lanes(range, body, pre, loop, next);
+}
+
 /// Turns the copy `f`, whose work is `work`, into the range entry `range`.
 void rewrite(Function& f, Function& range, const Work& work) {
   llvm::LLVMContext& ctx = f.getContext();
@@ -659,6 +895,24 @@ void rewrite(Function& f, Function& range, const Work& work) {
   }
 
   const bool is_loop = work.index != nullptr;
+  // A copy of a flattenable loop's iterations, for the flat loop (add_flat_loop).
+  const bool flat = is_loop && !work.accesses.empty();
+  std::vector<BasicBlock*> flat_body;
+  llvm::PHINode* flat_index = nullptr;
+  BasicBlock* flat_header = nullptr;
+  BasicBlock* flat_latch = nullptr;
+  if (flat) {
+    llvm::ValueToValueMapTy map;
+    for (BasicBlock* in : work.body) {
+      BasicBlock* copy = llvm::CloneBasicBlock(in, map, ".flat", &range);
+      map[in] = copy;
+      flat_body.push_back(copy);
+    }
+    llvm::remapInstructionsInBlocks(flat_body, map);
+    flat_index = llvm::cast<llvm::PHINode>(map[work.index]);
+    flat_header = llvm::cast<BasicBlock>(map[work.header]);
+    flat_latch = llvm::cast<BasicBlock>(map[work.latch]);
+  }
   const CmpInst::Predicate pred = work.bound.pred;
   const bool is_signed = CmpInst::isSigned(pred);
   const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
@@ -696,8 +950,9 @@ void rewrite(Function& f, Function& range, const Work& work) {
   BasicBlock* checked = BasicBlock::Create(ctx, "range.checked", &range);
   llvm::ReturnInst::Create(ctx, b.getTrue(), checked);
   BasicBlock* row = BasicBlock::Create(ctx, "range.row", &range);
-  IRBuilder<>(begin).CreateCondBr(IRBuilder<>(begin).CreateICmpNE(run, b.getInt32(0)), row,
-                                  checked);
+  BasicBlock* flat_check = flat ? BasicBlock::Create(ctx, "range.flat.check", &range) : nullptr;
+  IRBuilder<>(begin).CreateCondBr(IRBuilder<>(begin).CreateICmpNE(run, b.getInt32(0)),
+                                  flat ? flat_check : row, checked);
   BasicBlock* lane = BasicBlock::Create(ctx, "range.lane", &range);
   BasicBlock* lane_next = BasicBlock::Create(ctx, "range.lane.next", &range);
   BasicBlock* row_next = is_loop ? BasicBlock::Create(ctx, "range.row.next", &range) : nullptr;
@@ -723,7 +978,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
   llvm::PHINode* base_phi = nullptr;
   if (is_loop) {
     base_phi = r.CreatePHI(index_type, 2, "row.base");
-    base_phi->addIncoming(work.start, begin);
+    base_phi->addIncoming(work.start, flat ? flat_check : begin);
     base = base_phi;
   }
   Value* base_wide = widen(r, base, is_signed);
@@ -781,23 +1036,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
   llvm::BranchInst* back =
       n.CreateCondBr(is_signed ? n.CreateICmpSLT(next, row_end) : n.CreateICmpULT(next, row_end),
                      lane, is_loop ? row_next : work.exit);
-  llvm::MDNode* accesses = llvm::MDNode::getDistinct(ctx, {});
-  llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
-  llvm::MDNode* id = llvm::MDNode::getDistinct(
-      ctx, {placeholder.get(),
-            llvm::MDNode::get(
-                ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses})});
-  id->replaceOperandWith(0, id);
-  back->setMetadata(llvm::LLVMContext::MD_loop, id);
-  for (BasicBlock* in : work.body) {
-    for (Instruction& i : *in) {
-      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
-        i.setMetadata(
-            llvm::LLVMContext::MD_access_group,
-            llvm::uniteAccessGroups(i.getMetadata(llvm::LLVMContext::MD_access_group), accesses));
-      }
-    }
-  }
+  back->setMetadata(llvm::LLVMContext::MD_loop, parallel_loop(ctx, work.body));
 
   hoist_from_lanes(range, body, row, lane, lane_next);
 
@@ -807,6 +1046,10 @@ void rewrite(Function& f, Function& range, const Work& work) {
     base_phi->addIncoming(base_next, row_next);
     rn.CreateCondBr(rn.CreateICmp(pred, base_next, work.bound.limit), row, work.exit);
     work.exit->replacePhiUsesWith(work.latch, row_next);
+  }
+  if (flat) {
+    const FlatLoop flat_loop{flat_check, row, flat_body, flat_index, flat_header, flat_latch};
+    add_flat_loop(range, work, flat_loop);
   }
 }
 
