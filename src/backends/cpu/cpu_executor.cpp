@@ -199,7 +199,7 @@ enum class RangeRun { done, declined, stopped };
     return RangeRun::stopped;
   }
   for (unsigned y = row; y < row_end; ++y) {
-    if (!entry(args, &block, first, end, y, run ? 1U : 0U)) {
+    if (entry(args, &block, first, end, y, run ? 1U : 0U) == KJIT_CPU_RANGE_DECLINED) {
       return RangeRun::declined;
     }
   }
@@ -272,6 +272,7 @@ void CpuExecutor::run(const CpuLaunch& launch) {
   }
   LaunchFailure failure;
   if (runs_in_ranges(launch)) {
+    const kjit_cpu_block record = block_record(launch);
     // Contiguous ranges: of the grid's blocks on a 1-D launch, of its rows of blocks on a 2-D
     // one. A small 1-D grid (a grid-stride loop's few blocks per core) gets one range per
     // worker, as OpenMP's static schedule: each walks its stretch of every row of the loop, and
@@ -281,9 +282,14 @@ void CpuExecutor::run(const CpuLaunch& launch) {
     // schedule on 16 cores.
     const bool flat = launch.grid.y == 1 && launch.block.y == 1;
     const std::uint64_t items = flat ? blocks : launch.grid.y;
-    const std::uint64_t range_grain = flat && items <= threads * kTurnBlocks
-                                          ? (items + threads - 1) / threads
-                                          : std::max<std::uint64_t>(1, items / (threads * 8));
+    // A grid-stride loop that runs as one flat loop splits its index space as finely as its
+    // ranges: it may take ranges in turn like a large grid, which spreads the work of workers
+    // that wake late. Asked once for the whole grid; the answer is the same for every range.
+    const bool in_rows = flat && items <= threads * kTurnBlocks &&
+                         launch.range_entry(launch.argument_pointers.get(), &record, 0,
+                                            items * launch.block.x, 0, 0) != KJIT_CPU_RANGE_FLAT;
+    const std::uint64_t range_grain = in_rows ? (items + threads - 1) / threads
+                                              : std::max<std::uint64_t>(1, items / (threads * 8));
     pool_.run(items, range_grain, [&](std::uint64_t begin, std::uint64_t end) {
       const CurrentLaunch current(failure, launch.kernel);
       if (flat) {

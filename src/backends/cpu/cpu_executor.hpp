@@ -22,10 +22,10 @@ namespace kjit::cpu {
 class LinkedObject;
 
 using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
-/// Threads [first, end) of row y of a launch; false when it declined to run them, true with
-/// `run` clear when it would run them (cpu_abi.h).
-using RangeEntry = bool (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
-                            std::uint64_t end, unsigned y, unsigned run);
+/// Threads [first, end) of row y of a launch; KJIT_CPU_RANGE_DECLINED when it declined to run
+/// them, else how it runs them; with `run` clear, how it would (cpu_abi.h).
+using RangeEntry = unsigned (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
+                                std::uint64_t end, unsigned y, unsigned run);
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_thread_ranges.hpp"
 
 #include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <llvm/ADT/APInt.h>
@@ -704,8 +705,8 @@ llvm::MDNode* parallel_loop(llvm::LLVMContext& ctx, const std::vector<BasicBlock
 }
 
 /// Where the flat loop of a grid-stride loop goes: `check` decides between it and the rows
-/// (`rows`); `body` is the copy of the loop's iterations it runs, with the copies of the loop's
-/// index, header and latch.
+/// (`rows`, which answers a call that only asks); `body` is the copy of the loop's iterations it
+/// runs, with the copies of the loop's index, header and latch.
 struct FlatLoop {
   BasicBlock* check;
   BasicBlock* rows;
@@ -794,10 +795,15 @@ void add_flat_loop(Function& range, const Work& work, const FlatLoop& flat) {
       ok = c.CreateAnd(ok, apart);
     }
   }
+  BasicBlock* go = BasicBlock::Create(ctx, "range.flat.go", &range);
+  BasicBlock* answer = BasicBlock::Create(ctx, "range.flat.checked", &range);
   BasicBlock* pre = BasicBlock::Create(ctx, "range.flat", &range);
   BasicBlock* loop = BasicBlock::Create(ctx, "range.flat.index", &range);
   BasicBlock* next = BasicBlock::Create(ctx, "range.flat.next", &range);
-  c.CreateCondBr(ok, pre, flat.rows);
+  c.CreateCondBr(ok, go, flat.rows);
+  IRBuilder<>(answer).CreateRet(c.getInt32(KJIT_CPU_RANGE_FLAT));
+  IRBuilder<> g(go);
+  g.CreateCondBr(g.CreateICmpNE(range.getArg(5), g.getInt32(0)), pre, answer);
 
   // This range's share of the index space: the same fraction of it as of the grid's threads
   // that have work (a thread whose first index is past the bound has none: a range whose first
@@ -890,7 +896,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
     }
   }
   for (llvm::ReturnInst* ret : returns) {
-    IRBuilder<>(ret).CreateRet(b.getTrue());
+    IRBuilder<>(ret).CreateRet(b.getInt32(KJIT_CPU_RANGE_ROWS));
     ret->eraseFromParent();
   }
 
@@ -921,7 +927,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
     return sign ? at.CreateSExt(v, wide) : at.CreateZExt(v, wide);
   };
   BasicBlock* declined = BasicBlock::Create(ctx, "range.declined", &range);
-  llvm::ReturnInst::Create(ctx, b.getFalse(), declined);
+  llvm::ReturnInst::Create(ctx, b.getInt32(KJIT_CPU_RANGE_DECLINED), declined);
 
   // Before the guard: the threads' first indices are the first thread's plus its place in the
   // range, without wrapping (then, as in every thread, the guard is false for all when false for
@@ -945,14 +951,19 @@ void rewrite(Function& f, Function& range, const Work& work) {
   work.guard->getTerminator()->eraseFromParent();
   IRBuilder<>(work.guard).CreateCondBr(ok, guarded, declined);
 
-  // Asked only whether it would run (`run` clear), it answers here, before any work.
+  // Asked only whether it would run (`run` clear), it answers before any work: at `begin`, or
+  // for a loop that may run flat, once it knows which way (add_flat_loop).
   BasicBlock* begin = BasicBlock::Create(ctx, "range.begin", &range);
   BasicBlock* checked = BasicBlock::Create(ctx, "range.checked", &range);
-  llvm::ReturnInst::Create(ctx, b.getTrue(), checked);
+  llvm::ReturnInst::Create(ctx, b.getInt32(KJIT_CPU_RANGE_ROWS), checked);
   BasicBlock* row = BasicBlock::Create(ctx, "range.row", &range);
   BasicBlock* flat_check = flat ? BasicBlock::Create(ctx, "range.flat.check", &range) : nullptr;
-  IRBuilder<>(begin).CreateCondBr(IRBuilder<>(begin).CreateICmpNE(run, b.getInt32(0)),
-                                  flat ? flat_check : row, checked);
+  BasicBlock* rows_go = flat ? BasicBlock::Create(ctx, "range.rows", &range) : begin;
+  if (flat) {
+    IRBuilder<>(begin).CreateBr(flat_check);
+  }
+  IRBuilder<>(rows_go).CreateCondBr(IRBuilder<>(rows_go).CreateICmpNE(run, b.getInt32(0)), row,
+                                    checked);
   BasicBlock* lane = BasicBlock::Create(ctx, "range.lane", &range);
   BasicBlock* lane_next = BasicBlock::Create(ctx, "range.lane.next", &range);
   BasicBlock* row_next = is_loop ? BasicBlock::Create(ctx, "range.row.next", &range) : nullptr;
@@ -978,7 +989,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
   llvm::PHINode* base_phi = nullptr;
   if (is_loop) {
     base_phi = r.CreatePHI(index_type, 2, "row.base");
-    base_phi->addIncoming(work.start, flat ? flat_check : begin);
+    base_phi->addIncoming(work.start, rows_go);
     base = base_phi;
   }
   Value* base_wide = widen(r, base, is_signed);
@@ -1048,7 +1059,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
     work.exit->replacePhiUsesWith(work.latch, row_next);
   }
   if (flat) {
-    const FlatLoop flat_loop{flat_check, row, flat_body, flat_index, flat_header, flat_latch};
+    const FlatLoop flat_loop{flat_check, rows_go, flat_body, flat_index, flat_header, flat_latch};
     add_flat_loop(range, work, flat_loop);
   }
 }
@@ -1073,7 +1084,7 @@ std::string make_range_entry(const Function& thread_entry, const std::string& ra
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   Function* range = Function::Create(
-      llvm::FunctionType::get(llvm::Type::getInt1Ty(ctx), {ptr, ptr, i64, i64, i32, i32}, false),
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr, i64, i64, i32, i32}, false),
       llvm::GlobalValue::ExternalLinkage, range_name, f->getParent());
   range->setAttributes(
       llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,

@@ -53,6 +53,11 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_KERNEL_USES_WARP 4u /* needs kjit_cpu_block.warp */
 #define KJIT_CPU_KERNEL_RANGES 8u    /* has __kjit_range_N as well as __kjit_block_N */
 
+/* What __kjit_range_N returns. */
+#define KJIT_CPU_RANGE_DECLINED 0u
+#define KJIT_CPU_RANGE_ROWS 1u
+#define KJIT_CPU_RANGE_FLAT 2u
+
 /* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp (zero when a block
  * starts) and a 16-byte value. */
 #define KJIT_CPU_WARP_AREA_BYTES 48u
@@ -65,13 +70,15 @@ struct kjit_cpu_kernel_info {
  *    loops; a kernel with barriers runs its threads region by region, from barrier to barrier,
  *    and keeps each thread's live values in the block's frame; only a kernel flagged
  *    KJIT_CPU_KERNEL_YIELDS writes to the block record;
- *  - __kjit_range_N, _Bool (void* const* args, const struct kjit_cpu_block*, unsigned long long
+ *  - __kjit_range_N, unsigned (void* const* args, const struct kjit_cpu_block*, unsigned long long
  *    first, unsigned long long end, unsigned y, unsigned run): for a grid and blocks with z of 1,
  *    the threads of global row y (blockIdx.y * blockDim.y + threadIdx.y) with linear x indices
- *    [first, end), in any order between threads (a grid-stride loop row by row, or one element
- *    each). It returns 0 having run nothing when the launch's values do not allow it (the caller
- *    then runs those threads' blocks through __kjit_block_N); with run 0, it runs nothing and
- *    returns whether it would run them;
+ *    [first, end), in any order between threads (a grid-stride loop row by row or flat, or one
+ *    element each). It returns KJIT_CPU_RANGE_DECLINED having run nothing when the launch's
+ *    values do not allow it (the caller then runs those threads' blocks through __kjit_block_N),
+ *    else KJIT_CPU_RANGE_ROWS, or KJIT_CPU_RANGE_FLAT when it runs a grid-stride loop as one flat
+ *    loop over its share of the index space (the same for any range of a launch). With run 0, it
+ *    runs nothing and answers as it would;
  *  - __kjit_thread_N, void (void* const* args, const struct kjit_cpu_block*, unsigned x,
  *    unsigned y, unsigned z): one thread, on a fiber (barrier kernels that are not split);
  *  - __kjit_params_N, const unsigned long long[]: count, then count sizes, then count alignments;
