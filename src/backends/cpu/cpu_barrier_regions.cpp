@@ -1,8 +1,8 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
-#include "backends/cpu/cpu_thread_ranges.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
+#include "backends/cpu/cpu_thread_ranges.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 
@@ -1544,6 +1544,10 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
                        llvm::GlobalValue::ExternalLinkage, "__kjit_loop_stop", m);
   stop->addFnAttr(llvm::Attribute::Convergent);
   stop->addFnAttr(llvm::Attribute::NoUnwind);
+  if (!range_name.empty()) {  // from a copy, which it rotates itself
+    out.why_no_ranges = make_range_entry(thread_entry, range_name);
+    out.ranges = out.why_no_ranges.empty();
+  }
   const std::vector<const Function*> cuts(waits.begin(), waits.end());
   if (mark_loop_stops(thread_entry, cuts, nullptr) > 0) {
     // Rotated, a loop tests whether to go on at its end, before the stop on its back edge: a
@@ -1551,17 +1555,9 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
     // grid-stride loop over a grid as large as the data) costs no pass of its own. Only then:
     // rotating every loop would grow the code of kernels without a loop in step.
     llvm_setup::run_function_passes(thread_entry, "loop(loop-rotate)");
-    if (!range_name.empty()) {
-      out.why_no_ranges = make_range_entry(thread_entry, range_name);
-      out.ranges = out.why_no_ranges.empty();
-    }
     mark_loop_stops(thread_entry, cuts, stop);
   } else if (what == SplitAt::loops) {
     stop->eraseFromParent();
-    if (!range_name.empty()) {
-      out.why_no_ranges = make_range_entry(thread_entry, range_name);
-      out.ranges = out.why_no_ranges.empty();
-    }
     out.why_not = "no loop to run in step";
     return out;
   }

@@ -280,19 +280,19 @@ void CpuExecutor::run(const CpuLaunch& launch) {
     // worker, taken in turn, so that workers that finish early (a Mandelbrot's dark rows) take
     // more: a static split ran Mandelbrot's 16 x 16 blocks 2.9 times slower than OpenMP's dynamic
     // schedule on 16 cores.
-    const bool flat = launch.grid.y == 1 && launch.block.y == 1;
-    const std::uint64_t items = flat ? blocks : launch.grid.y;
+    const bool linear = launch.grid.y == 1 && launch.block.y == 1;
+    const std::uint64_t items = linear ? blocks : launch.grid.y;
     // A grid-stride loop that runs as one flat loop splits its index space as finely as its
     // ranges: it may take ranges in turn like a large grid, which spreads the work of workers
     // that wake late. Asked once for the whole grid; the answer is the same for every range.
-    const bool in_rows = flat && items <= threads * kTurnBlocks &&
+    const bool in_rows = linear && items <= threads * kTurnBlocks &&
                          launch.range_entry(launch.argument_pointers.get(), &record, 0,
                                             items * launch.block.x, 0, 0) != KJIT_CPU_RANGE_FLAT;
     const std::uint64_t range_grain = in_rows ? (items + threads - 1) / threads
                                               : std::max<std::uint64_t>(1, items / (threads * 8));
     pool_.run(items, range_grain, [&](std::uint64_t begin, std::uint64_t end) {
       const CurrentLaunch current(failure, launch.kernel);
-      if (flat) {
+      if (linear) {
         run_range(launch, begin, end);
       } else {
         run_range_rows(launch, begin, end);

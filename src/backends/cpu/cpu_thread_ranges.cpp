@@ -40,11 +40,25 @@ using llvm::IRBuilder;
 using llvm::Value;
 using namespace thread_ranges;  // NOLINT(google-build-using-namespace): this file's own parts
 
-llvm::Constant* max_value(llvm::Type* wide, llvm::Type* t, bool is_signed) {
+// The range entry's checks compute in 128 bits, where no 32- or 64-bit index can wrap.
+constexpr unsigned kWideBits = 128;
+
+/// `v` extended to 128 bits, as a signed or an unsigned value.
+Value* widen(IRBuilder<>& at, Value* v, bool is_signed) {
+  llvm::Type* wide = at.getIntNTy(kWideBits);
+  return is_signed ? at.CreateSExt(v, wide) : at.CreateZExt(v, wide);
+}
+
+/// The largest (or with `smallest`, the smallest) value of integer type `t`, signed or not, in
+/// 128 bits.
+llvm::Constant* limit_value(llvm::Type* t, bool is_signed, bool smallest = false) {
   const unsigned bits = t->getIntegerBitWidth();
-  const llvm::APInt max =
-      is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
-  return llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(wide), max.zext(128));
+  const llvm::APInt v =
+      smallest ? (is_signed ? llvm::APInt::getSignedMinValue(bits).sext(kWideBits)
+                            : llvm::APInt::getZero(kWideBits))
+               : (is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits))
+                     .zext(kWideBits);
+  return llvm::ConstantInt::get(t->getContext(), v);
 }
 
 /// Moves what every thread of a row computes alike out of the loop over the row's threads, to the
@@ -143,7 +157,7 @@ void add_flat_loop(Function& range, const Work& work, const FlatLoop& flat) {
   llvm::LLVMContext& ctx = range.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  auto* wide = llvm::Type::getInt128Ty(ctx);
+  auto* wide = llvm::Type::getIntNTy(ctx, kWideBits);
   Value* block = range.getArg(1);
   Value* first = range.getArg(2);
   Value* end = range.getArg(3);
@@ -151,33 +165,25 @@ void add_flat_loop(Function& range, const Work& work, const FlatLoop& flat) {
   const bool is_signed = CmpInst::isSigned(pred);
   const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
   llvm::Type* index_type = work.start->getType();
-  const unsigned bits = index_type->getIntegerBitWidth();
-  const auto constant = [&](const llvm::APInt& v) { return llvm::ConstantInt::get(wide, v); };
   const auto number = [&](std::int64_t v) { return llvm::ConstantInt::get(wide, v, true); };
 
   IRBuilder<> c(flat.check);
-  const auto widen = [&](Value* v) {
-    return is_signed ? c.CreateSExt(v, wide) : c.CreateZExt(v, wide);
-  };
   const auto field = [&](std::int64_t offset) {
     return c.CreateZExt(
         c.CreateLoad(i32, c.CreateConstInBoundsGEP1_64(c.getInt8Ty(), block, offset)), wide);
   };
   Value* threads = c.CreateMul(field(kBlockDimX), field(kBlockDimX + 12), "grid.threads");
   // The index the grid's thread 0 starts at; the bound the indices stop before.
-  Value* origin = c.CreateSub(widen(work.start), c.CreateZExt(first, wide), "flat.origin");
-  Value* stop = widen(work.bound.limit);
+  Value* origin =
+      c.CreateSub(widen(c, work.start, is_signed), c.CreateZExt(first, wide), "flat.origin");
+  Value* stop = widen(c, work.bound.limit, is_signed);
   if (!strict) {
     stop = c.CreateAdd(stop, number(1));
   }
-  const llvm::APInt min =
-      is_signed ? llvm::APInt::getSignedMinValue(bits).sext(128) : llvm::APInt::getZero(128);
-  const llvm::APInt max = is_signed ? llvm::APInt::getSignedMaxValue(bits).zext(128)
-                                    : llvm::APInt::getMaxValue(bits).zext(128);
-  Value* ok = c.CreateICmpEQ(widen(work.step), threads);
-  ok = c.CreateAnd(ok, c.CreateICmpSGE(origin, constant(min)));
-  ok = c.CreateAnd(
-      ok, c.CreateICmpSLE(c.CreateAdd(origin, c.CreateSub(threads, number(1))), constant(max)));
+  Value* ok = c.CreateICmpEQ(widen(c, work.step, is_signed), threads);
+  ok = c.CreateAnd(ok, c.CreateICmpSGE(origin, limit_value(index_type, is_signed, true)));
+  ok = c.CreateAnd(ok, c.CreateICmpSLE(c.CreateAdd(origin, c.CreateSub(threads, number(1))),
+                                       limit_value(index_type, is_signed)));
   // The bytes each access can touch over the whole index space.
   struct Span {
     Value* lo;
@@ -268,7 +274,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  auto* wide = llvm::Type::getInt128Ty(ctx);
+  auto* wide = llvm::Type::getIntNTy(ctx, kWideBits);
   range.splice(range.end(), &f);
   Value* args = range.getArg(0);
   Value* block = range.getArg(1);
@@ -338,9 +344,6 @@ void rewrite(Function& f, Function& range, const Work& work) {
   const bool is_signed = CmpInst::isSigned(pred);
   const bool strict = pred == CmpInst::ICMP_SLT || pred == CmpInst::ICMP_ULT;
   llvm::Type* index_type = work.start->getType();
-  const auto widen = [&](IRBuilder<>& at, Value* v, bool sign) {
-    return sign ? at.CreateSExt(v, wide) : at.CreateZExt(v, wide);
-  };
   BasicBlock* declined = BasicBlock::Create(ctx, "range.declined", &range);
   llvm::ReturnInst::Create(ctx, b.getInt32(KJIT_CPU_RANGE_DECLINED), declined);
 
@@ -352,10 +355,10 @@ void rewrite(Function& f, Function& range, const Work& work) {
   Value* last_lane = g.CreateSub(lanes, llvm::ConstantInt::get(wide, 1));
   Value* ok = g.CreateICmpUGT(lanes, llvm::ConstantInt::get(wide, 0));
   ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, work.start, is_signed), last_lane),
-                                       max_value(wide, index_type, is_signed)));
+                                       limit_value(index_type, is_signed)));
   for (const auto& [narrow, sign] : work.narrowed) {
     ok = g.CreateAnd(ok, g.CreateICmpSLE(g.CreateAdd(widen(g, narrow, sign), last_lane),
-                                         max_value(wide, narrow->getType(), sign)));
+                                         limit_value(narrow->getType(), sign)));
   }
   std::vector<Value*> deltas;  // of work.derived, from start
   deltas.reserve(work.derived.size());
@@ -391,7 +394,7 @@ void rewrite(Function& f, Function& range, const Work& work) {
         p.CreateAdd(widen(p, work.bound.limit, is_signed),
                     strict ? p.CreateSub(step, llvm::ConstantInt::get(wide, 1)) : step);
     Value* steps_ok = p.CreateAnd(p.CreateICmpSGT(step, llvm::ConstantInt::get(wide, 0)),
-                                  p.CreateICmpSLE(highest, max_value(wide, index_type, is_signed)));
+                                  p.CreateICmpSLE(highest, limit_value(index_type, is_signed)));
     p.CreateCondBr(steps_ok, begin, declined);
   } else {
     guarded->getTerminator()->replaceSuccessorWith(work.into, begin);
