@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -459,6 +460,42 @@ TEST_F(Barriers, ThreeDimensionalBlocks) {
           };
           ASSERT_EQ(o[static_cast<std::size_t>(index(z, y, x))], index(3 - z, 7 - y, 15 - x));
         }
+      }
+    }
+  }
+}
+
+TEST_F(Barriers, ThreadIndicesThatWrapPastTheLargestInt) {
+  // `offset + threadIdx.x` is unsigned arithmetic made an int: past INT_MAX it wraps to negative
+  // numbers, as in CUDA. The CPU backend runs a pass over threads as vectors only where no
+  // thread's index can wrap, and must give the wrapped values where some can.
+  auto k = Program::from_source("wrap.cu", R"(
+    __global__ void wrap(const int* in, int* out, int offset) {
+      __shared__ int s[256];
+      __shared__ long long wide[256];  // -1 in the high half where i wrapped
+      const unsigned t = threadIdx.x;
+      const int i = offset + t;
+      s[t] = i % 1000 + in[t];
+      wide[t] = i;
+      __syncthreads();
+      const unsigned m = blockDim.x - 1 - t;
+      out[blockIdx.x * blockDim.x + t] = (int)(wide[m] >> 32) * 7 + s[m];
+    })")
+               .kernel<const int*, int*, int>("wrap", device);
+  const unsigned n = 256;
+  const auto in = random_vector<int>(n, -1000, 1000);
+  for (const int offset :
+       {0, 5, std::numeric_limits<int>::max() - 100, std::numeric_limits<int>::max() - 255, -50,
+        std::numeric_limits<int>::min()}) {
+    auto out = poisoned<int>(std::size_t{2} * n);
+    k.launch(LaunchConfig{.grid = {2}, .block = {n}}, device.upload(in), out, offset);
+    const auto o = out.download();
+    for (unsigned b = 0; b < 2; ++b) {
+      for (unsigned t = 0; t < n; ++t) {
+        const unsigned mirror = n - 1 - t;
+        const auto i = static_cast<int>(static_cast<unsigned>(offset) + mirror);
+        const int expect = (i < 0 ? -7 : 0) + i % 1000 + in[mirror];
+        ASSERT_EQ(o[std::size_t{b} * n + t], expect) << "offset " << offset << " thread " << t;
       }
     }
   }

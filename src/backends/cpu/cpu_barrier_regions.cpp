@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
+#include "backends/cpu/cpu_index_wrap.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/cpu_thread_ranges.hpp"
@@ -628,6 +629,23 @@ bool returns_alike(Function& region) {
   });
 }
 
+/// The state every thread that runs `region` returns, when all its returns give the same one.
+std::optional<std::uint32_t> constant_state(const Function& region) {
+  std::optional<std::uint32_t> state;
+  for (const BasicBlock& b : region) {
+    const auto* ret = llvm::dyn_cast<llvm::ReturnInst>(b.getTerminator());
+    if (ret == nullptr) {
+      continue;
+    }
+    const auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(ret->getReturnValue());
+    if (k == nullptr || (state && *state != k->getZExtValue())) {
+      return std::nullopt;
+    }
+    state = static_cast<std::uint32_t>(k->getZExtValue());
+  }
+  return state;
+}
+
 /// Makes every value that crosses a barrier either recomputed where it is used, or stored in a
 /// stack slot (which becomes a frame slot) when it is defined and loaded where it is used.
 std::vector<UniformSlot> keep_values_across(Function& f, Reachability& reach) {
@@ -1161,6 +1179,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     return call;
   };
   Function* all_region = code.regions[r];
+  std::vector<Value*> xs;  // of the loops over threads that run regions inlined
   const auto thread = [&](Value* x, Value* y, Value* z) -> Value* {
     Value* tid = b.CreateAdd(
         b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateZExt(z, i64), b.CreateZExt(ny, i64)),
@@ -1170,6 +1189,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     Value* state_address = b.CreateInBoundsGEP(i32, states, tid);
     Value* next = nullptr;
     if (mode == PassMode::all) {
+      xs.push_back(x);
       next = call_region(all_region, x, y, z, tid);
     } else {
       auto* state = b.CreateLoad(i32, state_address, "state");
@@ -1236,19 +1256,42 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
                        b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
+        // {min state, min state of threads that have not ended, max state} with `next`.
+        const auto fold = [&](const Carried& c, Value* next) -> Carried {
+          Value* live = b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
+                                       b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
+          return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
+                  b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
+                  b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
+        };
         const auto row = [&](Value* first, Value* end, const Carried& c_row, bool may_be_empty) {
+          const std::optional<std::uint32_t> state =
+              mode == PassMode::all ? constant_state(*all_region) : std::nullopt;
+          if (state) {
+            // Every thread returns one state: folded once, after the loop. (Folded in the loop,
+            // LLVM does not see the min and max as reductions, and does not vectorise the loop.)
+            emit_range(
+                b, first, end, {},
+                [&](Value* x, const Carried&) {
+                  thread(x, y, z);
+                  return Carried{};
+                },
+                new_loop_id(), may_be_empty);
+            const Carried folded = fold(c_row, b.getInt32(*state));
+            if (!may_be_empty) {
+              return folded;
+            }
+            Value* ran = b.CreateICmpULT(first, end);
+            Carried out;
+            for (std::size_t i = 0; i < folded.size(); ++i) {
+              out.push_back(b.CreateSelect(ran, folded[i], c_row[i]));
+            }
+            return out;
+          }
           return emit_range(
               b, first, end, c_row,
-              [&](Value* x, const Carried& c) -> Carried {
-                Value* next = thread(x, y, z);
-                Value* live =
-                    b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
-                                   b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
-                return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
-                        b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[1], live),
-                        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
-              },
-              new_loop_id(), may_be_empty);
+              [&](Value* x, const Carried& c) { return fold(c, thread(x, y, z)); }, new_loop_id(),
+              may_be_empty);
         };
         const auto split = splits.find(all_region);
         if (split == splits.end()) {
@@ -1330,6 +1373,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       }
     }
   }
+  version_on_index_wrap(*pass, xs, nx);
   return pass;
 }
 
