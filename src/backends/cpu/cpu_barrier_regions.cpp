@@ -1277,7 +1277,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
                   return Carried{};
                 },
                 new_loop_id(), may_be_empty);
-            const Carried folded = fold(c_row, b.getInt32(*state));
+            Carried folded = fold(c_row, b.getInt32(*state));
             if (!may_be_empty) {
               return folded;
             }
