@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <csetjmp>
 #include <cstdlib>
 #include <cstring>
@@ -87,9 +89,15 @@ std::size_t warp_area_bytes(const CpuLaunch& launch) {
 
 /// Starts block `id` in record `b`: its index, and no warp-level operation done yet.
 void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
-  b.block_idx[0] = static_cast<unsigned>(id % b.grid_dim[0]);
-  b.block_idx[1] = static_cast<unsigned>((id / b.grid_dim[0]) % b.grid_dim[1]);
-  b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{b.grid_dim[0]} * b.grid_dim[1]));
+  if (b.grid_dim[1] == 1 && b.grid_dim[2] == 1) {  // a 1-D grid: no divisions
+    b.block_idx[0] = static_cast<unsigned>(id);
+    b.block_idx[1] = 0;
+    b.block_idx[2] = 0;
+  } else {
+    b.block_idx[0] = static_cast<unsigned>(id % b.grid_dim[0]);
+    b.block_idx[1] = static_cast<unsigned>((id / b.grid_dim[0]) % b.grid_dim[1]);
+    b.block_idx[2] = static_cast<unsigned>(id / (std::uint64_t{b.grid_dim[0]} * b.grid_dim[1]));
+  }
   if (b.warp != nullptr) {
     const std::size_t threads = std::size_t{b.block_dim[0]} * b.block_dim[1] * b.block_dim[2];
     std::memset(b.warp, 0, align_up(threads, KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_ZERO_BYTES);
@@ -259,11 +267,41 @@ bool runs_in_ranges(const CpuLaunch& launch) {
          std::uint64_t{launch.grid.y} * launch.block.y <= std::numeric_limits<unsigned>::max();
 }
 
+/// Work below this, all threads' time together, is done sooner by the calling thread alone than
+/// by waking a worker: a wake-up takes microseconds before the worker runs anything.
+constexpr std::uint64_t kAloneNs = 4000;
+
+/// Calls `body` on one chunk and adds the time it took to `work_ns`.
+template <typename Body>
+void timed(std::atomic<std::uint64_t>& work_ns, const Body& body, std::uint64_t begin,
+           std::uint64_t end) {
+  const auto start = std::chrono::steady_clock::now();
+  body(begin, end);
+  const auto took = std::chrono::steady_clock::now() - start;
+  work_ns.fetch_add(static_cast<std::uint64_t>(
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()),
+                    std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void CpuExecutor::run(const CpuLaunch& launch) {
   const std::uint64_t blocks = launch.grid.volume();
-  const std::uint64_t threads = pool_.threads();
+  LaunchHistory* history = launch.history.get();
+  const bool alone = history != nullptr &&
+                     history->blocks.load(std::memory_order_relaxed) == blocks &&
+                     history->work_ns.load(std::memory_order_relaxed) < kAloneNs;
+  std::atomic<std::uint64_t> work_ns{0};
+  run_blocks(launch, alone ? 1 : pool_.threads(), work_ns);
+  if (history != nullptr) {
+    history->blocks.store(blocks, std::memory_order_relaxed);
+    history->work_ns.store(work_ns.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+}
+
+void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads,
+                             std::atomic<std::uint64_t>& work_ns) {
+  const std::uint64_t blocks = launch.grid.volume();
   std::uint64_t grain = std::max<std::uint64_t>(1, blocks / (threads * 8));
   const bool turns = launch.yields && launch.block_entry != nullptr;
   if (turns) {
@@ -290,25 +328,29 @@ void CpuExecutor::run(const CpuLaunch& launch) {
                                             items * launch.block.x, 0, 0) != KJIT_CPU_RANGE_FLAT;
     const std::uint64_t range_grain = in_rows ? (items + threads - 1) / threads
                                               : std::max<std::uint64_t>(1, items / (threads * 8));
-    pool_.run(items, range_grain, [&](std::uint64_t begin, std::uint64_t end) {
+    const auto body = [&](std::uint64_t begin, std::uint64_t end) {
       const CurrentLaunch current(failure, launch.kernel);
       if (linear) {
         run_range(launch, begin, end);
       } else {
         run_range_rows(launch, begin, end);
       }
-    });
+    };
+    pool_.run(items, threads == 1 ? items : range_grain,
+              [&](std::uint64_t begin, std::uint64_t end) { timed(work_ns, body, begin, end); });
     failure.throw_if_failed();
     return;
   }
-  pool_.run(blocks, grain, [&](std::uint64_t begin, std::uint64_t end) {
+  const auto body = [&](std::uint64_t begin, std::uint64_t end) {
     const CurrentLaunch current(failure, launch.kernel);
     if (turns && end - begin > 1) {
       run_in_turns(launch, begin, end);
     } else {
       run_in_order(launch, begin, end);
     }
-  });
+  };
+  pool_.run(blocks, threads == 1 ? blocks : grain,
+            [&](std::uint64_t begin, std::uint64_t end) { timed(work_ns, body, begin, end); });
   failure.throw_if_failed();
 }
 

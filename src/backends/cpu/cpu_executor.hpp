@@ -12,6 +12,7 @@
 
 #include <kjit/types.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,15 @@ using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
 /// them, else how it runs them; with `run` clear, how it would (cpu_abi.h).
 using RangeEntry = unsigned (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
                                 std::uint64_t end, unsigned y, unsigned run);
+
+/// What a kernel's last measured launch cost, kept with the kernel: a launch whose blocks took
+/// less time all told than waking a worker takes runs on the calling thread alone next time (an
+/// empty launch of 4 blocks per core, a pipeline of tiny kernels), as long as the grid keeps its
+/// size and its blocks stay that quick.
+struct LaunchHistory {
+  std::atomic<std::uint64_t> blocks{0};   // the grid's blocks in the last launch measured
+  std::atomic<std::uint64_t> work_ns{0};  // the time its blocks ran, summed over the threads
+};
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
 struct CpuLaunch {
@@ -42,6 +52,7 @@ struct CpuLaunch {
   std::size_t frame_bytes = 0;   // per block, for a kernel split at its barriers
   std::unique_ptr<std::byte, void (*)(void*)> arguments{nullptr, nullptr};
   std::unique_ptr<void*[]> argument_pointers;
+  std::shared_ptr<LaunchHistory> history;  // the kernel's; none: always spread over the pool
 };
 
 class CpuExecutor {
@@ -53,6 +64,10 @@ class CpuExecutor {
   void run(const CpuLaunch& launch);
 
  private:
+  /// run() with `threads` taking part (1: the caller alone); adds the blocks' time to `work_ns`.
+  void run_blocks(const CpuLaunch& launch, std::uint64_t threads,
+                  std::atomic<std::uint64_t>& work_ns);
+
   detail::ThreadPool pool_;
 };
 

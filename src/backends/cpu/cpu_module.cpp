@@ -104,6 +104,7 @@ void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
   launch->range_entry = entries_.range;
   launch->yields = entries_.yields;
   launch->warp = entries_.warp;
+  launch->history = history_;
   launch->grid = config.grid;
   launch->block = config.block;
   launch->shared_bytes = static_shared_bytes() + config.shared_bytes;

@@ -55,6 +55,7 @@ class CpuFunction : public backend::Function {
   Entries entries_;
   CpuExecutor& executor_;
   std::shared_ptr<LinkedObject> code_;
+  std::shared_ptr<LaunchHistory> history_ = std::make_shared<LaunchHistory>();
 };
 
 }  // namespace kjit::cpu
