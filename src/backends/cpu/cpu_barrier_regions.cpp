@@ -1,7 +1,7 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
-#include "backends/cpu/cpu_index_wrap.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
+#include "backends/cpu/cpu_pass_versions.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/cpu_thread_ranges.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -386,6 +386,7 @@ class MemorySpaces {
     frame_ = scope("frame");
     uniform_ = scope("uniform");
     snapshot_ = scope("snapshot");
+    warp_ = scope("warp");
     for (const UniformSlot& u : uniform) {
       snapshots_.insert(u.snapshot);
       uniform_slots_.insert(u.slot);
@@ -420,7 +421,7 @@ class MemorySpaces {
       if (domain_name == nullptr || domain_name->getString() != kDomain) {
         return scope;
       }
-      for (const llvm::MDNode* list : {shared_, frame_, uniform_, snapshot_}) {
+      for (const llvm::MDNode* list : {shared_, frame_, uniform_, snapshot_, warp_}) {
         const auto* mine = llvm::cast<llvm::MDNode>(list->getOperand(0));
         if (llvm::AliasScopeNode(mine).getName() == node.getName()) {
           return mine;
@@ -447,7 +448,8 @@ class MemorySpaces {
  private:
   static constexpr const char* kDomain = "kjit.memory";
 
-  enum class Space { unknown, shared, frame, uniform, snapshot, global };
+  // warp: the block's warp area (cpu_prelude_warp.h), which only warp-level operations touch.
+  enum class Space { unknown, shared, frame, uniform, snapshot, warp, global };
 
   [[nodiscard]] llvm::MDNode* scope_of(Space space) const {
     switch (space) {
@@ -459,6 +461,8 @@ class MemorySpaces {
         return uniform_;
       case Space::snapshot:
         return snapshot_;
+      case Space::warp:
+        return warp_;
       default:
         return nullptr;
     }
@@ -467,7 +471,8 @@ class MemorySpaces {
   /// The scopes of every known space but `space`.
   [[nodiscard]] llvm::MDNode* others(Space space) const {
     llvm::MDNode* out = nullptr;
-    for (const Space s : {Space::shared, Space::frame, Space::uniform, Space::snapshot}) {
+    for (const Space s :
+         {Space::shared, Space::frame, Space::uniform, Space::snapshot, Space::warp}) {
       if (s != space) {
         out = llvm::MDNode::concatenate(out, scope_of(s));
       }
@@ -506,8 +511,11 @@ class MemorySpaces {
     }
     std::int64_t offset = 0;
     if (loaded_from(object, block_, offset)) {
-      return offset == static_cast<std::int64_t>(offsetof(kjit_cpu_block, shared)) ? Space::shared
-                                                                                   : Space::unknown;
+      if (offset == static_cast<std::int64_t>(offsetof(kjit_cpu_block, shared))) {
+        return Space::shared;
+      }
+      return offset == static_cast<std::int64_t>(offsetof(kjit_cpu_block, warp)) ? Space::warp
+                                                                                 : Space::unknown;
     }
     if (object == args_ || object == block_) {
       return Space::global;
@@ -530,6 +538,7 @@ class MemorySpaces {
   llvm::MDNode* frame_ = nullptr;
   llvm::MDNode* uniform_ = nullptr;
   llvm::MDNode* snapshot_ = nullptr;
+  llvm::MDNode* warp_ = nullptr;
 };
 
 Instruction* use_point(llvm::Use& use) {
@@ -1251,13 +1260,23 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     id->replaceOperandWith(0, id);
     return id;
   };
+  // The states the threads reach: as a set of bits where there are at most 64 states (an or over
+  // the threads, which LLVM vectorises whatever it learns of the states; a min and max over a
+  // state it finds constant after unswitching a loop become compares it does not recognise as
+  // reductions), else as {min state, min state of threads that have not ended, max state}.
+  const bool state_bits = code.regions.size() <= 64;
   const auto nest = [&]() {
-    const Carried init{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
-                       b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
+    const Carried init =
+        state_bits ? Carried{b.getInt64(0)}
+                   : Carried{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
+                             b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
         // {min state, min state of threads that have not ended, max state} with `next`.
         const auto fold = [&](const Carried& c, Value* next) -> Carried {
+          if (state_bits) {
+            return {b.CreateOr(c[0], b.CreateShl(b.getInt64(1), b.CreateZExt(next, i64)))};
+          }
           Value* live = b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
                                        b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
           return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0], next),
@@ -1346,11 +1365,25 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     b.CreateBr(join);
     b.SetInsertPoint(join);
     for (std::size_t i = 0; i < out_plain.size(); ++i) {
-      llvm::PHINode* phi = b.CreatePHI(i32, 2);
+      llvm::PHINode* phi = b.CreatePHI(out_plain[i]->getType(), 2);
       phi->addIncoming(out_affine[i], from_affine);
       phi->addIncoming(out_plain[i], from_plain);
       out.push_back(phi);
     }
+  }
+  if (state_bits) {  // every thread reached a state: some bit is set
+    Value* reached = out[0];
+    Value* live = b.CreateAnd(reached, b.getInt64(~(std::uint64_t{1} << kEnded)));
+    const auto lowest = [&](Value* bits) {
+      return b.CreateTrunc(b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, bits, b.getTrue()), i32);
+    };
+    Value* highest = b.CreateSub(
+        b.getInt32(63),
+        b.CreateTrunc(b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, reached, b.getTrue()), i32));
+    out = {lowest(reached),
+           b.CreateSelect(b.CreateICmpEQ(live, b.getInt64(0)),
+                          b.getInt32(std::numeric_limits<std::uint32_t>::max()), lowest(live)),
+           highest};
   }
   Value* packed = llvm::PoisonValue::get(result);
   for (unsigned i = 0; i < 3; ++i) {
@@ -1373,7 +1406,9 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       }
     }
   }
-  version_on_index_wrap(*pass, xs, nx);
+  if (mode == PassMode::all) {
+    version_pass(*pass, xs, nx, threads);
+  }
   return pass;
 }
 

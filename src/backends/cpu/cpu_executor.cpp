@@ -79,12 +79,13 @@ kjit_cpu_block block_record(const CpuLaunch& launch) {
   return b;
 }
 
-/// The bytes of a block's warp area (cpu_abi.h): whole warps.
+/// The bytes of a block's warp area (cpu_abi.h): whole warps, and the tail.
 std::size_t warp_area_bytes(const CpuLaunch& launch) {
   if (!launch.warp) {
     return 0;
   }
-  return align_up(launch.block.volume(), KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_AREA_BYTES;
+  return align_up(launch.block.volume(), KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_AREA_BYTES +
+         KJIT_CPU_WARP_TAIL_BYTES;
 }
 
 /// Starts block `id` in record `b`: its index, and no warp-level operation done yet.

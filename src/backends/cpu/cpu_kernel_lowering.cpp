@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 
 #include "backends/cpu/cpu_barrier_regions.hpp"
+#include "backends/cpu/cpu_pass_versions.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/device_variables.hpp"
@@ -761,6 +762,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }
+  lower_warp_counts(m);
   keep_device_variables(m, keep);
   internalize_all_but(m, keep);
 

@@ -13,6 +13,9 @@ namespace kjit::cpu {
 inline constexpr std::string_view kBarrierWaitSymbol = "__kjit_barrier_wait";
 /// The runtime function where a warp's lanes meet, on fibers (cpu_abi.h).
 inline constexpr std::string_view kWarpWaitSymbol = "__kjit_warp_wait";
+/// A lane's count of warp-level operations (cpu_prelude_warp.h): kjit's lowering replaces every
+/// call (cpu_pass_versions.hpp); no kernel object calls it.
+inline constexpr std::string_view kWarpCountSymbol = "__kjit_warp_count";
 /// The runtime function a failed assert() calls (cpu_launch_failure.hpp).
 inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
 

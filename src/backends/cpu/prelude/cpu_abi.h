@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 5
+#define KJIT_CPU_ABI_VERSION 6
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -28,8 +28,8 @@ struct kjit_cpu_block {
   /* Where the lanes of a warp meet in a warp-level operation (kernels flagged
    * KJIT_CPU_KERNEL_USES_WARP; null otherwise): KJIT_CPU_WARP_AREA_BYTES per thread, the block's
    * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (the
-   * stamps of each lane's warp-level operations) are zero when the block starts. Laid
-   * out by the prelude. */
+   * stamps of each lane's warp-level operations) are zero when the block starts; then
+   * KJIT_CPU_WARP_TAIL_BYTES more. Laid out by the prelude. */
   char* warp;
 };
 
@@ -62,6 +62,9 @@ struct kjit_cpu_kernel_info {
  * starts) and a 16-byte value. */
 #define KJIT_CPU_WARP_AREA_BYTES 48u
 #define KJIT_CPU_WARP_ZERO_BYTES 16u
+/* Bytes after the last lane's value that no lane owns: a shuffle may read 31 lanes of 16 bytes
+ * past its warp, and drop what it read. */
+#define KJIT_CPU_WARP_TAIL_BYTES 512u
 #define KJIT_CPU_WARP_LANES 32u
 
 /* Symbols of kernel entry N in a compiled object (only the entry the info's flags call for is

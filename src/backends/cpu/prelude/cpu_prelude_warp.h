@@ -19,6 +19,12 @@
 static const int warpSize = 32;
 
 extern "C" void __kjit_warp_wait(const kjit_cpu_thread*);
+// A lane's count of warp-level operations done: the larger of its two stamps' counts, `area`
+// being the warp area of n lanes (below). kjit's lowering computes it in place; in a pass over a
+// block's threads that all have the same count, it reads that count once for all of them, so
+// that every lane reads and writes the same place: LLVM then moves the lanes' values as vectors.
+extern "C" unsigned __kjit_warp_count(const char* area, unsigned n, unsigned tid)
+    __attribute__((pure, nothrow));
 
 // The call site of a warp-level operation, from the default argument that names it.
 #define __KJIT_SITE (__builtin_LINE() * 4096u + __builtin_COLUMN())
@@ -38,8 +44,11 @@ struct warp_lane {
   __attribute__((always_inline)) warp_lane() {
     kjit_cpu_thread* ctx = __kjit_ctx();
     const kjit_cpu_block* b = ctx->block;
-    tid = ctx->thread_idx[0] +
-          b->block_dim[0] * (ctx->thread_idx[1] + b->block_dim[1] * ctx->thread_idx[2]);
+    // In int: a block has at most 1024 threads, so the sum cannot overflow, and LLVM, told so,
+    // sees consecutive x as consecutive lanes (an unsigned sum may wrap, as far as it knows).
+    tid = (unsigned)((int)ctx->thread_idx[0] +
+                     (int)b->block_dim[0] * ((int)ctx->thread_idx[1] +
+                                             (int)b->block_dim[1] * (int)ctx->thread_idx[2]));
     n = (b->block_dim[0] * b->block_dim[1] * b->block_dim[2] + 31u) & ~31u;
     area = b->warp;
   }
@@ -48,11 +57,7 @@ struct warp_lane {
   }
   char* values(unsigned place) const { return area + n * 16 + place * n * 16; }
   // This lane's count of warp-level operations done.
-  unsigned count() const {
-    const unsigned a = (unsigned)stamps(0)[tid];
-    const unsigned b = (unsigned)stamps(1)[tid];
-    return a > b ? a : b;
-  }
+  unsigned count() const { return __kjit_warp_count(area, n, tid); }
 };
 
 static inline unsigned long long stamp(unsigned count, unsigned site) {
@@ -62,6 +67,7 @@ static inline unsigned long long stamp(unsigned count, unsigned site) {
 // Where a lane meets its warp, as it reads it after the wait. Everything is read afresh from the
 // warp area there, so that a kernel split at the wait keeps nothing of it across.
 struct warp_meeting {
+  unsigned tid;                      // linear index in the block
   unsigned lane;                     // in its warp
   unsigned base;                     // linear index of the warp's lane 0
   unsigned count;                    // this lane's count, this operation included
@@ -71,6 +77,7 @@ struct warp_meeting {
 
   __attribute__((always_inline)) explicit warp_meeting(unsigned at) : site(at) {
     const warp_lane l;
+    tid = l.tid;
     lane = l.tid & 31u;
     base = l.tid & ~31u;
     count = l.count();
@@ -86,10 +93,15 @@ struct warp_meeting {
     }
     return m;
   }
+  // Lane j's index in the block, as this lane's plus the distance between them: for a shuffle
+  // up or down by a distance every lane shares, LLVM sees consecutive lanes read consecutive
+  // places (base + j would be a gather to it).
+  // (In 64 bits: a 32-bit sum could wrap, as far as LLVM knows, and would be a gather again.)
+  long long at(unsigned j) const { return (long long)(int)tid + (int)(j - lane); }
   template <class T>
   T value(unsigned j) const {
     T v;
-    __builtin_memcpy(&v, values + (base + j) * sizeof(T), sizeof(T));
+    __builtin_memcpy(&v, values + at(j) * (long long)sizeof(T), sizeof(T));
     return v;
   }
   // Lane j's value if it arrived at this operation (by its count alone), else zero bits.
@@ -97,8 +109,8 @@ struct warp_meeting {
   T value_if_met(unsigned j) const {
     T v;
     __builtin_memset(&v, 0, sizeof(T));
-    if ((unsigned)stamps[base + j] == count) {
-      __builtin_memcpy(&v, values + (base + j) * sizeof(T), sizeof(T));
+    if ((unsigned)stamps[at(j)] == count) {
+      __builtin_memcpy(&v, values + at(j) * (long long)sizeof(T), sizeof(T));
     }
     return v;
   }
@@ -116,6 +128,35 @@ static inline __attribute__((always_inline)) warp_meeting warp_meet(const T& v, 
   }
   __kjit_warp_wait(__kjit_ctx());
   return warp_meeting(site);
+}
+
+// c ? a : b, as bit masks rather than a branch: LLVM would sink the loads of a branch's two arms
+// into one load of a chosen address, which a vector of lanes can make only as a gather.
+template <class W, class T>
+static inline __attribute__((always_inline)) T pick_words(bool c, const T& a, const T& b) {
+  W x[sizeof(T) / sizeof(W)];
+  W y[sizeof(T) / sizeof(W)];
+  __builtin_memcpy(x, &a, sizeof(T));
+  __builtin_memcpy(y, &b, sizeof(T));
+  const W keep = (W) - (W)c;  // all ones where a is chosen
+  for (unsigned i = 0; i < sizeof(T) / sizeof(W); ++i) {
+    x[i] = (W)((x[i] & keep) | (y[i] & (W)~keep));
+  }
+  T r;
+  __builtin_memcpy(&r, x, sizeof(T));
+  return r;
+}
+template <class T>
+static inline __attribute__((always_inline)) T pick(bool c, const T& a, const T& b) {
+  if constexpr (sizeof(T) % 8 == 0) {
+    return pick_words<unsigned long long>(c, a, b);
+  } else if constexpr (sizeof(T) % 4 == 0) {
+    return pick_words<unsigned>(c, a, b);
+  } else if constexpr (sizeof(T) % 2 == 0) {
+    return pick_words<unsigned short>(c, a, b);
+  } else {
+    return pick_words<unsigned char>(c, a, b);
+  }
 }
 
 // PTX's shfl.sync: mode 0 up, 1 down, 2 bfly, 3 idx; width a power of two up to 32.
@@ -148,9 +189,14 @@ static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode
       ok = j <= max_lane;
       break;
   }
-  const unsigned from = (unsigned)(ok ? j : lane);
   // A lane of the mask takes part (CUDA's rule); only the others need to have arrived checked.
-  return (mask >> from & 1u) != 0 ? m.value<T>(from) : m.value_if_met<T>(from);
+  // Lane j's value is read even where the lane keeps its own (!ok, j past its segment): it is
+  // then another lane's or the area's tail (KJIT_CPU_WARP_TAIL_BYTES), and dropped. A load
+  // every lane makes, at its index plus the shuffle's distance, is one vector load to LLVM.
+  if ((mask >> (j & 31) & 1u) != 0) {
+    return pick(ok, m.value<T>((unsigned)j), var);
+  }
+  return ok ? m.value_if_met<T>((unsigned)j) : var;
 }
 
 template <class T>

@@ -1,0 +1,229 @@
+#include "backends/cpu/cpu_pass_versions.hpp"
+
+#include "backends/cpu/cpu_runtime_symbols.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace kjit::cpu {
+
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+/// An add of `base` (known on entry) and a thread's x coordinate that may wrap.
+struct IndexAdd {
+  llvm::BinaryOperator* add;
+  Value* base;
+};
+
+bool known_on_entry(const Value* v, const BasicBlock& entry) {
+  if (llvm::isa<llvm::Argument, llvm::Constant>(v)) {
+    return true;
+  }
+  const auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  return i != nullptr && i->getParent() == &entry;
+}
+
+std::vector<IndexAdd> index_adds(const std::vector<Value*>& xs, const BasicBlock& entry) {
+  std::vector<IndexAdd> out;
+  for (Value* x : xs) {
+    if (!x->getType()->isIntegerTy(32)) {
+      continue;
+    }
+    for (llvm::User* user : x->users()) {
+      auto* add = llvm::dyn_cast<llvm::BinaryOperator>(user);
+      if (add == nullptr || add->getOpcode() != llvm::Instruction::Add ||
+          (add->hasNoSignedWrap() && add->hasNoUnsignedWrap())) {
+        continue;
+      }
+      Value* base = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
+      if (base != x && known_on_entry(base, entry)) {
+        out.push_back({add, base});
+      }
+    }
+  }
+  return out;
+}
+
+bool is_warp_count(const llvm::CallInst* call) {
+  const llvm::Function* callee = call->getCalledFunction();
+  return callee != nullptr && callee->getName() == llvm::StringRef(kWarpCountSymbol);
+}
+
+/// The pass's calls of __kjit_warp_count, when one of them reads a warp area of a size known on
+/// entry; none otherwise. Every call reads the block's warp area (the prelude computes both from
+/// the block record), possibly through copies of the same computation.
+std::vector<llvm::CallInst*> warp_counts(llvm::Function& pass) {
+  std::vector<llvm::CallInst*> out;
+  for (BasicBlock& block : pass) {
+    for (llvm::Instruction& i : block) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      if (call == nullptr || !is_warp_count(call)) {
+        continue;
+      }
+      const bool on_entry = known_on_entry(call->getArgOperand(0), pass.getEntryBlock()) &&
+                            known_on_entry(call->getArgOperand(1), pass.getEntryBlock());
+      out.insert(on_entry ? out.begin() : out.end(), call);  // one known on entry first
+    }
+  }
+  if (out.empty() || !known_on_entry(out[0]->getArgOperand(0), pass.getEntryBlock()) ||
+      !known_on_entry(out[0]->getArgOperand(1), pass.getEntryBlock())) {
+    return {};
+  }
+  return out;
+}
+
+/// Lane `tid`'s count in warp area `area` of `n` lanes: the larger of its two stamps' counts
+/// (the low halves of the n 8-byte stamps of each place, cpu_prelude_warp.h).
+Value* emit_count(llvm::IRBuilderBase& b, Value* area, Value* n, Value* tid) {
+  auto* i64 = b.getInt64Ty();
+  Value* lane = b.CreateZExt(tid, i64);
+  Value* second = b.CreateInBoundsGEP(i64, area, b.CreateZExt(n, i64));
+  Value* first_count = b.CreateTrunc(
+      b.CreateLoad(i64, b.CreateInBoundsGEP(i64, area, lane), "stamp0"), b.getInt32Ty());
+  Value* second_count = b.CreateTrunc(
+      b.CreateLoad(i64, b.CreateInBoundsGEP(i64, second, lane), "stamp1"), b.getInt32Ty());
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, first_count, second_count, nullptr,
+                                 "warp.count");
+}
+
+/// Gives the cloned loops their own loop metadata: two loops must not share an identity.
+void renew_loop_ids(const std::vector<BasicBlock*>& blocks) {
+  for (BasicBlock* block : blocks) {
+    llvm::Instruction* term = block->getTerminator();
+    llvm::MDNode* id = term->getMetadata(llvm::LLVMContext::MD_loop);
+    if (id == nullptr || id->getNumOperands() == 0 || id->getOperand(0) != id) {
+      continue;
+    }
+    llvm::SmallVector<llvm::Metadata*, 4> operands{nullptr};
+    for (unsigned i = 1; i < id->getNumOperands(); ++i) {
+      operands.push_back(id->getOperand(i));
+    }
+    llvm::MDNode* fresh = llvm::MDNode::getDistinct(term->getContext(), operands);
+    fresh->replaceOperandWith(0, fresh);
+    term->setMetadata(llvm::LLVMContext::MD_loop, fresh);
+  }
+}
+
+}  // namespace
+
+bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx, Value* threads) {
+  BasicBlock& entry = pass.getEntryBlock();
+  const std::vector<IndexAdd> adds = index_adds(xs, entry);
+  const std::vector<llvm::CallInst*> counts = warp_counts(pass);
+  if (adds.empty() && counts.empty()) {
+    return false;
+  }
+  // Every block but the entry, copied; the copies use the entry's values as the originals do.
+  std::vector<BasicBlock*> originals;
+  for (BasicBlock& block : pass) {
+    if (&block != &entry) {
+      originals.push_back(&block);
+    }
+  }
+  llvm::ValueToValueMapTy map;
+  std::vector<BasicBlock*> copies;
+  for (BasicBlock* block : originals) {
+    BasicBlock* copy = llvm::CloneBasicBlock(block, map, ".fast", &pass);
+    map[block] = copy;
+    copies.push_back(copy);
+  }
+  llvm::remapInstructionsInBlocks(copies, map);
+  renew_loop_ids(copies);
+
+  llvm::LLVMContext& ctx = pass.getContext();
+  BasicBlock* general = BasicBlock::Create(ctx, "kjit.pass.general", &pass);
+  BasicBlock* fast = BasicBlock::Create(ctx, "kjit.pass.fast", &pass);
+  llvm::Instruction* start = entry.getTerminator();
+  llvm::Instruction* start_copy = start->clone();
+  start->removeFromParent();
+  start->insertInto(general, general->end());
+  start_copy->insertInto(fast, fast->end());
+  llvm::RemapInstruction(start_copy, map,
+                         llvm::RF_IgnoreMissingLocals | llvm::RF_NoModuleLevelChanges);
+  for (BasicBlock* next : llvm::successors(general)) {
+    next->replacePhiUsesWith(&entry, general);
+  }
+  for (BasicBlock* next : llvm::successors(fast)) {
+    next->replacePhiUsesWith(&entry, fast);
+  }
+
+  llvm::IRBuilder<> b(&entry);
+  auto* i64 = b.getInt64Ty();
+  Value* holds = b.getTrue();
+  // No index wraps when base + x stays below 2^31 for every x in [0, nx): then it neither
+  // overflows as a signed nor as an unsigned number.
+  Value* width = b.CreateZExt(nx, i64);
+  for (const IndexAdd& index : adds) {
+    Value* last = b.CreateAdd(b.CreateZExt(index.base, i64), width);
+    holds = b.CreateAnd(holds, b.CreateICmpULE(last, b.getInt64(std::uint64_t{1} << 31)));
+    auto* copy = llvm::cast<llvm::BinaryOperator>(map[index.add]);
+    copy->setHasNoSignedWrap(true);
+    copy->setHasNoUnsignedWrap(true);
+  }
+  if (!counts.empty()) {
+    // Does every thread have the first thread's count? (A pass over all threads: none ended.)
+    Value* area = counts[0]->getArgOperand(0);
+    Value* n = counts[0]->getArgOperand(1);
+    Value* first = emit_count(b, area, n, b.getInt32(0));
+    BasicBlock* from = b.GetInsertBlock();
+    BasicBlock* loop = BasicBlock::Create(ctx, "kjit.warp.counts", &pass, general);
+    BasicBlock* done = BasicBlock::Create(ctx, "kjit.warp.counts.done", &pass, general);
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    llvm::PHINode* tid = b.CreatePHI(i64, 2, "tid");
+    llvm::PHINode* alike = b.CreatePHI(b.getInt1Ty(), 2, "alike");
+    tid->addIncoming(b.getInt64(0), from);
+    alike->addIncoming(b.getTrue(), from);
+    Value* same = b.CreateAnd(
+        alike, b.CreateICmpEQ(emit_count(b, area, n, b.CreateTrunc(tid, b.getInt32Ty())), first));
+    Value* next = b.CreateAdd(tid, b.getInt64(1), "tid.next", true, true);
+    tid->addIncoming(next, loop);
+    alike->addIncoming(same, loop);
+    b.CreateCondBr(b.CreateICmpULT(next, threads), loop, done);
+    b.SetInsertPoint(done);
+    holds = b.CreateAnd(holds, same);
+    for (llvm::CallInst* call : counts) {
+      auto* copy = llvm::cast<llvm::CallInst>(map[call]);
+      copy->replaceAllUsesWith(first);
+      copy->eraseFromParent();
+    }
+  }
+  b.CreateCondBr(holds, fast, general);
+  return true;
+}
+
+void lower_warp_counts(llvm::Module& m) {
+  llvm::Function* hook = m.getFunction(llvm::StringRef(kWarpCountSymbol));
+  if (hook == nullptr) {
+    return;
+  }
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::User* user : hook->users()) {
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call != nullptr && is_warp_count(call)) {
+      calls.push_back(call);
+    }
+  }
+  for (llvm::CallInst* call : calls) {
+    llvm::IRBuilder<> b(call);
+    call->replaceAllUsesWith(
+        emit_count(b, call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2)));
+    call->eraseFromParent();
+  }
+  if (hook->use_empty()) {
+    hook->eraseFromParent();
+  }
+}
+
+}  // namespace kjit::cpu
