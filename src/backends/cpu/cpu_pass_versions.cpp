@@ -84,18 +84,14 @@ std::vector<llvm::CallInst*> warp_counts(llvm::Function& pass) {
   return out;
 }
 
-/// Lane `tid`'s count in warp area `area` of `n` lanes: the larger of its two stamps' counts
-/// (the low halves of the n 8-byte stamps of each place, cpu_prelude_warp.h).
+/// Lane `tid`'s count in warp area `area` of `n` lanes: the n 4-byte counts follow the two places'
+/// n 8-byte stamps (cpu_prelude_warp.h).
 Value* emit_count(llvm::IRBuilderBase& b, Value* area, Value* n, Value* tid) {
   auto* i64 = b.getInt64Ty();
-  Value* lane = b.CreateZExt(tid, i64);
-  Value* second = b.CreateInBoundsGEP(i64, area, b.CreateZExt(n, i64));
-  Value* first_count = b.CreateTrunc(
-      b.CreateLoad(i64, b.CreateInBoundsGEP(i64, area, lane), "stamp0"), b.getInt32Ty());
-  Value* second_count = b.CreateTrunc(
-      b.CreateLoad(i64, b.CreateInBoundsGEP(i64, second, lane), "stamp1"), b.getInt32Ty());
-  return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, first_count, second_count, nullptr,
-                                 "warp.count");
+  Value* counts = b.CreateInBoundsGEP(i64, area, b.CreateShl(b.CreateZExt(n, i64), 1));
+  return b.CreateLoad(b.getInt32Ty(),
+                      b.CreateInBoundsGEP(b.getInt32Ty(), counts, b.CreateZExt(tid, i64)),
+                      "warp.count");
 }
 
 /// Gives the cloned loops their own loop metadata: two loops must not share an identity.

@@ -58,10 +58,10 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_RANGE_ROWS 1u
 #define KJIT_CPU_RANGE_FLAT 2u
 
-/* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp (zero when a block
- * starts) and a 16-byte value. */
-#define KJIT_CPU_WARP_AREA_BYTES 48u
-#define KJIT_CPU_WARP_ZERO_BYTES 16u
+/* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp and a 4-byte count
+ * (zero when a block starts), two places of a 16-byte value. */
+#define KJIT_CPU_WARP_AREA_BYTES 52u
+#define KJIT_CPU_WARP_ZERO_BYTES 20u
 /* Bytes after the last lane's value that no lane owns: a shuffle may read 31 lanes of 16 bytes
  * past its warp, and drop what it read. */
 #define KJIT_CPU_WARP_TAIL_BYTES 512u

@@ -19,10 +19,10 @@
 static const int warpSize = 32;
 
 extern "C" void __kjit_warp_wait(const kjit_cpu_thread*);
-// A lane's count of warp-level operations done: the larger of its two stamps' counts, `area`
-// being the warp area of n lanes (below). kjit's lowering computes it in place; in a pass over a
-// block's threads that all have the same count, it reads that count once for all of them, so
-// that every lane reads and writes the same place: LLVM then moves the lanes' values as vectors.
+// A lane's count of warp-level operations done, from the warp area `area` of n lanes (below).
+// kjit's lowering reads it in place; in a pass over a block's threads that all have the same
+// count, it reads that count once for all of them, so that every lane reads and writes the same
+// place: LLVM then moves the lanes' values as vectors.
 extern "C" unsigned __kjit_warp_count(const char* area, unsigned n, unsigned tid)
     __attribute__((pure, nothrow));
 
@@ -31,11 +31,12 @@ extern "C" unsigned __kjit_warp_count(const char* area, unsigned n, unsigned tid
 
 namespace __kjit {
 
-// The warp area (cpu_abi.h), for n threads (whole warps): two places, used in turn, each n stamps
-// (a lane's count of warp-level operations at its last one in that place, and that operation's
-// call site; zero when a block starts) and then n values of 16 bytes. A lane's count is the larger
-// of its two stamps' counts. Every access is to the lane's own element or, for a read, to one of
-// its warp's: a pass over a block's threads reads and writes the stamps as vectors.
+// The warp area (cpu_abi.h), for n threads (whole warps): two places, used in turn, of n stamps
+// each (a lane's count of warp-level operations at its last one in that place, and that
+// operation's call site), then each lane's count of warp-level operations (4 bytes; these zero
+// when a block starts), then the two places' n values of 16 bytes each. Every access is to the
+// lane's own element or, for a read, to one of its warp's: a pass over a block's threads reads
+// and writes them as vectors.
 struct warp_lane {
   unsigned tid;  // linear index in the block
   unsigned n;    // the block's threads, in whole warps
@@ -55,7 +56,8 @@ struct warp_lane {
   unsigned long long* stamps(unsigned place) const {
     return (unsigned long long*)(area + place * n * 8);
   }
-  char* values(unsigned place) const { return area + n * 16 + place * n * 16; }
+  unsigned* counts() const { return (unsigned*)(area + n * 16); }
+  char* values(unsigned place) const { return area + n * 20 + place * n * 16; }
   // This lane's count of warp-level operations done.
   unsigned count() const { return __kjit_warp_count(area, n, tid); }
 };
@@ -123,8 +125,10 @@ static inline __attribute__((always_inline)) warp_meeting warp_meet(const T& v, 
   {
     const warp_lane l;
     const unsigned count = l.count() + 1;
-    l.stamps(count & 1u)[l.tid] = stamp(count, site);
-    __builtin_memcpy(l.values(count & 1u) + l.tid * sizeof(T), &v, sizeof(T));
+    const long long at = (int)l.tid;  // (see warp_meeting::at)
+    l.stamps(count & 1u)[at] = stamp(count, site);
+    l.counts()[at] = count;
+    __builtin_memcpy(l.values(count & 1u) + at * (long long)sizeof(T), &v, sizeof(T));
   }
   __kjit_warp_wait(__kjit_ctx());
   return warp_meeting(site);
