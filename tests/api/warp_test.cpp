@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -332,6 +333,50 @@ TEST_F(Warp, ABarrierWaitsForAWarpThatIsStillShuffling) {
                                     in.begin() + std::ptrdiff_t{b} * kBlock + 32, 0);
     for (unsigned r = 0; r < kBlock; ++r) {
       EXPECT_EQ(got[b * kBlock + r], sum) << "block " << b << ", thread " << r;
+    }
+  }
+}
+
+TEST_F(Warp, WarpsWhoseOtherThreadsLeftEarly) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*, unsigned, unsigned, unsigned>("live_warps", device);
+  constexpr unsigned kBlock = 256;
+  constexpr unsigned kGrid = 3;
+  constexpr std::size_t kThreads = std::size_t{kBlock} * kGrid;
+  const std::vector<int> in = random_vector<int>(kThreads, -1000, 1000);
+  struct Live {
+    unsigned first, end, every;
+  };
+  // Consecutive live warps from the first, from the middle, one warp; then every other warp.
+  for (const Live live :
+       {Live{0, 256, 1}, Live{64, 192, 1}, Live{224, 256, 1}, Live{0, 32, 1}, Live{32, 256, 2}}) {
+    auto out = poisoned<int>(kThreads);
+    k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out, live.first,
+             live.end, live.every);
+    const std::vector<int> got = out.download();
+    for (unsigned b = 0; b < kGrid; ++b) {
+      const int scale = in[std::size_t{b} * kBlock] % 7 + 2;
+      for (unsigned w = 0; w < kBlock / 32; ++w) {
+        // __shfl_down_sync: a lane whose source is past the warp gets its own value.
+        std::array<int, 32> v{};
+        for (unsigned l = 0; l < 32; ++l) {
+          v[l] = in[std::size_t{b} * kBlock + w * 32 + l];
+        }
+        for (unsigned offset = 16; offset > 0; offset /= 2) {
+          std::array<int, 32> next{};
+          for (unsigned l = 0; l < 32; ++l) {
+            next[l] = v[l] + (l + offset < 32 ? v[l + offset] : v[l]);
+          }
+          v = next;
+        }
+        for (unsigned l = 0; l < 32; ++l) {
+          const unsigned r = w * 32 + l;
+          const bool lives = r >= live.first && r < live.end && w % live.every == 0;
+          EXPECT_EQ(got[std::size_t{b} * kBlock + r], lives ? v[l] * scale : -1)
+              << "live [" << live.first << ", " << live.end << ") every " << live.every
+              << ": block " << b << ", thread " << r;
+        }
+      }
     }
   }
 }

@@ -149,6 +149,25 @@ __global__ void warp_then_barrier(const int* in, int* out) {
   out[t] = total;
 }
 
+// Threads outside [first, end), and those of warps whose number in the block is not a multiple
+// of `every`, leave at once; the others (whole warps) shuffle their warp's values down, scaled by
+// a value the same in every thread and kept across the meetings. On the CPU the live threads run
+// alone (first > 0: the scale is kept in the first live thread's slot) when they are consecutive.
+__global__ void live_warps(const int* in, int* out, unsigned first, unsigned end, unsigned every) {
+  const unsigned r = threadIdx.x;
+  const unsigned t = blockIdx.x * blockDim.x + r;
+  const int scale = in[blockIdx.x * blockDim.x] % 7 + 2;
+  if (r < first || r >= end || r / 32 % every != 0) {
+    out[t] = -1;
+    return;
+  }
+  int v = in[t];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  out[t] = v * scale;
+}
+
 // A ballot in a grid-stride loop that every lane of a warp runs as often: how many values are
 // positive.
 __global__ void count_positive(const int* in, unsigned* count, int n) {

@@ -1116,14 +1116,19 @@ struct Regions {
 /// One pass over the block's threads. Returns {min state, min state of threads that have not
 /// ended, max state}; a state is the barrier a thread waits at, or kEnded.
 Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
-                    const FrameLayout& layout, const MemorySpaces& spaces) {
+                    const FrameLayout& layout, const MemorySpaces& spaces, bool over_live = false) {
   llvm::LLVMContext& ctx = f.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* result = llvm::StructType::get(ctx, {i32, i32, i32});
-  auto* type = llvm::FunctionType::get(result, {ptr, ptr, ptr, i64, i32, i32, i32}, false);
-  const char* suffix = mode == PassMode::all       ? "all"
+  std::vector<llvm::Type*> parameters{ptr, ptr, ptr, i64, i32, i32, i32};
+  if (over_live) {
+    parameters.insert(parameters.end(), {i32, i32});  // the live threads' x: [first, end)
+  }
+  auto* type = llvm::FunctionType::get(result, parameters, false);
+  const char* suffix = over_live                   ? "live"
+                       : mode == PassMode::all     ? "all"
                        : mode == PassMode::any     ? "any"
                        : mode == PassMode::through ? "through"
                                                    : "warp";
@@ -1136,8 +1141,15 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   Value* nx = pass->getArg(4);
   Value* ny = pass->getArg(5);
   Value* nz = pass->getArg(6);
+  Value* live_first = over_live ? pass->getArg(7) : nullptr;
+  Value* live_end = over_live ? pass->getArg(8) : nullptr;
   llvm::IRBuilder<> b(BasicBlock::Create(ctx, "entry", pass));
   Value* states = slot_address(b, frame, threads, b.getInt64(0), layout.state);
+  // The thread whose slots hold the values the same in every thread of a pass over all threads:
+  // thread 0, or the first live one in a pass over the live threads.
+  Value* holder = over_live ? b.CreateZExt(live_first, i64) : b.getInt64(0);
+  Value* holders_end =
+      over_live ? b.CreateZExt(live_end, i64) : threads;  // of the threads that run
   // The uniform values every thread of the pass reads: thread 0's (all threads are at one
   // barrier), or, when each thread runs its own region, the running thread's.
   const auto take_snapshots = [&](Value* tid) {
@@ -1148,12 +1160,12 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     }
   };
   if (mode == PassMode::all && r != 0) {
-    take_snapshots(b.getInt64(0));
+    take_snapshots(holder);
   }
-  const AffineRegion* affine =
-      mode == PassMode::all && r < code.affine.size() && code.affine[r].region != nullptr
-          ? &code.affine[r]
-          : nullptr;
+  const AffineRegion* affine = mode == PassMode::all && !over_live && r < code.affine.size() &&
+                                       code.affine[r].region != nullptr
+                                   ? &code.affine[r]
+                                   : nullptr;
   // Where the threads of a guarded region change sides (ThreadGuard), computed once.
   std::map<const Function*, Value*> splits;
   if (mode == PassMode::all) {
@@ -1174,7 +1186,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   std::vector<llvm::CallInst*> inlined;
   std::vector<Value*> region_extra;  // the bases of an affine region
   const auto call_region = [&](Function* region, Value* x, Value* y, Value* z, Value* tid) {
-    Value* uniform_tid = mode == PassMode::all ? b.getInt64(0) : tid;
+    Value* uniform_tid = mode == PassMode::all ? holder : tid;
     std::vector<Value*> call_args{args, block, x, y, z, frame, threads, tid, uniform_tid};
     if (region->arg_size() > call_args.size()) {
       call_args.insert(call_args.end(), region_extra.begin(), region_extra.end());
@@ -1265,10 +1277,12 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   // state it finds constant after unswitching a loop become compares it does not recognise as
   // reductions), else as {min state, min state of threads that have not ended, max state}.
   const bool state_bits = code.regions.size() <= 64;
+  // A pass over the live threads counts the others as ended: they are.
+  const std::uint32_t none_yet = over_live ? kEnded : std::numeric_limits<std::uint32_t>::max();
   const auto nest = [&]() {
     const Carried init =
-        state_bits ? Carried{b.getInt64(0)}
-                   : Carried{b.getInt32(std::numeric_limits<std::uint32_t>::max()),
+        state_bits ? Carried{b.getInt64(over_live ? std::uint64_t{1} << kEnded : 0)}
+                   : Carried{b.getInt32(none_yet),
                              b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
@@ -1312,17 +1326,25 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
               [&](Value* x, const Carried& c) { return fold(c, thread(x, y, z)); }, new_loop_id(),
               may_be_empty);
         };
+        Value* first = over_live ? live_first : b.getInt32(0);
+        Value* end = over_live ? live_end : nx;
         const auto split = splits.find(all_region);
         if (split == splits.end()) {
-          return row(b.getInt32(0), nx, c_y, false);
+          return row(first, end, c_y, over_live);
         }
         // The threads below the split, then those above it, each over its copy of the region.
         Function* whole = all_region;
         const ThreadGuard& guard = code.guards.at(whole);
+        Value* at = split->second;
+        if (over_live) {
+          at = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax,
+                                       b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, at, end),
+                                       first);
+        }
         all_region = guard.below;
-        const Carried below = row(b.getInt32(0), split->second, c_y, true);
+        const Carried below = row(first, at, c_y, true);
         all_region = guard.above;
-        const Carried above = row(split->second, nx, below, true);
+        const Carried above = row(at, end, below, true);
         all_region = whole;
         return above;
       });
@@ -1407,7 +1429,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     }
   }
   if (mode == PassMode::all) {
-    version_pass(*pass, xs, nx, threads);
+    version_pass(*pass, xs, nx, holder, holders_end);
   }
   return pass;
 }
@@ -1455,13 +1477,16 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
   BasicBlock* first = can_yield ? BasicBlock::Create(ctx, "first", driver) : start;
   b.CreateCondBr(b.CreateICmpEQ(threads, b.getInt64(0)), done, first);
 
-  // (block, states, whether the driver may yield after them, whether a pass over all threads
-  // ran last: then the uniform values are kept in thread 0's slots alone)
-  std::vector<std::tuple<BasicBlock*, Value*, bool, bool>> incoming;
+  // (block, states, whether the driver may yield after them, the thread whose slots alone keep
+  // the uniform values after a pass over all threads (thread 0) or over the live ones (the first
+  // of them), kNoHolder after passes in which each thread keeps its own)
+  constexpr std::uint64_t kNoHolder = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::tuple<BasicBlock*, Value*, bool, Value*>> incoming;
   const auto call_pass = [&](unsigned r, PassMode mode) {
     Value* result = b.CreateCall(make_pass(f, code, r, mode, layout, spaces),
                                  {args, block, frame, threads, nx, ny, nz});
-    incoming.emplace_back(b.GetInsertBlock(), result, true, mode == PassMode::all);
+    incoming.emplace_back(b.GetInsertBlock(), result, true,
+                          b.getInt64(mode == PassMode::all ? 0 : kNoHolder));
     b.CreateBr(loop);
   };
   if (can_yield) {
@@ -1475,7 +1500,7 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
           saved, b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(i32, saved_states, k)), k);
     }
     // It yielded after these, all threads at one stop (their uniform values alike): go on.
-    incoming.emplace_back(b.GetInsertBlock(), saved, false, true);
+    incoming.emplace_back(b.GetInsertBlock(), saved, false, b.getInt64(0));
     b.CreateBr(loop);
   }
   b.SetInsertPoint(start);
@@ -1489,7 +1514,7 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
   b.SetInsertPoint(loop);
   llvm::PHINode* result = b.CreatePHI(states_type, 4, "states");
   llvm::PHINode* may_yield = b.CreatePHI(b.getInt1Ty(), 4, "may_yield");
-  llvm::PHINode* after_all = b.CreatePHI(b.getInt1Ty(), 4, "after_all");
+  llvm::PHINode* holder = b.CreatePHI(i64, 4, "uniform_holder");
   Value* min_all = b.CreateExtractValue(result, 0, "min");
   Value* min_live = b.CreateExtractValue(result, 1, "min_live");
   Value* max = b.CreateExtractValue(result, 2, "max");
@@ -1523,28 +1548,88 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
       mixed);
   // The stops have the highest numbers: a thread waits at one when the maximum is above them.
   b.SetInsertPoint(mixed);
-  if (!layout.snapshots.empty()) {
-    // Each thread is about to run on its own: give every thread the uniform values that the
-    // passes over all threads kept in thread 0's slots.
+  // Gives every thread the uniform values that a pass over all threads, or over the live ones,
+  // kept in one thread's slots alone (holder), unless `skip` (that thread is the next holder).
+  const auto share_uniform = [&](Value* skip) {
+    if (layout.snapshots.empty()) {
+      return;
+    }
     BasicBlock* share = BasicBlock::Create(ctx, "share_uniform", driver);
     BasicBlock* shared = BasicBlock::Create(ctx, "uniform_shared", driver);
-    b.CreateCondBr(after_all, share, shared);
+    Value* needed = b.CreateICmpNE(holder, b.getInt64(kNoHolder));
+    if (skip != nullptr) {
+      needed = b.CreateAnd(needed, b.CreateICmpNE(holder, skip));
+    }
+    b.CreateCondBr(needed, share, shared);
     b.SetInsertPoint(share);
     emit_range(
-        b, b.getInt64(1), threads, {},
+        b, b.getInt64(0), threads, {},
         [&](Value* tid, const Carried&) {
+          BasicBlock* copy = BasicBlock::Create(ctx, "share_copy", driver);
+          BasicBlock* next = BasicBlock::Create(ctx, "share_next", driver);
+          b.CreateCondBr(b.CreateICmpNE(tid, holder), copy, next);
+          b.SetInsertPoint(copy);
           for (const Snapshot& snapshot : layout.snapshots) {
             const FrameSlot& slot = layout.slots[snapshot.slot];
             b.CreateMemCpy(slot_address(b, frame, threads, tid, slot), llvm::Align(1),
-                           slot_address(b, frame, threads, b.getInt64(0), slot), llvm::Align(1),
+                           slot_address(b, frame, threads, holder, slot), llvm::Align(1),
                            snapshot.bytes);
           }
+          b.CreateBr(next);
+          b.SetInsertPoint(next);
           return Carried{};
         },
         nullptr, true);
     b.CreateBr(shared);
     b.SetInsertPoint(shared);
+  };
+  if (code.warps > 0) {
+    // Some threads ended, the others wait at one barrier or meeting (a warp reduction's last
+    // steps, `if (t < 32)`): in a 1-D block whose live threads are consecutive, a pass over them
+    // alone, vectorisable as a pass over all threads, instead of one call per thread.
+    BasicBlock* scan = BasicBlock::Create(ctx, "live_scan", driver);
+    BasicBlock* live = BasicBlock::Create(ctx, "live", driver);
+    BasicBlock* not_live = BasicBlock::Create(ctx, "not_live", driver);
+    b.CreateCondBr(b.CreateAnd(b.CreateAnd(b.CreateICmpEQ(ny, b.getInt32(1)),
+                                           b.CreateICmpEQ(nz, b.getInt32(1))),
+                               b.CreateICmpEQ(min_live, max)),
+                   scan, not_live);
+    b.SetInsertPoint(scan);
+    Value* states = slot_address(b, frame, threads, b.getInt64(0), layout.state);
+    // {first live thread, last live thread + 1, live threads}
+    const Carried range = emit_loop(
+        b, threads, {threads, b.getInt64(0), b.getInt64(0)},
+        [&](Value* tid, const Carried& c) -> Carried {
+          Value* state = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, states, tid), "state");
+          spaces.annotate_frame_access(*llvm::cast<Instruction>(state));
+          Value* alive = b.CreateICmpNE(state, b.getInt32(kEnded));
+          // (Plain min, max and sum: reductions LLVM vectorises.)
+          return {b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c[0],
+                                          b.CreateSelect(alive, tid, threads)),
+                  b.CreateBinaryIntrinsic(
+                      llvm::Intrinsic::umax, c[1],
+                      b.CreateSelect(alive, b.CreateAdd(tid, b.getInt64(1)), b.getInt64(0))),
+                  b.CreateAdd(c[2], b.CreateZExt(alive, i64))};
+        });
+    b.CreateCondBr(b.CreateICmpEQ(b.CreateSub(range[1], range[0]), range[2]), live, not_live);
+    b.SetInsertPoint(live);
+    share_uniform(range[0]);
+    Value* live_first = b.CreateTrunc(range[0], i32);
+    Value* live_end = b.CreateTrunc(range[1], i32);
+    llvm::SwitchInst* at_live =
+        b.CreateSwitch(max, not_live, static_cast<unsigned>(regions.size()));
+    for (unsigned r = 1; r < regions.size(); ++r) {
+      BasicBlock* at = BasicBlock::Create(ctx, fmt::format("live{}", r), driver);
+      at_live->addCase(b.getInt32(r), at);
+      b.SetInsertPoint(at);
+      Value* out = b.CreateCall(make_pass(f, code, r, PassMode::all, layout, spaces, true),
+                                {args, block, frame, threads, nx, ny, nz, live_first, live_end});
+      incoming.emplace_back(b.GetInsertBlock(), out, true, range[0]);
+      b.CreateBr(loop);
+    }
+    b.SetInsertPoint(not_live);
   }
+  share_uniform(nullptr);
   if (code.warps > 0) {
     BasicBlock* warp = BasicBlock::Create(ctx, "warp_meetings", driver);
     BasicBlock* no_stop = BasicBlock::Create(ctx, "no_stop", driver);
@@ -1568,10 +1653,10 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
   }
   b.SetInsertPoint(any);
   call_pass(0, PassMode::any);
-  for (auto& [pred, value, after_pass, all] : incoming) {
+  for (auto& [pred, value, after_pass, kept_by] : incoming) {
     result->addIncoming(value, pred);
     may_yield->addIncoming(b.getInt1(after_pass), pred);
-    after_all->addIncoming(b.getInt1(all), pred);
+    holder->addIncoming(kept_by, pred);
   }
   b.SetInsertPoint(done);
   if (can_yield) {

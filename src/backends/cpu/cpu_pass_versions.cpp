@@ -114,7 +114,8 @@ void renew_loop_ids(const std::vector<BasicBlock*>& blocks) {
 
 }  // namespace
 
-bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx, Value* threads) {
+bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx, Value* first,
+                  Value* end) {
   BasicBlock& entry = pass.getEntryBlock();
   const std::vector<IndexAdd> adds = index_adds(xs, entry);
   const std::vector<llvm::CallInst*> counts = warp_counts(pass);
@@ -169,10 +170,10 @@ bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx
     copy->setHasNoUnsignedWrap(true);
   }
   if (!counts.empty()) {
-    // Does every thread have the first thread's count? (A pass over all threads: none ended.)
+    // Does every thread that runs have the first one's count? (None of them has ended.)
     Value* area = counts[0]->getArgOperand(0);
     Value* n = counts[0]->getArgOperand(1);
-    Value* first = emit_count(b, area, n, b.getInt32(0));
+    Value* count = emit_count(b, area, n, first);
     BasicBlock* from = b.GetInsertBlock();
     BasicBlock* loop = BasicBlock::Create(ctx, "kjit.warp.counts", &pass, general);
     BasicBlock* done = BasicBlock::Create(ctx, "kjit.warp.counts.done", &pass, general);
@@ -180,19 +181,18 @@ bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx
     b.SetInsertPoint(loop);
     llvm::PHINode* tid = b.CreatePHI(i64, 2, "tid");
     llvm::PHINode* alike = b.CreatePHI(b.getInt1Ty(), 2, "alike");
-    tid->addIncoming(b.getInt64(0), from);
+    tid->addIncoming(first, from);
     alike->addIncoming(b.getTrue(), from);
-    Value* same = b.CreateAnd(
-        alike, b.CreateICmpEQ(emit_count(b, area, n, b.CreateTrunc(tid, b.getInt32Ty())), first));
+    Value* same = b.CreateAnd(alike, b.CreateICmpEQ(emit_count(b, area, n, tid), count));
     Value* next = b.CreateAdd(tid, b.getInt64(1), "tid.next", true, true);
     tid->addIncoming(next, loop);
     alike->addIncoming(same, loop);
-    b.CreateCondBr(b.CreateICmpULT(next, threads), loop, done);
+    b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
     b.SetInsertPoint(done);
     holds = b.CreateAnd(holds, same);
     for (llvm::CallInst* call : counts) {
       auto* copy = llvm::cast<llvm::CallInst>(map[call]);
-      copy->replaceAllUsesWith(first);
+      copy->replaceAllUsesWith(count);
       copy->eraseFromParent();
     }
   }

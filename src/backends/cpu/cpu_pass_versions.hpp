@@ -21,11 +21,12 @@ class Value;
 namespace kjit::cpu {
 
 /// `xs`: the thread x coordinates of `pass`'s loops over threads, each over a part of [0, nx);
-/// `threads`, the block's thread count (i64). Versions the pass as above when it has a 32-bit
-/// add of a value known on entry and one of them that could wrap, or a warp count (its count
-/// calls then read the first thread's count in the copy); returns whether it did.
+/// the threads it runs are those of linear index [first, end) (i64, end > first). Versions the
+/// pass as above when it has a 32-bit add of a value known on entry and one of them that could
+/// wrap, or a warp count (its count calls then read thread first's count in the copy); returns
+/// whether it did.
 bool version_pass(llvm::Function& pass, const std::vector<llvm::Value*>& xs, llvm::Value* nx,
-                  llvm::Value* threads);
+                  llvm::Value* first, llvm::Value* end);
 
 /// Replaces every call of __kjit_warp_count left in `m` (all but those of versioned passes' fast
 /// copies) by the lane's own count, computed in place.
