@@ -16,6 +16,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
 namespace kjit::cpu {
 
 namespace {
@@ -268,40 +272,60 @@ bool runs_in_ranges(const CpuLaunch& launch) {
          std::uint64_t{launch.grid.y} * launch.block.y <= std::numeric_limits<unsigned>::max();
 }
 
-/// Work below this, all threads' time together, is done sooner by the calling thread alone than
-/// by waking a worker: a wake-up takes microseconds before the worker runs anything.
-constexpr std::uint64_t kAloneNs = 4000;
+/// A cheap clock for comparing two ways of running a launch: the time-stamp counter on x86 (a
+/// clock_gettime cost 0.3 us on the 16-core VM measured, more than a small launch's blocks).
+std::uint64_t ticks() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
 
-/// Calls `body` on one chunk and adds the time it took to `work_ns`.
-template <typename Body>
-void timed(std::atomic<std::uint64_t>& work_ns, const Body& body, std::uint64_t begin,
-           std::uint64_t end) {
-  const auto start = std::chrono::steady_clock::now();
-  body(begin, end);
-  const auto took = std::chrono::steady_clock::now() - start;
-  work_ns.fetch_add(static_cast<std::uint64_t>(
-                        std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()),
-                    std::memory_order_relaxed);
+/// A launch spread over the pool that took less than this many ticks (about 20 us at 2 to 3 GHz)
+/// is tried on the calling thread alone; the faster way is kept from then on.
+constexpr std::uint64_t kTryAloneTicks = 50000;
+/// Every this many launches of a kernel, the way not taken is measured again.
+constexpr std::uint32_t kRetryEvery = 256;
+
+/// Whether the next launch of `blocks` blocks runs on the calling thread alone.
+bool run_alone(LaunchHistory& h, std::uint64_t blocks) {
+  if (h.blocks.load(std::memory_order_relaxed) != blocks) {
+    h.pool.store(0, std::memory_order_relaxed);
+    h.alone.store(0, std::memory_order_relaxed);
+    h.blocks.store(blocks, std::memory_order_relaxed);
+  }
+  const std::uint64_t pool = h.pool.load(std::memory_order_relaxed);
+  const std::uint64_t alone = h.alone.load(std::memory_order_relaxed);
+  if (pool == 0) {
+    return false;  // measure the pool first
+  }
+  if (alone == 0) {
+    return pool < kTryAloneTicks;
+  }
+  const bool faster_alone = alone < pool;
+  const bool retry = h.launches.fetch_add(1, std::memory_order_relaxed) % kRetryEvery == 0;
+  return retry ? !faster_alone : faster_alone;
 }
 
 }  // namespace
 
 void CpuExecutor::run(const CpuLaunch& launch) {
   const std::uint64_t blocks = launch.grid.volume();
-  LaunchHistory* history = launch.history.get();
-  const bool alone = history != nullptr &&
-                     history->blocks.load(std::memory_order_relaxed) == blocks &&
-                     history->work_ns.load(std::memory_order_relaxed) < kAloneNs;
-  std::atomic<std::uint64_t> work_ns{0};
-  run_blocks(launch, alone ? 1 : pool_.threads(), work_ns);
-  if (history != nullptr) {
-    history->blocks.store(blocks, std::memory_order_relaxed);
-    history->work_ns.store(work_ns.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  LaunchHistory* history = blocks > 1 ? launch.history.get() : nullptr;
+  if (history == nullptr) {
+    run_blocks(launch, pool_.threads());
+    return;
   }
+  const bool alone = run_alone(*history, blocks);
+  const std::uint64_t start = ticks();
+  run_blocks(launch, alone ? 1 : pool_.threads());
+  // At least 1: 0 means not measured.
+  const std::uint64_t took = std::max<std::uint64_t>(1, ticks() - start);
+  (alone ? history->alone : history->pool).store(took, std::memory_order_relaxed);
 }
 
-void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads,
-                             std::atomic<std::uint64_t>& work_ns) {
+void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
   const std::uint64_t blocks = launch.grid.volume();
   std::uint64_t grain = std::max<std::uint64_t>(1, blocks / (threads * 8));
   const bool turns = launch.yields && launch.block_entry != nullptr;
@@ -337,8 +361,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads,
         run_range_rows(launch, begin, end);
       }
     };
-    pool_.run(items, threads == 1 ? items : range_grain,
-              [&](std::uint64_t begin, std::uint64_t end) { timed(work_ns, body, begin, end); });
+    pool_.run(items, threads == 1 ? items : range_grain, body);
     failure.throw_if_failed();
     return;
   }
@@ -350,8 +373,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads,
       run_in_order(launch, begin, end);
     }
   };
-  pool_.run(blocks, threads == 1 ? blocks : grain,
-            [&](std::uint64_t begin, std::uint64_t end) { timed(work_ns, body, begin, end); });
+  pool_.run(blocks, threads == 1 ? blocks : grain, body);
   failure.throw_if_failed();
 }
 

@@ -28,13 +28,16 @@ using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
 using RangeEntry = unsigned (*)(void* const* args, const kjit_cpu_block* block, std::uint64_t first,
                                 std::uint64_t end, unsigned y, unsigned run);
 
-/// What a kernel's last measured launch cost, kept with the kernel: a launch whose blocks took
-/// less time all told than waking a worker takes runs on the calling thread alone next time (an
-/// empty launch of 4 blocks per core, a pipeline of tiny kernels), as long as the grid keeps its
-/// size and its blocks stay that quick.
+/// How long a kernel's launches of one grid size took, spread over the pool and on the calling
+/// thread alone, in ticks of a cheap clock (the time-stamp counter on x86): a small launch (an
+/// empty launch of 4 blocks per core, a pipeline of tiny kernels) is done sooner by the calling
+/// thread than by waking workers. Kept with the kernel; every launch of several blocks measures
+/// itself, and now and then the way not taken is tried again.
 struct LaunchHistory {
-  std::atomic<std::uint64_t> blocks{0};   // the grid's blocks in the last launch measured
-  std::atomic<std::uint64_t> work_ns{0};  // the time its blocks ran, summed over the threads
+  std::atomic<std::uint64_t> blocks{0};  // the grid size the times below are for
+  std::atomic<std::uint64_t> pool{0};    // the last launch spread over the pool; 0: none yet
+  std::atomic<std::uint64_t> alone{0};   // the last launch on the calling thread; 0: none yet
+  std::atomic<std::uint32_t> launches{0};
 };
 
 /// Everything one launch needs, owned, since it runs after launch() has returned.
@@ -64,9 +67,8 @@ class CpuExecutor {
   void run(const CpuLaunch& launch);
 
  private:
-  /// run() with `threads` taking part (1: the caller alone); adds the blocks' time to `work_ns`.
-  void run_blocks(const CpuLaunch& launch, std::uint64_t threads,
-                  std::atomic<std::uint64_t>& work_ns);
+  /// run() with `threads` taking part (1: the caller alone).
+  void run_blocks(const CpuLaunch& launch, std::uint64_t threads);
 
   detail::ThreadPool pool_;
 };
