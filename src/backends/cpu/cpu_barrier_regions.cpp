@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_barrier_regions.hpp"
 
+#include "backends/cpu/cpu_ir_loops.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_pass_versions.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
@@ -638,23 +639,6 @@ bool returns_alike(Function& region) {
   });
 }
 
-/// The state every thread that runs `region` returns, when all its returns give the same one.
-std::optional<std::uint32_t> constant_state(const Function& region) {
-  std::optional<std::uint32_t> state;
-  for (const BasicBlock& b : region) {
-    const auto* ret = llvm::dyn_cast<llvm::ReturnInst>(b.getTerminator());
-    if (ret == nullptr) {
-      continue;
-    }
-    const auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(ret->getReturnValue());
-    if (k == nullptr || (state && *state != k->getZExtValue())) {
-      return std::nullopt;
-    }
-    state = static_cast<std::uint32_t>(k->getZExtValue());
-  }
-  return state;
-}
-
 /// Makes every value that crosses a barrier either recomputed where it is used, or stored in a
 /// stack slot (which becomes a frame slot) when it is defined and loaded where it is used.
 std::vector<UniformSlot> keep_values_across(Function& f, Reachability& reach) {
@@ -1020,63 +1004,6 @@ std::vector<std::size_t> affine_candidates(const std::vector<Value*>& slot_addre
   return out;
 }
 
-/// Emits `for (iv = first; iv < end; ++iv)` around body(iv, carried); the values the body
-/// returns are carried to the next iteration and out of the loop. Unless `may_be_empty`, the
-/// loop runs at least once. `loop_id`, if any, is the loop's metadata.
-using Carried = std::vector<Value*>;
-using LoopBody = std::function<Carried(Value*, const Carried&)>;
-Carried emit_range(llvm::IRBuilder<>& b, Value* first, Value* end, const Carried& init,
-                   const LoopBody& body, llvm::MDNode* loop_id, bool may_be_empty) {
-  Function* f = b.GetInsertBlock()->getParent();
-  BasicBlock* before = b.GetInsertBlock();
-  BasicBlock* header = BasicBlock::Create(f->getContext(), "kjit.threads", f);
-  BasicBlock* exit = BasicBlock::Create(f->getContext(), "kjit.threads.done", f);
-  if (may_be_empty) {
-    b.CreateCondBr(b.CreateICmpULT(first, end), header, exit);
-  } else {
-    b.CreateBr(header);
-  }
-  b.SetInsertPoint(header);
-  llvm::PHINode* iv = b.CreatePHI(end->getType(), 2, "iv");
-  iv->addIncoming(first, before);
-  Carried phis;
-  for (Value* v : init) {
-    llvm::PHINode* phi = b.CreatePHI(v->getType(), 2);
-    phi->addIncoming(v, before);
-    phis.push_back(phi);
-  }
-  Carried out = body(iv, phis);
-  Value* next = b.CreateAdd(iv, llvm::ConstantInt::get(end->getType(), 1), "iv.next", true, true);
-  BasicBlock* latch = b.GetInsertBlock();
-  iv->addIncoming(next, latch);
-  for (std::size_t i = 0; i < phis.size(); ++i) {
-    llvm::cast<llvm::PHINode>(phis[i])->addIncoming(out[i], latch);
-  }
-  llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, end), header, exit);
-  if (loop_id != nullptr) {
-    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
-  }
-  b.SetInsertPoint(exit);
-  if (!may_be_empty) {
-    return out;
-  }
-  Carried merged;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    llvm::PHINode* phi = b.CreatePHI(out[i]->getType(), 2);
-    phi->addIncoming(init[i], before);
-    phi->addIncoming(out[i], latch);
-    merged.push_back(phi);
-  }
-  return merged;
-}
-
-/// Emits `for (iv = 0; iv < count; ++iv)`, count >= 1, as emit_range does.
-Carried emit_loop(llvm::IRBuilder<>& b, Value* count, const Carried& init, const LoopBody& body,
-                  llvm::MDNode* loop_id = nullptr) {
-  return emit_range(b, llvm::ConstantInt::get(count->getType(), 0), count, init, body, loop_id,
-                    false);
-}
-
 enum class PassMode {
   all,      // every thread runs the region (inlined: the loop may be vectorised)
   any,      // each thread that has not ended runs the region it waits for (called)
@@ -1148,8 +1075,8 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   // The thread whose slots hold the values the same in every thread of a pass over all threads:
   // thread 0, or the first live one in a pass over the live threads.
   Value* holder = over_live ? b.CreateZExt(live_first, i64) : b.getInt64(0);
-  Value* holders_end =
-      over_live ? b.CreateZExt(live_end, i64) : threads;  // of the threads that run
+  // Past the linear index of the last thread the pass runs.
+  Value* runs_to = over_live ? b.CreateZExt(live_end, i64) : threads;
   // The uniform values every thread of the pass reads: thread 0's (all threads are at one
   // barrier), or, when each thread runs its own region, the running thread's.
   const auto take_snapshots = [&](Value* tid) {
@@ -1286,7 +1213,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
                              b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
-        // {min state, min state of threads that have not ended, max state} with `next`.
+        // The states reached so far (`c`, as above) with `next`.
         const auto fold = [&](const Carried& c, Value* next) -> Carried {
           if (state_bits) {
             return {b.CreateOr(c[0], b.CreateShl(b.getInt64(1), b.CreateZExt(next, i64)))};
@@ -1298,29 +1225,6 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
                   b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c[2], next)};
         };
         const auto row = [&](Value* first, Value* end, const Carried& c_row, bool may_be_empty) {
-          const std::optional<std::uint32_t> state =
-              mode == PassMode::all ? constant_state(*all_region) : std::nullopt;
-          if (state) {
-            // Every thread returns one state: folded once, after the loop. (Folded in the loop,
-            // LLVM does not see the min and max as reductions, and does not vectorise the loop.)
-            emit_range(
-                b, first, end, {},
-                [&](Value* x, const Carried&) {
-                  thread(x, y, z);
-                  return Carried{};
-                },
-                new_loop_id(), may_be_empty);
-            Carried folded = fold(c_row, b.getInt32(*state));
-            if (!may_be_empty) {
-              return folded;
-            }
-            Value* ran = b.CreateICmpULT(first, end);
-            Carried out;
-            for (std::size_t i = 0; i < folded.size(); ++i) {
-              out.push_back(b.CreateSelect(ran, folded[i], c_row[i]));
-            }
-            return out;
-          }
           return emit_range(
               b, first, end, c_row,
               [&](Value* x, const Carried& c) { return fold(c, thread(x, y, z)); }, new_loop_id(),
@@ -1429,7 +1333,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     }
   }
   if (mode == PassMode::all) {
-    version_pass(*pass, xs, nx, holder, holders_end);
+    version_pass(*pass, xs, nx, holder, runs_to);
   }
   return pass;
 }

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_pass_versions.hpp"
 
+#include "backends/cpu/cpu_ir_loops.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 
 #include <llvm/IR/Constants.h>
@@ -174,22 +175,13 @@ bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx
     Value* area = counts[0]->getArgOperand(0);
     Value* n = counts[0]->getArgOperand(1);
     Value* count = emit_count(b, area, n, first);
-    BasicBlock* from = b.GetInsertBlock();
-    BasicBlock* loop = BasicBlock::Create(ctx, "kjit.warp.counts", &pass, general);
-    BasicBlock* done = BasicBlock::Create(ctx, "kjit.warp.counts.done", &pass, general);
-    b.CreateBr(loop);
-    b.SetInsertPoint(loop);
-    llvm::PHINode* tid = b.CreatePHI(i64, 2, "tid");
-    llvm::PHINode* alike = b.CreatePHI(b.getInt1Ty(), 2, "alike");
-    tid->addIncoming(first, from);
-    alike->addIncoming(b.getTrue(), from);
-    Value* same = b.CreateAnd(alike, b.CreateICmpEQ(emit_count(b, area, n, tid), count));
-    Value* next = b.CreateAdd(tid, b.getInt64(1), "tid.next", true, true);
-    tid->addIncoming(next, loop);
-    alike->addIncoming(same, loop);
-    b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
-    b.SetInsertPoint(done);
-    holds = b.CreateAnd(holds, same);
+    const Carried alike = emit_range(
+        b, first, end, {b.getTrue()},
+        [&](Value* tid, const Carried& c) {
+          return Carried{b.CreateAnd(c[0], b.CreateICmpEQ(emit_count(b, area, n, tid), count))};
+        },
+        nullptr, false);
+    holds = b.CreateAnd(holds, alike[0]);
     for (llvm::CallInst* call : counts) {
       auto* copy = llvm::cast<llvm::CallInst>(map[call]);
       copy->replaceAllUsesWith(count);

@@ -28,7 +28,7 @@ struct kjit_cpu_block {
   /* Where the lanes of a warp meet in a warp-level operation (kernels flagged
    * KJIT_CPU_KERNEL_USES_WARP; null otherwise): KJIT_CPU_WARP_AREA_BYTES per thread, the block's
    * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (the
-   * stamps of each lane's warp-level operations) are zero when the block starts; then
+   * stamps and counts of each lane's warp-level operations) are zero when the block starts; then
    * KJIT_CPU_WARP_TAIL_BYTES more. Laid out by the prelude. */
   char* warp;
 };
