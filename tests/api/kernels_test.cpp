@@ -33,6 +33,32 @@ TEST_F(Kernels, VaddMatchesHost) {
   }
 }
 
+TEST_F(Kernels, EveryLaunchOfASmallGridRunsEveryBlock) {
+  // The CPU backend runs a small launch on the stream's thread alone once that has proved
+  // faster than waking its workers, and now and then tries the other way again (every 256th
+  // launch): 300 launches of one grid cross both ways and a retry, each checked.
+  KJIT_SEED_TRACE();
+  auto kernel = Program::from_source("small.cu", R"(
+    __global__ void scale_and_mark(const int* in, int* out, int k) {
+      const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+      out[i] = in[i] * k + (int)blockIdx.x;
+    })")
+                    .kernel<const int*, int*, int>("scale_and_mark", device);
+  constexpr unsigned kBlocks = 8;
+  constexpr unsigned kBlock = 32;
+  const auto in = random_vector<int>(std::size_t{kBlocks} * kBlock, -1000, 1000);
+  auto din = device.upload(in);
+  auto out = poisoned<int>(in.size());
+  for (int scale = 0; scale < 300; ++scale) {
+    kernel.launch(LaunchConfig{.grid = {kBlocks}, .block = {kBlock}}, din, out, scale);
+    const auto got = out.download();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], in[i] * scale + static_cast<int>(i / kBlock))
+          << "launch " << scale << ", i=" << i;
+    }
+  }
+}
+
 TEST_F(Kernels, BoundsChecksGuardingSharedLoadsHoldWhereverTheyCut) {
   // The thread's index against bounds that cut a block anywhere, or no block, with loads of a
   // table every thread shares under the check (on the CPU such loops are split at the bound).
