@@ -2,46 +2,17 @@
 // block's threads at the bound, so that the loads need no mask (FIR's coefficients were masked
 // gathers from one address). Loops without such loads stay whole. Read from the optimised IR
 // that KJIT_DUMP_DIR leaves.
-#include "backends/cpu/cpu_compiler.hpp"
+#include "cpu_dumped_ir.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 namespace kjit {
 namespace {
 
-/// The IR after O3 of `source`'s kernel `name`.
-std::string optimised_ir(const std::string& source, const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("kjit_range_checks_" + std::to_string(::getpid()) + "_" + name);
-  std::filesystem::remove_all(dir);
-  setenv("KJIT_DUMP_DIR", dir.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread
-  backend::CompileRequest r;
-  r.program_name = name + ".cu";
-  r.source = source;
-  r.kernel_names = {name};
-  r.kernel_signatures.resize(1);
-  cpu::CpuCompiler("cpu").compile(r);
-  unsetenv("KJIT_DUMP_DIR");  // NOLINT(concurrency-mt-unsafe)
-  std::string text;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().string().ends_with(".opt.ll")) {
-      std::stringstream s;
-      s << std::ifstream(entry.path()).rdbuf();
-      text = s.str();
-    }
-  }
-  std::filesystem::remove_all(dir);
-  return text;
-}
+using test::optimised_ir;
 
 TEST(CpuRangeChecks, ABoundsCheckOverSharedLoadsSplitsTheThreadLoop) {
   const std::string ir = optimised_ir(R"(

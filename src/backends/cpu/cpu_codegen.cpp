@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_codegen.hpp"
 
+#include "backends/cpu/cpu_prefetch.hpp"
 #include "backends/cpu/cpu_range_checks.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/host_code.hpp"
@@ -101,6 +102,7 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
   llvm_setup::run_o3(module, *tm, add_range_check_splits);
+  lower_prefetches(module);
   check_externals(module, request);
 }
 

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_loop_stops.hpp"
 
+#include "backends/cpu/cpu_prefetch.hpp"
+
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -41,8 +43,23 @@ bool strided(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Valu
   return step == nullptr || step->getAPInt().abs() != bytes;
 }
 
-bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop,
-                const std::vector<const llvm::Function*>& waits) {
+/// The type a load, store or atomic moves; null for any other instruction.
+llvm::Type* accessed_type(const llvm::Instruction& i) {
+  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+    return store->getValueOperand()->getType();
+  }
+  if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+    return cas->getCompareOperand()->getType();
+  }
+  return accessed_pointer(i) != nullptr ? i.getType() : nullptr;
+}
+
+/// Whether `loop` should run in step; if so, `strided_accesses` gets its loads and stores that
+/// run on every iteration and move other than by one element per iteration.
+bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const llvm::Loop& loop,
+                const std::vector<const llvm::Function*>& waits,
+                std::vector<llvm::Instruction*>& strided_accesses) {
+  strided_accesses.clear();
   if (loop.getLoopLatch() == nullptr) {
     return false;
   }
@@ -52,21 +69,23 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::Loop& loop,
   }
   const llvm::DataLayout& dl = loop.getHeader()->getModule()->getDataLayout();
   bool touches_strided = false;
-  for (const llvm::BasicBlock* b : loop.blocks()) {
-    for (const llvm::Instruction& i : *b) {
+  for (llvm::BasicBlock* b : loop.blocks()) {
+    const bool every_iteration = dt.dominates(b, loop.getLoopLatch());
+    for (llvm::Instruction& i : *b) {
       if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
           call != nullptr && llvm::is_contained(waits, call->getCalledFunction())) {
         return false;  // a barrier already cuts this loop
       }
       const llvm::Value* pointer = accessed_pointer(i);
-      if (pointer == nullptr || touches_strided) {
+      llvm::Type* type = accessed_type(i);
+      if (pointer == nullptr || !type->isSized() ||
+          !strided(se, loop, pointer, dl.getTypeStoreSize(type).getFixedValue())) {
         continue;
       }
-      llvm::Type* type = llvm::isa<llvm::StoreInst>(i)
-                             ? llvm::cast<llvm::StoreInst>(i).getValueOperand()->getType()
-                             : i.getType();
-      touches_strided =
-          type->isSized() && strided(se, loop, pointer, dl.getTypeStoreSize(type).getFixedValue());
+      touches_strided = true;
+      if (every_iteration && (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i))) {
+        strided_accesses.push_back(&i);
+      }
     }
   }
   return touches_strided;
@@ -93,9 +112,13 @@ unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Functi
   llvm::AssumptionCache ac(f);
   llvm::ScalarEvolution se(f, tli, ac, dt, loops);
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> back_edges;
+  std::vector<llvm::Instruction*> strided_accesses;
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
-    if (wants_stop(se, *loop, waits)) {
+    if (wants_stop(se, dt, *loop, waits, strided_accesses)) {
       back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
+      if (stop != nullptr) {
+        prefetch_next_iteration(se, *loop, strided_accesses);
+      }
     }
   }
   if (stop != nullptr) {

@@ -1,0 +1,42 @@
+// The optimised IR of one kernel, as the CPU backend compiles it: read from what KJIT_DUMP_DIR
+// leaves, for tests of what the backend makes of a loop.
+#pragma once
+
+#include "backends/cpu/cpu_compiler.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace kjit::test {
+
+/// The IR after O3 of `source`'s kernel `name`; empty if the compiler dumped none.
+inline std::string optimised_ir(const std::string& source, const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kjit_dumped_ir_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(dir);
+  setenv("KJIT_DUMP_DIR", dir.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread
+  backend::CompileRequest r;
+  r.program_name = name + ".cu";
+  r.source = source;
+  r.kernel_names = {name};
+  r.kernel_signatures.resize(1);
+  cpu::CpuCompiler("cpu").compile(r);
+  unsetenv("KJIT_DUMP_DIR");  // NOLINT(concurrency-mt-unsafe)
+  std::string text;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().string().ends_with(".opt.ll")) {
+      std::stringstream s;
+      s << std::ifstream(entry.path()).rdbuf();
+      text = s.str();
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return text;
+}
+
+}  // namespace kjit::test

@@ -1,0 +1,59 @@
+// Loops in step ask for their next iteration's lines: a grid-stride loop that the threads of a
+// block run together jumps a whole grid ahead each iteration, where the hardware's prefetchers
+// lose the stream. The request must leave the loop over threads vectorised. Read from the
+// optimised IR that KJIT_DUMP_DIR leaves.
+#include "cpu_dumped_ir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+namespace kjit {
+namespace {
+
+using test::optimised_ir;
+
+// A grid-stride sum ending in a block reduction: the loop runs in step (its reads jump by the
+// grid), the barrier after it makes the kernel one of passes over the block's threads.
+constexpr const char* kGridStrideSum = R"(
+  __global__ void block_sums(const double* in, double* sums, int n) {
+    __shared__ double partial[256];
+    double acc = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+      acc += in[i];
+    partial[threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double s = 0;
+      for (int t = 0; t < 256; ++t) s += partial[t];
+      sums[blockIdx.x] = s;
+    }
+  })";
+
+TEST(CpuPrefetch, AGridStrideLoopInStepPrefetchesItsNextIteration) {
+  const std::string ir = optimised_ir(kGridStrideSum, "block_sums");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_NE(ir.find("call void @llvm.prefetch"), std::string::npos)
+      << "no prefetch for the grid-stride reads";
+  EXPECT_EQ(ir.find("__kjit_ahead_"), std::string::npos) << "a prefetch request was left unlowered";
+  // The pass over the threads still reads a vector of consecutive elements (any width: the
+  // host's CPU model decides it).
+  EXPECT_TRUE(std::regex_search(ir, std::regex(R"(load <([2-9]|[1-9][0-9]+) x double>)")))
+      << "the prefetch request stopped the loop over threads from vectorising";
+}
+
+TEST(CpuPrefetch, AKernelWithoutALoopInStepPrefetchesNothing) {
+  const std::string ir = optimised_ir(R"(
+    __global__ void scale(double* x, double a, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) x[i] *= a;
+    })",
+                                      "scale");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(ir.find("llvm.prefetch"), std::string::npos)
+      << "a kernel whose threads walk memory in order got prefetches";
+}
+
+}  // namespace
+}  // namespace kjit
