@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kjit::cpu {
 
@@ -146,18 +148,17 @@ void prefetch_next_iteration(llvm::ScalarEvolution& se, const llvm::Loop& loop,
 }
 
 void lower_prefetches(llvm::Module& m) {
-  std::vector<llvm::Function*> requests;
+  std::vector<std::pair<llvm::Function*, Request>> requests;
   for (llvm::Function& f : m) {
-    if (f.isDeclaration() && parse(f.getName())) {
-      requests.push_back(&f);
+    if (const std::optional<Request> r = parse(f.getName()); r && f.isDeclaration()) {
+      requests.emplace_back(&f, *r);
     }
   }
   if (requests.empty()) {
     return;
   }
   llvm::removeFromUsedLists(m, [](llvm::Constant* c) { return c->getName().starts_with(kPrefix); });
-  for (llvm::Function* f : requests) {
-    const Request r = *parse(f->getName());
+  for (const auto& [f, r] : requests) {
     for (llvm::User* user : llvm::make_early_inc_range(f->users())) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(user);
       if (call == nullptr) {
