@@ -166,16 +166,16 @@ void lower_prefetches(llvm::Module& m) {
       }
       llvm::IRBuilder<> b(call);
       llvm::Value* at = call->getArgOperand(0);
-      // The first thread's line and the last one's: a vector of threads spans one or two.
-      std::array<llvm::Value*, 2> lines{};
-      if (r.linear || r.lanes == 1) {
-        lines = {at, r.lanes == 1
-                         ? nullptr
-                         : b.CreateGEP(b.getInt8Ty(), at, b.getInt64((r.lanes - 1) * r.bytes))};
-      } else {
-        lines = {b.CreateExtractElement(at, std::uint64_t{0}),
-                 b.CreateExtractElement(at, std::uint64_t{r.lanes - 1})};
-      }
+      // The first thread's line and, where the vector's elements run on past it, the line of
+      // the last thread's element were the threads' addresses consecutive. Where they may not be
+      // (a vector of addresses), the others go unasked: taking each lane's address from the
+      // vector cost more instructions than the prefetch saved.
+      llvm::Value* first =
+          r.linear || r.lanes == 1 ? at : b.CreateExtractElement(at, std::uint64_t{0});
+      const std::array<llvm::Value*, 2> lines{
+          first, r.lanes == 1
+                     ? nullptr
+                     : b.CreateGEP(b.getInt8Ty(), first, b.getInt64((r.lanes - 1) * r.bytes))};
       for (llvm::Value* line : lines) {
         if (line != nullptr) {
           // Into every level of cache (3), as data (1).
