@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds kjit and runs the whole test suite (CTest), then lists every skipped test with its reason.
-# Extra arguments go to ctest (for example -L cpu).
+# Builds kjit and runs the whole test suite (CTest), then lists every skipped test with its reason
+# and checks the skips against this kind of machine's list (tests/expected_skips/): a skip the
+# list does not expect, or a listed skip that did not happen, fails the run. Extra arguments go
+# to ctest (for example -L cpu); a run of part of the suite lists its skips but does not check
+# them. KJIT_MACHINE_KIND names the list instead of the kind detected here.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/configure.sh"
@@ -9,7 +12,31 @@ cd "$root/build"
 # goes (later tests load what earlier ones compiled). The cache tests make their own.
 export KJIT_CACHE_DIR="$root/build/test-cache"
 rm -rf "$KJIT_CACHE_DIR"
+
+# The machine's kind: an NVIDIA driver or none, and ROCm's HIP runtime (with hipRTC) or none.
+machine_kind() {
+  local gpu=cpu
+  if [ -e /dev/nvidiactl ] || ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+    gpu=nvidia
+  fi
+  if ldconfig -p | grep -q 'libamdhip64\.so'; then
+    echo "$gpu-rocm"
+  else
+    echo "$gpu"
+  fi
+}
+kind="${KJIT_MACHINE_KIND:-$(machine_kind)}"
+expected=()
+if [ $# -gt 0 ]; then
+  echo "skips: part of the suite (ctest $*): skips are listed, not checked"
+elif [ -f "$root/tests/expected_skips/$kind.txt" ]; then
+  expected=(--expected "$root/tests/expected_skips/$kind.txt")
+else
+  echo "skips: NOT CHECKED: no list of expected skips for machine kind '$kind'" \
+    "(tests/expected_skips/README.md)"
+fi
+
 status=0
 ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml "$@" || status=$?
-python3 "$root/scripts/summarize_tests.py" ctest-results.xml
+python3 "$root/scripts/summarize_tests.py" ctest-results.xml "${expected[@]}" || status=1
 exit $status
