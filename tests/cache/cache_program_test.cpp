@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -382,8 +384,11 @@ TEST_F(CacheProgramTest, AFullDiskCostsTheCacheNotTheRun) {
 
 TEST_F(CacheProgramTest, ProcessesKilledWhileCompilingLeaveNothingALaterRunLoadsWrong) {
   // 20 workers, one after another, each compiling 8 real programs into one cache (4 new ones and
-  // 4 of the previous worker's) and killed with SIGKILL at a random moment: before its first
-  // compile, in a compile, between writing an entry and renaming it.
+  // 4 of the previous worker's) and killed with SIGKILL. Even trials kill within 5 ms of the
+  // worker starting a program that no one has compiled yet, so in its compile (a compile takes
+  // tens of milliseconds): all of them must land there. Odd trials kill at a random moment up to
+  // 500 ms after the worker starts: before its first compile, in one, between writing an entry
+  // and renaming it, or after it finished.
   constexpr int kFirst = 60;
   constexpr int kTrials = 20;
   constexpr int kLast = kFirst + 4 * kTrials + 4;
@@ -391,17 +396,33 @@ TEST_F(CacheProgramTest, ProcessesKilledWhileCompilingLeaveNothingALaterRunLoads
     write_source(salt);
   }
   std::mt19937_64 random(test_seed());
-  std::uniform_int_distribution<int> delay_ms(0, 500);
+  std::uniform_int_distribution<int> early_us(0, 5000);
+  std::uniform_int_distribution<int> any_us(0, 500000);
+  int in_compile = 0;
   int killed = 0;
   for (int trial = 0; trial < kTrials; ++trial) {
-    const std::string killer =
-        fmt::format("(sleep {:.3f}; kill -9 $$) 2>/dev/null &", delay_ms(random) / 1000.0);
-    FILE* worker = start_worker(kFirst + 4 * trial, kFirst + 4 * trial + 8, killer);
+    const int from = kFirst + 4 * trial;
+    const int first_new = from + 4;  // the previous worker's programs come first
+    FILE* worker = start_worker(from, from + 8);
     ASSERT_NE(worker, nullptr);
+    const bool aimed = trial % 2 == 0;
     std::array<char, 256> buffer{};
     std::string output;
+    pid_t pid = 0;
+    int target = -1;  // the new program an aimed kill lands in
     while (fgets(buffer.data(), buffer.size(), worker) != nullptr) {
-      output += buffer.data();
+      const std::string line = buffer.data();
+      output += line;
+      int salt = 0;
+      if (pid == 0 && std::sscanf(line.c_str(), "pid=%d", &pid) == 1 && !aimed) {
+        std::this_thread::sleep_for(std::chrono::microseconds(any_us(random)));
+        ::kill(pid, SIGKILL);
+      } else if (aimed && target < 0 && std::sscanf(line.c_str(), "start %d", &salt) == 1 &&
+                 salt >= first_new) {
+        target = salt;
+        std::this_thread::sleep_for(std::chrono::microseconds(early_us(random)));
+        ::kill(pid, SIGKILL);
+      }
     }
     const int status = pclose(worker);
     // Finished before its killer, or killed: nothing else.
@@ -411,9 +432,20 @@ TEST_F(CacheProgramTest, ProcessesKilledWhileCompilingLeaveNothingALaterRunLoads
     } else {
       EXPECT_NE(output.find("mismatches=0 "), std::string::npos) << output;
     }
+    if (aimed) {
+      ASSERT_GE(target, 0) << "the worker started no new program\n" << output;
+      const bool landed =
+          status != 0 && output.find(fmt::format("done {}\n", target)) == std::string::npos;
+      EXPECT_TRUE(landed) << "the kill aimed at the compile of scaled" << target
+                          << ".cu came after it\n"
+                          << output;
+      in_compile += landed ? 1 : 0;
+    }
   }
-  std::printf("[  NOTE    ] %d of %d workers killed (KJIT_TEST_SEED=%llu)\n", killed, kTrials,
+  std::printf("[  NOTE    ] %d of %d workers killed, %d of %d in a compile (KJIT_TEST_SEED=%llu)\n",
+              killed, kTrials, in_compile, kTrials / 2,
               static_cast<unsigned long long>(test_seed()));
+  EXPECT_EQ(in_compile, kTrials / 2) << "every aimed kill must land in a compile";
   // What they left: a run that compiles whatever is missing, then one that loads every entry.
   // Both check every result.
   const std::string fill = finish_worker(start_worker(kFirst, kLast));

@@ -1,6 +1,8 @@
 // A process of the multi-process cache test: compiles and checks programs scaled<from>.cu to
 // scaled<to - 1>.cu of a folder, starting at one its process id chooses, then prints its cache
-// counters and whether NVRTC's library was loaded. Exit 1 on a wrong result.
+// counters and whether NVRTC's library was loaded. Exit 1 on a wrong result. It first prints its
+// process id ("pid=N"), and "start S" / "done S" around program S, each line as it happens: the
+// kill test kills it while it compiles.
 #include "cache_support.hpp"
 
 #include <kjit/kjit.hpp>
@@ -24,10 +26,16 @@ int main(int argc, char** argv) {
     int bad = 0;
     const int count = to - from;
     const int first = static_cast<int>(::getpid()) % count;  // processes start apart
+    std::printf("pid=%d\n", static_cast<int>(::getpid()));
+    std::fflush(stdout);
     for (int k = 0; k < count; ++k) {
       const int salt = from + (first + k) % count;
+      std::printf("start %d\n", salt);
+      std::fflush(stdout);
       const auto program = kjit::Program::from_file(dir + "/scaled" + std::to_string(salt) + ".cu");
       bad += kjit::test::scaled_copy_mismatches(program, device, 3, salt, 99);
+      std::printf("done %d\n", salt);
+      std::fflush(stdout);
     }
     const kjit::CacheStats s = kjit::cache_stats();
     bool nvrtc_loaded = false;
