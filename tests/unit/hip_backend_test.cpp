@@ -1,8 +1,9 @@
 // The HIP backend driven through its one seam, the runtime's function table, by a fake runtime:
 // no AMD GPU is available to this project, so this is as far as its runtime paths can be tested
-// (docs/hip-backend.md). The fake keeps "device memory" in host memory and runs vadd itself when
-// it is launched, so arguments, copies and parameter layouts are checked end to end. Code objects
-// come from the real hipRTC.
+// (docs/hip-backend.md). The fake keeps "device memory" in host memory and runs no code: it
+// records the code object it is given and each launch's grid, block and argument values, which
+// the tests compare with what they passed. Code objects come from the real hipRTC (or LLVM, from
+// bitcode) and are disassembled with llvm-objdump for the kernel's symbol and instructions.
 #include "backends/hip/hip_backend.hpp"
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/code_object.hpp"
@@ -15,12 +16,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 namespace kjit::hip {
 namespace {
@@ -38,6 +45,15 @@ struct FakeRuntime {
   int modules_unloaded = 0;
   int launches = 0;
   std::size_t live_allocations = 0;
+  std::vector<std::uint8_t> image;  // the code object of the last hipModuleLoadData
+  /// The last hipModuleLaunchKernel, its arguments read as vadd's (three pointers and an int).
+  struct Launch {
+    std::array<unsigned, 3> grid{};
+    std::array<unsigned, 3> block{};
+    unsigned shared = 0;
+    std::array<std::uint64_t, 3> pointers{};
+    int n = 0;
+  } last_launch;
 };
 FakeRuntime fake;
 constexpr int kModule = 1;
@@ -107,8 +123,26 @@ hipError_t fake_get_device(int* d) {
 hipError_t fake_ok() {
   return hipSuccess;
 }
-hipError_t fake_load(hipModule_t* m, const void*) {
+/// The bytes of the ELF file at `image`: up to the end of its section header table.
+std::vector<std::uint8_t> elf_file(const void* image) {
+  const auto* bytes = static_cast<const std::uint8_t*>(image);
+  if (std::memcmp(bytes,
+                  "\x7f"
+                  "ELF",
+                  4) != 0) {
+    return {};
+  }
+  std::uint64_t section_headers = 0;  // Elf64_Ehdr: e_shoff, e_shentsize, e_shnum
+  std::uint16_t entry = 0;
+  std::uint16_t count = 0;
+  std::memcpy(&section_headers, bytes + 0x28, sizeof section_headers);
+  std::memcpy(&entry, bytes + 0x3A, sizeof entry);
+  std::memcpy(&count, bytes + 0x3C, sizeof count);
+  return {bytes, bytes + section_headers + std::uint64_t{entry} * count};
+}
+hipError_t fake_load(hipModule_t* m, const void* image) {
   ++fake.modules_loaded;
+  fake.image = elf_file(image);
   *m = reinterpret_cast<hipModule_t>(kModule);  // NOLINT(performance-no-int-to-ptr)
   return hipSuccess;
 }
@@ -130,22 +164,19 @@ hipError_t fake_get_function(hipFunction_t* f, hipModule_t, const char* name) {
   *f = reinterpret_cast<hipFunction_t>(kFunction);  // NOLINT(performance-no-int-to-ptr)
   return hipSuccess;
 }
-/// Runs vadd(const float* a, const float* b, float* c, int n) over the grid, as the GPU would.
+/// Records the launch; runs nothing.
 hipError_t fake_launch(hipFunction_t, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                       unsigned by, unsigned bz, unsigned, hipStream_t, void** params, void**) {
+                       unsigned by, unsigned bz, unsigned shared, hipStream_t, void** params,
+                       void**) {
   ++fake.launches;
-  float* a = nullptr;
-  float* b = nullptr;
-  float* c = nullptr;
-  int n = 0;
-  std::memcpy(static_cast<void*>(&a), params[0], sizeof a);
-  std::memcpy(static_cast<void*>(&b), params[1], sizeof b);
-  std::memcpy(static_cast<void*>(&c), params[2], sizeof c);
-  std::memcpy(&n, params[3], sizeof n);
-  const std::size_t threads = std::size_t{gx} * gy * gz * bx * by * bz;
-  for (std::size_t i = 0; i < threads && i < static_cast<std::size_t>(n); ++i) {
-    c[i] = a[i] + b[i];
+  FakeRuntime::Launch& l = fake.last_launch;
+  l.grid = {gx, gy, gz};
+  l.block = {bx, by, bz};
+  l.shared = shared;
+  for (std::size_t i = 0; i < l.pointers.size(); ++i) {
+    std::memcpy(&l.pointers[i], params[i], sizeof l.pointers[i]);
   }
+  std::memcpy(&l.n, params[3], sizeof l.n);
   return hipSuccess;
 }
 hipError_t fake_malloc(void** p, size_t bytes) {
@@ -305,10 +336,12 @@ class FakeHipWithHiprtc : public FakeHip {
   }
 };
 
-/// vadd through the runtime seam on random inputs and a poisoned output, checked exactly; the
+/// vadd launched through the runtime seam on random inputs and a poisoned output: the runtime
+/// must get the grid and block for n elements and exactly the buffers and n given; what was
+/// copied in must come back; and the output keeps its poison, since the fake runs no code. The
 /// memory is freed again.
-void launch_and_check_vadd(backend::Device& device, backend::Stream& stream,
-                           backend::Function& vadd, int n, unsigned seed) {
+void launch_vadd_and_check_the_call(backend::Device& device, backend::Stream& stream,
+                                    backend::Function& vadd, int n, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<float> value(-10, 10);
   std::vector<float> a(n);
@@ -324,14 +357,59 @@ void launch_and_check_vadd(backend::Device& device, backend::Stream& stream,
   stream.copy_to_device(dc, c.data(), n * sizeof(float));
   stream.copy_to_device(da, a.data(), n * sizeof(float));
   stream.copy_to_device(db, b.data(), n * sizeof(float));
+  const int launches = fake.launches;
   const void* args[] = {&da, &db, &dc, &n};
-  vadd.launch(stream, LaunchConfig::for_elements(n), args);
-  stream.copy_to_host_now(c.data(), dc, n * sizeof(float));
-  for (int i = 0; i < n; ++i) {
-    ASSERT_EQ(c[i], a[i] + b[i]) << i;
-  }
+  const LaunchConfig config = LaunchConfig::for_elements(n);
+  vadd.launch(stream, config, args);
+  EXPECT_EQ(fake.launches, launches + 1);
+  const FakeRuntime::Launch& l = fake.last_launch;
+  EXPECT_EQ(l.grid, (std::array<unsigned, 3>{config.grid.x, 1, 1}));
+  EXPECT_EQ(config.grid.x, (static_cast<unsigned>(n) + 255) / 256);
+  EXPECT_EQ(l.block, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(l.shared, 0U);
+  EXPECT_EQ(l.pointers, (std::array<std::uint64_t, 3>{da, db, dc}));
+  EXPECT_EQ(l.n, n);
+  std::vector<float> back(n);
+  stream.copy_to_host_now(back.data(), da, n * sizeof(float));
+  EXPECT_EQ(back, a);
+  stream.copy_to_host_now(back.data(), db, n * sizeof(float));
+  EXPECT_EQ(back, b);
+  stream.copy_to_host_now(back.data(), dc, n * sizeof(float));
+  EXPECT_EQ(back, c) << "the fake runtime ran code";
   for (const std::uint64_t p : {da, db, dc}) {
     device.free(p);
+  }
+}
+
+/// What llvm-objdump disassembles of `code` for `mcpu`; empty when llvm-objdump is missing.
+std::string disassembly(const std::vector<std::uint8_t>& code, const std::string& mcpu) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kjit_hip_code_" + std::to_string(::getpid()) + "_" + mcpu);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "code.o", std::ios::binary)
+      .write(reinterpret_cast<const char*>(code.data()), static_cast<std::streamsize>(code.size()));
+  const std::string command = std::string(KJIT_TEST_LLVM_OBJDUMP) + " -d --mcpu=" + mcpu + " '" +
+                              (dir / "code.o").string() + "' > '" + (dir / "out.txt").string() +
+                              "' 2>&1";
+  const int status = std::system(command.c_str());  // NOLINT(cert-env33-c): a test's own tool
+  std::stringstream out;
+  out << std::ifstream(dir / "out.txt").rdbuf();
+  std::filesystem::remove_all(dir);
+  return status == 0 ? out.str() : "llvm-objdump failed: " + out.str();
+}
+
+/// The code object the runtime was given is the one compiled, and it holds vadd: its symbol, and
+/// in its code the loads of a and b, the add and the store of c.
+void expect_vadd_code(const backend::Binary& binary, const std::string& mcpu) {
+  EXPECT_EQ(fake.image, binary.bytes) << "the runtime got other bytes than the compiled ones";
+  if (std::string(KJIT_TEST_LLVM_OBJDUMP).empty()) {
+    GTEST_SKIP() << "llvm-objdump-19 is not installed: the code object is not disassembled";
+  }
+  const std::string text = disassembly(binary.bytes, mcpu);
+  EXPECT_NE(text.find("<_Z4vaddPKfS0_Pfi>:"), std::string::npos) << text;
+  for (const char* instruction :
+       {"global_load_dword", "v_add_f32", "global_store_dword", "s_endpgm"}) {
+    EXPECT_NE(text.find(instruction), std::string::npos) << instruction << " missing:\n" << text;
   }
 }
 
@@ -359,7 +437,7 @@ TEST_F(FakeHipWithHiprtc, VariablesOfACodeObjectAreAskedOfTheRuntimeByTheirSymbo
   EXPECT_TRUE(std::binary_search(fake.globals_asked.begin(), fake.globals_asked.end(), "c_taps"));
 }
 
-TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
+TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndLaunchesThroughTheRuntimeSeam) {
   auto backend = create_backend(fake_source);
   ASSERT_EQ(backend->enumerate().size(), 1U);
   auto device = backend->open(0);
@@ -379,7 +457,7 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   EXPECT_EQ(function->params()[3].size, sizeof(int));
 
   auto stream = device->create_stream();
-  launch_and_check_vadd(*device, *stream, *function, 1000, 11);
+  launch_vadd_and_check_the_call(*device, *stream, *function, 1000, 11);
   EXPECT_EQ(fake.launches, 1);
   EXPECT_GE(fake.set_device_calls, 1);
   EXPECT_EQ(fake.current, 0);
@@ -396,6 +474,7 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndRunsThroughTheRuntimeSeam) {
   EXPECT_EQ(fake.live_allocations, 0U);
   module.reset();
   EXPECT_EQ(fake.modules_unloaded, 1);
+  expect_vadd_code(binary, "gfx90a");
 }
 
 TEST_F(FakeHipWithHiprtc, CodeObjectsForAnotherTargetOrFormatAreNotLoaded) {
@@ -457,8 +536,8 @@ TEST_F(FakeHipWithHiprtc, ADeviceHipRtcDoesNotKnowGetsAClearErrorNotAnAbort) {
 
 #if KJIT_TEST_BITCODE
 // What hipRTC cannot compile for, bitcode can: gfx942 bitcode through LLVM and lld, loaded and
-// launched through the runtime seam (the fake runs vadd on the host).
-TEST_F(FakeHip, AGfx942DeviceRunsKernelsFromBitcode) {
+// launched through the runtime seam (the fake checks the call and the code object).
+TEST_F(FakeHip, AGfx942DeviceLaunchesKernelsFromBitcode) {
   fake.arch = "gfx942:sramecc+:xnack-";
   auto backend = create_backend(fake_source);
   ASSERT_EQ(backend->enumerate().size(), 1U);
@@ -482,7 +561,8 @@ TEST_F(FakeHip, AGfx942DeviceRunsKernelsFromBitcode) {
   ASSERT_EQ(function->params().size(), 4U);
 
   auto stream = device->create_stream();
-  launch_and_check_vadd(*device, *stream, *function, 777, 5);
+  launch_vadd_and_check_the_call(*device, *stream, *function, 777, 5);
+  expect_vadd_code(binary, "gfx942");
 }
 #endif
 
