@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every test that docs/reliability.md names exists: `Suite.Name` as a TEST or TEST_F in tests/,
 `env.name` as a kjit_env_test or kjit_warm_env_test, or made by kjit_lacking_runtime_test or
-kjit_lacking_compiler_test in tests/environment/; `cuda.faults.name` as an add_test. A row that
+kjit_lacking_compiler_test in tests/environment/; `cuda.faults.name` as an add_test or a
+kjit_checked_test (cmake/KjitCheckedTest.cmake). A row that
 points at a test that was renamed or removed fails here."""
 import pathlib
 import re
@@ -22,7 +23,7 @@ for name in named:
         found = found or (lacking and re.search(
             r"kjit_lacking_(runtime|compiler)_test\(" + lacking.group(1) + r"\s", cmake))
     elif name.startswith(("cuda.", "hip.", "cpu.", "core.")):
-        found = re.search(r"add_test\(NAME " + re.escape(name) + r"\s", cmake)
+        found = re.search(r"(add_test|kjit_checked_test)\(NAME " + re.escape(name) + r"\s", cmake)
     elif name.count(".") == 1:
         suite, test = name.split(".")
         found = re.search(r"TEST(_F)?\(\s*" + suite + r",\s*" + test + r"\)", sources)
