@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -37,6 +38,12 @@ inline std::string optimised_ir(const std::string& source, const std::string& na
   }
   std::filesystem::remove_all(dir);
   return text;
+}
+
+/// Whether `ir` loads vectors of doubles, of any width: the host's CPU model decides it (8 on
+/// Zen 4, 4 where LLVM prefers 256-bit vectors, as on Intel's AVX-512 parts).
+inline bool loads_vectors_of_double(const std::string& ir) {
+  return std::regex_search(ir, std::regex(R"(load <([2-9]|[1-9][0-9]+) x double>)"));
 }
 
 }  // namespace kjit::test
