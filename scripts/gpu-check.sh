@@ -45,7 +45,11 @@ ctest -L "cuda|core" -j 8 --output-on-failure --timeout 300 --output-junit "$out
   > "$out/ctest.log" 2>&1
 status=$?
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest.log" | head -40
-python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" | head -30
+# The skips this machine may have (tests/expected_skips/gpu-check.txt): any other fails the run.
+python3 "$root/scripts/summarize_tests.py" "$out/ctest.xml" \
+  --expected "$root/tests/expected_skips/gpu-check.txt" > "$out/skips.log" || status=1
+head -30 "$out/skips.log"
+grep -E "^  (UNEXPECTED|EXPECTED SKIP NOT SEEN)|^skips:" "$out/skips.log"
 if [ "$mode" = "--bench" ]; then  # the suite's one script: here, the CUDA and cache rows
   bash "$root/scripts/benchmarks.sh" --reps 5 --build "$build" --out "$out" || status=1
 fi
