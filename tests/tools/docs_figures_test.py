@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Figures that the README and docs/*.md repeat from elsewhere agree with their source:
+- a test count followed by a link to a GPU run's record ("370 passed, 0 failed, 19 skipped ...
+  ([record](docs/gpu-runs/X.md))") equals that record's "Result:" line;
+- the CPU suite's count in the README's table equals the latest plain run in docs/reliability.md;
+- the cost of compiling in a child process is the same in the README and docs/reliability.md.
+Exits 1 naming each disagreement."""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).parents[2]
+problems = []
+checked = 0
+
+COUNT = re.compile(r"(\d+) (?:tests )?passed(?:, (\d+) failed)?, (\d+) skipped")
+LINK = re.compile(r"\]\(((?:\.\./)?(?:docs/)?gpu-runs/[^)#]+\.md)\)")
+RESULT = re.compile(r"^Result: (\d+) passed, (\d+) failed, (\d+) skipped\.", re.M)
+
+for page in [root / "README.md"] + sorted((root / "docs").glob("*.md")):
+    text = page.read_text()
+    for count in COUNT.finditer(text):
+        # The record it cites: the first link to one within the rest of its sentence.
+        sentence = re.split(r"(?<=[.;])\s", text[count.end():count.end() + 400], maxsplit=1)[0]
+        link = LINK.search(sentence)
+        if not link:
+            continue
+        record_path = (page.parent / link.group(1)).resolve()
+        if not record_path.exists():
+            problems.append(f"{page.name}: cites {link.group(1)}, which does not exist")
+            continue
+        result = RESULT.search(record_path.read_text())
+        if not result:
+            continue  # a record of several runs (cross-backend, benchmarks) has no one result
+        checked += 1
+        said = (count.group(1), count.group(2) or result.group(2), count.group(3))
+        if said != result.groups():
+            problems.append(f"{page.name} says '{count.group(0)}' citing {link.group(1)}, whose "
+                            f"result is {result.group(1)} passed, {result.group(2)} failed, "
+                            f"{result.group(3)} skipped")
+
+readme = (root / "README.md").read_text()
+reliability = (root / "docs" / "reliability.md").read_text()
+cpu = re.search(r"The whole test suite \((\d+) tests passed on this machine", readme)
+plain = re.findall(r"plain(?: suite)? (\d+) passed", reliability)
+if not cpu or not plain:
+    problems.append("the README's CPU test count or reliability.md's plain runs were not found")
+else:
+    checked += 1
+    if cpu.group(1) != plain[-1]:
+        problems.append(f"README: {cpu.group(1)} CPU tests passed; docs/reliability.md's latest "
+                        f"plain run: {plain[-1]}")
+isolation = [re.search(r"about (\d+) ms more per\s+compile", t) for t in (readme, reliability)]
+if not all(isolation):
+    problems.append("the cost of compiling in a child process was not found in both pages")
+else:
+    checked += 1
+    if isolation[0].group(1) != isolation[1].group(1):
+        problems.append(f"compiling in a child process costs about {isolation[0].group(1)} ms "
+                        f"more (README) or {isolation[1].group(1)} ms (docs/reliability.md)")
+
+print(f"{checked} repeated figures checked")
+for problem in problems:
+    print(problem)
+sys.exit(1 if problems or checked < 5 else 0)
