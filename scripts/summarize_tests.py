@@ -17,7 +17,9 @@ def skip_reason(output: str) -> str:
              or re.search(r"SKIPPED.*?\n(.*)", output))
     if match and match.group(1).strip():
         return match.group(1).strip()
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    # Not the lines of kjit_checked_test's own verdict (cmake/KjitCheckedTestScript.cmake).
+    lines = [line.strip() for line in output.splitlines()
+             if line.strip() and not line.lstrip().startswith(("CMake Error at", "checked test:"))]
     return lines[-1] if lines else "(no reason printed)"
 
 
