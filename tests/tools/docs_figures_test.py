@@ -3,7 +3,9 @@
 - a test count followed by a link to a GPU run's record ("370 passed, 0 failed, 19 skipped ...
   ([record](docs/gpu-runs/X.md))") equals that record's "Result:" line;
 - the CPU suite's count in the README's table equals the latest plain run in docs/reliability.md;
-- the cost of compiling in a child process is the same in the README and docs/reliability.md.
+- the cost of compiling in a child process is the same in the README and docs/reliability.md;
+- each range of the README's CPU speed table holds the speed of its cases in the latest tables of
+  docs/benchmarks.md (sections cpu and cpu16, as benchmarks/report.py writes them).
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -58,6 +60,62 @@ else:
     if isolation[0].group(1) != isolation[1].group(1):
         problems.append(f"compiling in a child process costs about {isolation[0].group(1)} ms "
                         f"more (README) or {isolation[1].group(1)} ms (docs/reliability.md)")
+
+# The README's CPU speed table: row -> the cases of docs/benchmarks.md it summarises, per "/"-part.
+ROWS = {
+    "saxpy, DAXPY, TRIAD": [["elementwise/saxpy", "rajaperf/DAXPY", "rajaperf/TRIAD"]],
+    "vadd, 2^24 floats": [["elementwise/vadd"]],
+    "Mandelbrot": [["mandelbrot/1024x800x256"]],
+    "RAJAPerf ENERGY": [["rajaperf/ENERGY"]],
+    "RAJAPerf FIR": [["rajaperf/FIR"]],
+    "RAJAPerf JACOBI_2D": [["rajaperf/JACOBI_2D"]],
+    "grid-stride saxpy on a fixed grid": [["elementwise/saxpy_grid_stride"]],
+    "RAJAPerf MAT_MAT_SHARED": [["rajaperf/MAT_MAT_SHARED"]],
+    "RAJAPerf REDUCE_SUM, one element per thread": [["rajaperf/REDUCE_SUM_direct"]],
+    "RAJAPerf REDUCE_SUM, grid-stride": [["rajaperf/REDUCE_SUM"]],
+    "warp-shuffle REDUCE_SUM": [["rajaperf/REDUCE_SUM_shfl"], ["rajaperf/REDUCE_SUM_shfl_direct"]],
+    "launching an empty kernel": [["launch/empty"]],
+    "the same with 4 blocks per core": [["launch/empty_4_blocks_per_core"]],
+}
+benchmarks = (root / "docs" / "benchmarks.md").read_text()
+
+
+def speeds(section):
+    """Case -> kjit's speed over the baseline, from a report.py section of benchmarks.md."""
+    body = re.search(f"<!-- {section}-begin -->(.*?)<!-- {section}-end -->", benchmarks, re.S)
+    if not body:
+        problems.append(f"docs/benchmarks.md has no section {section}")
+        return {}
+    return {m.group(1): float(m.group(2)) for m in
+            re.finditer(r"^\| (\S+) \|.*\| ([0-9.]+)x \|$", body.group(1), re.M)}
+
+
+latest = [speeds("cpu"), speeds("cpu16")]
+table_rows = 0
+for line in readme.splitlines():
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    row = next((r for r in ROWS if len(cells) == 3 and r in cells[0]), None)
+    if row is None:
+        continue
+    table_rows += 1
+    for column, measured in zip(cells[1:], latest):
+        parts = [p for p in column.split(" / ")]
+        for part, cases in zip(parts, ROWS[row]):
+            bounds = [float(x) for x in re.findall(r"([0-9.]+)x", re.sub(r"\(.*?\)", "", part))]
+            if not bounds:
+                problems.append(f"README row '{row}': no speed in '{part}'")
+                continue
+            low, high = min(bounds), max(bounds)
+            for case in cases:
+                if case not in measured:
+                    problems.append(f"docs/benchmarks.md has no row {case}")
+                    continue
+                checked += 1
+                if not low - 0.005 <= measured[case] <= high + 0.005:
+                    problems.append(f"README row '{row}' says {part.strip()}, but docs/benchmarks.md "
+                                    f"measured {case} at {measured[case]:.2f}x")
+if table_rows != len(ROWS):
+    problems.append(f"found {table_rows} of the README's {len(ROWS)} CPU speed rows")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
