@@ -1204,19 +1204,23 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   // state it finds constant after unswitching a loop become compares it does not recognise as
   // reductions), else as {min state, min state of threads that have not ended, max state}.
   const bool state_bits = code.regions.size() <= 64;
+  // States are below code.regions.size(): a 32-bit set where they fit, half the vector work.
+  llvm::IntegerType* bits = code.regions.size() <= 32 ? i32 : i64;
   // A pass over the live threads counts the others as ended: they are.
   const std::uint32_t none_yet = over_live ? kEnded : std::numeric_limits<std::uint32_t>::max();
   const auto nest = [&]() {
     const Carried init =
-        state_bits ? Carried{b.getInt64(over_live ? std::uint64_t{1} << kEnded : 0)}
-                   : Carried{b.getInt32(none_yet),
-                             b.getInt32(std::numeric_limits<std::uint32_t>::max()), b.getInt32(0)};
+        state_bits
+            ? Carried{llvm::ConstantInt::get(bits, over_live ? std::uint64_t{1} << kEnded : 0)}
+            : Carried{b.getInt32(none_yet), b.getInt32(std::numeric_limits<std::uint32_t>::max()),
+                      b.getInt32(0)};
     return emit_loop(b, nz, init, [&](Value* z, const Carried& c_z) {
       return emit_loop(b, ny, c_z, [&](Value* y, const Carried& c_y) {
         // The states reached so far (`c`, as above) with `next`.
         const auto fold = [&](const Carried& c, Value* next) -> Carried {
           if (state_bits) {
-            return {b.CreateOr(c[0], b.CreateShl(b.getInt64(1), b.CreateZExt(next, i64)))};
+            return {b.CreateOr(c[0], b.CreateShl(llvm::ConstantInt::get(bits, 1),
+                                                 b.CreateZExtOrTrunc(next, bits)))};
           }
           Value* live = b.CreateSelect(b.CreateICmpEQ(next, b.getInt32(kEnded)),
                                        b.getInt32(std::numeric_limits<std::uint32_t>::max()), next);
@@ -1299,15 +1303,17 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   }
   if (state_bits) {  // every thread reached a state: some bit is set
     Value* reached = out[0];
-    Value* live = b.CreateAnd(reached, b.getInt64(~(std::uint64_t{1} << kEnded)));
-    const auto lowest = [&](Value* bits) {
-      return b.CreateTrunc(b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, bits, b.getTrue()), i32);
+    Value* live = b.CreateAnd(reached, llvm::ConstantInt::get(bits, ~(std::uint64_t{1} << kEnded)));
+    const auto lowest = [&](Value* set) {
+      return b.CreateZExtOrTrunc(b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, set, b.getTrue()),
+                                 i32);
     };
-    Value* highest = b.CreateSub(
-        b.getInt32(63),
-        b.CreateTrunc(b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, reached, b.getTrue()), i32));
+    Value* highest =
+        b.CreateSub(b.getInt32(bits->getBitWidth() - 1),
+                    b.CreateZExtOrTrunc(
+                        b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, reached, b.getTrue()), i32));
     out = {lowest(reached),
-           b.CreateSelect(b.CreateICmpEQ(live, b.getInt64(0)),
+           b.CreateSelect(b.CreateICmpEQ(live, llvm::ConstantInt::get(bits, 0)),
                           b.getInt32(std::numeric_limits<std::uint32_t>::max()), lowest(live)),
            highest};
   }
