@@ -501,6 +501,48 @@ TEST_F(Barriers, ThreadIndicesThatWrapPastTheLargestInt) {
   }
 }
 
+TEST_F(Barriers, LoopIndicesInStepThatWrapPastTheLargestInt) {
+  // A loop run in step (its reads jump) keeps each thread's index at its stop. When every kept
+  // index is the first thread's plus the thread's own, the CPU backend runs a copy of the pass
+  // that computes the indices so, as sums that do not wrap: it may take that copy only where no
+  // thread's sum passes INT_MAX, and must give the wrapped values elsewhere, as CUDA does.
+  auto k = Program::from_source("wrap_loop.cu", R"(
+    __global__ void wrap_loop(const int* table, long long* out, int offset, int trips) {
+      __shared__ long long s[256];
+      const unsigned t = threadIdx.x;
+      long long acc = 0;
+      int i = (int)((unsigned)offset + t);
+      for (int k = 0; k < trips; ++k) {
+        acc += (long long)i * 3 + table[(unsigned)i % 97u];
+        i = (int)((unsigned)i + blockDim.x);
+      }
+      s[t] = acc;
+      __syncthreads();
+      out[blockIdx.x * blockDim.x + t] = s[blockDim.x - 1 - t];
+    })")
+               .kernel<const int*, long long*, int, int>("wrap_loop", device);
+  const unsigned n = 256;
+  const int trips = 40;
+  const auto table = random_vector<int>(97, -1000, 1000);
+  auto dtable = device.upload(table);
+  for (const int offset :
+       {0, std::numeric_limits<int>::max() - 100, std::numeric_limits<int>::max() - 255 - 256 * 5,
+        std::numeric_limits<int>::max() - 255, -50, std::numeric_limits<int>::min()}) {
+    auto out = poisoned<long long>(n);
+    k.launch(LaunchConfig{.grid = {1}, .block = {n}}, dtable, out, offset, trips);
+    const auto o = out.download();
+    for (unsigned t = 0; t < n; ++t) {
+      const unsigned mirror = n - 1 - t;
+      long long expect = 0;
+      unsigned i = static_cast<unsigned>(offset) + mirror;
+      for (int k2 = 0; k2 < trips; ++k2, i += n) {
+        expect += static_cast<long long>(static_cast<int>(i)) * 3 + table[i % 97U];
+      }
+      ASSERT_EQ(o[t], expect) << "offset " << offset << " thread " << t;
+    }
+  }
+}
+
 TEST_F(Barriers, BarriersInCalledAndRecursiveFunctions) {
   // A barrier inside a __noinline__ function, and one inside a (uniformly) recursive function:
   // the CPU backend inlines the first and runs the second on fibers.

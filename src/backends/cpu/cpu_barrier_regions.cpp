@@ -1268,17 +1268,23 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       slots.push_back(slot_address(b, frame, threads, b.getInt64(0), layout.slots[k]));
       region_extra.push_back(b.CreateLoad(i32, slots.back(), "base"));
     }
-    const Carried all_affine =
-        emit_loop(b, threads, {b.getTrue()}, [&](Value* tid, const Carried& c) {
-          Value* ok = c[0];
-          for (std::size_t j = 0; j < slots.size(); ++j) {
-            Value* kept = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, slots[j], tid));
-            ok = b.CreateAnd(ok,
-                             b.CreateICmpEQ(b.CreateSExt(kept, i64),
-                                            b.CreateAdd(b.CreateSExt(region_extra[j], i64), tid)));
-          }
-          return Carried{ok};
-        });
+    // No thread's base + index passes the largest int (asked once), so that each thread's
+    // comparison can be made in 32 bits: twice the threads per vector.
+    Value* fits = b.getTrue();
+    for (Value* base : region_extra) {
+      Value* last = b.CreateAdd(b.CreateSExt(base, i64), b.CreateSub(threads, b.getInt64(1)));
+      fits = b.CreateAnd(
+          fits, b.CreateICmpSLE(last, b.getInt64(std::numeric_limits<std::int32_t>::max())));
+    }
+    const Carried all_affine = emit_loop(b, threads, {fits}, [&](Value* tid, const Carried& c) {
+      Value* ok = c[0];
+      for (std::size_t j = 0; j < slots.size(); ++j) {
+        Value* kept = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, slots[j], tid));
+        ok = b.CreateAnd(
+            ok, b.CreateICmpEQ(kept, b.CreateAdd(region_extra[j], b.CreateTrunc(tid, i32))));
+      }
+      return Carried{ok};
+    });
     BasicBlock* affine_block = BasicBlock::Create(ctx, "kjit.affine", pass);
     BasicBlock* plain_block = BasicBlock::Create(ctx, "kjit.plain", pass);
     BasicBlock* join = BasicBlock::Create(ctx, "kjit.pass.done", pass);
