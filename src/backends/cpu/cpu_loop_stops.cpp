@@ -43,17 +43,6 @@ bool strided(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Valu
   return step == nullptr || step->getAPInt().abs() != bytes;
 }
 
-/// The type a load, store or atomic moves; null for any other instruction.
-llvm::Type* accessed_type(const llvm::Instruction& i) {
-  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-    return store->getValueOperand()->getType();
-  }
-  if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
-    return cas->getCompareOperand()->getType();
-  }
-  return accessed_pointer(i) != nullptr ? i.getType() : nullptr;
-}
-
 /// Whether `loop` should run in step; if so, `strided_accesses` gets its loads and stores that
 /// run on every iteration and move other than by one element per iteration.
 bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const llvm::Loop& loop,
@@ -101,6 +90,16 @@ const llvm::Value* accessed_pointer(const llvm::Instruction& i) {
     return cas->getPointerOperand();
   }
   return llvm::getLoadStorePointerOperand(&i);
+}
+
+llvm::Type* accessed_type(const llvm::Instruction& i) {
+  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+    return store->getValueOperand()->getType();
+  }
+  if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+    return cas->getCompareOperand()->getType();
+  }
+  return accessed_pointer(i) != nullptr ? i.getType() : nullptr;
 }
 
 unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Function*>& waits,

@@ -11,6 +11,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class Type;
 class Value;
 }  // namespace llvm
 
@@ -18,6 +19,9 @@ namespace kjit::cpu {
 
 /// The address a load, a store or an atomic reads or writes; null for any other instruction.
 const llvm::Value* accessed_pointer(const llvm::Instruction& i);
+
+/// The type a load, a store or an atomic moves; null for any other instruction.
+llvm::Type* accessed_type(const llvm::Instruction& i);
 
 /// Adds a call to `stop` on the back edge of every loop of `f` that reaches no call to one of
 /// `waits` (__syncthreads(), a warp meeting), may run more than a few iterations, and touches

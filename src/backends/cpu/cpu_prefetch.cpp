@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_prefetch.hpp"
 
+#include "backends/cpu/cpu_loop_stops.hpp"
+
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -122,8 +124,7 @@ void prefetch_next_iteration(llvm::ScalarEvolution& se, const llvm::Loop& loop,
     const llvm::DataLayout& dl = m.getDataLayout();
     const bool write = llvm::isa<llvm::StoreInst>(access);
     llvm::Value* pointer = llvm::getLoadStorePointerOperand(access);
-    llvm::Type* type = write ? llvm::cast<llvm::StoreInst>(access)->getValueOperand()->getType()
-                             : access->getType();
+    llvm::Type* type = accessed_type(*access);
     // As the loop-stop choice sees it: an index in 32-bit arithmetic counts as advancing by its
     // step (a prefetch of a wrong address costs a little time, nothing else).
     llvm::PredicatedScalarEvolution pse(se, const_cast<llvm::Loop&>(loop));  // NOLINT
