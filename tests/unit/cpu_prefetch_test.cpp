@@ -36,6 +36,12 @@ TEST(CpuPrefetch, AGridStrideLoopInStepPrefetchesItsNextIteration) {
   EXPECT_NE(ir.find("call void @llvm.prefetch"), std::string::npos)
       << "no prefetch for the grid-stride reads";
   EXPECT_EQ(ir.find("__kjit_ahead_"), std::string::npos) << "a prefetch request was left unlowered";
+  // Reads, into the second level of cache: requests into the first made the pass slower with the
+  // data in memory (cpu_prefetch.cpp).
+  EXPECT_NE(ir.find(", i32 0, i32 2, i32 1)"), std::string::npos)
+      << "the grid-stride reads are not prefetched into the second level of cache";
+  EXPECT_EQ(ir.find(", i32 3, i32 1)"), std::string::npos)
+      << "a prefetch asks for a line in the first level of cache";
   // The pass over the threads still reads a vector of consecutive elements.
   EXPECT_TRUE(test::loads_vectors_of_double(ir))
       << "the prefetch request stopped the loop over threads from vectorising";

@@ -33,6 +33,9 @@ namespace {
 constexpr llvm::StringLiteral kPrefix = "__kjit_ahead_";
 constexpr std::array<unsigned, 5> kWidths = {2, 4, 8, 16, 32};
 constexpr std::array<char, 2> kMasks = {'N', 'M'};
+// llvm.prefetch's locality: 3 is every level of cache (prefetcht0), 2 the second level and
+// beyond (prefetcht1).
+constexpr int kLocality = 2;
 
 std::string scalar_name(bool write, std::uint64_t bytes) {
   return fmt::format("{}{}{}", kPrefix.str(), write ? 'w' : 'r', bytes);
@@ -179,9 +182,14 @@ void lower_prefetches(llvm::Module& m) {
                      : b.CreateGEP(b.getInt8Ty(), first, b.getInt64((r.lanes - 1) * r.bytes))};
       for (llvm::Value* line : lines) {
         if (line != nullptr) {
-          // Into every level of cache (3), as data (1).
-          b.CreateIntrinsic(llvm::Intrinsic::prefetch, {line->getType()},
-                            {line, b.getInt32(r.write ? 1 : 0), b.getInt32(3), b.getInt32(1)});
+          // Into the second level of cache and beyond (prefetcht1), as data. With the array in
+          // memory, requests into the first level made the pass slower (docs/benchmarks.md): each
+          // holds one of the core's few first-level miss buffers until its line arrives, which
+          // likely capped how many lines a core had in flight. The pass's loads find the line in
+          // the second level.
+          b.CreateIntrinsic(
+              llvm::Intrinsic::prefetch, {line->getType()},
+              {line, b.getInt32(r.write ? 1 : 0), b.getInt32(kLocality), b.getInt32(1)});
         }
       }
       call->eraseFromParent();
