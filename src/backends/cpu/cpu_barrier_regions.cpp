@@ -3,8 +3,10 @@
 #include "backends/cpu/cpu_ir_loops.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 #include "backends/cpu/cpu_pass_versions.hpp"
+#include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/cpu_thread_guards.hpp"
 #include "backends/cpu/cpu_thread_ranges.hpp"
+#include "backends/cpu/cpu_uniform_stores.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 
@@ -1337,6 +1339,9 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   }
   spaces.restore_after_inlining(*pass);
   hoist_invariant_loads(*pass);
+  if (mode == PassMode::all) {
+    sink_uniform_stores(*pass, frame);
+  }
   if (accesses != nullptr) {
     for (Instruction& i : llvm::instructions(*pass)) {
       if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
@@ -1598,6 +1603,11 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
   for (Function* wait : waits) {
     wait->addFnAttr(llvm::Attribute::Convergent);
     wait->addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  // A lane's warp count reads the warp area it is given and nothing else (cpu_prelude_warp.h),
+  // which C++ cannot say: a pass's stores into the frame then move past it.
+  if (Function* count = thread_entry.getParent()->getFunction(kWarpCountSymbol)) {
+    count->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref));
   }
   if (!inline_calls(thread_entry, barrier_users, what == SplitAt::loops, out.why_not)) {
     return out;

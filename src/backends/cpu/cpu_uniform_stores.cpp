@@ -1,0 +1,180 @@
+#include "backends/cpu/cpu_uniform_stores.hpp"
+
+#include "backends/cpu/cpu_loop_stops.hpp"
+
+#include <llvm/Analysis/AliasAnalysis.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/BasicAliasAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemoryLocation.h>
+#include <llvm/Analysis/ScopedNoAliasAA.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+
+#include <vector>
+
+namespace kjit::cpu {
+
+namespace {
+
+/// Whether `loop` is one of a pass's loops over threads: its id lists parallel accesses.
+bool over_threads(const llvm::Loop& loop) {
+  const llvm::MDNode* id = loop.getLoopID();
+  if (id == nullptr) {
+    return false;
+  }
+  for (const llvm::MDOperand& op : id->operands()) {
+    const auto* entry = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
+    if (entry != nullptr && entry != id && entry->getNumOperands() > 0) {
+      const auto* name = llvm::dyn_cast<llvm::MDString>(entry->getOperand(0));
+      if (name != nullptr && name->getString() == "llvm.loop.parallel_accesses") {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// `v`, or, for a phi all of whose incoming values from blocks that can run are one value (as
+/// a region's phis are where a barrier cut their other edges), that value.
+llvm::Value* one_value(llvm::Value* v, const llvm::DominatorTree& dt) {
+  auto* phi = llvm::dyn_cast<llvm::PHINode>(v);
+  if (phi == nullptr) {
+    return v;
+  }
+  llvm::Value* only = nullptr;
+  for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+    llvm::Value* in = phi->getIncomingValue(k);
+    if (in == phi || !dt.isReachableFromEntry(phi->getIncomingBlock(k))) {
+      continue;
+    }
+    if (only != nullptr && only != in) {
+      return v;
+    }
+    only = in;
+  }
+  return only != nullptr ? only : v;
+}
+
+/// Whether `pointer` is known not to be an address in `frame` that kjit computed. Nothing but
+/// kjit's own code makes such addresses (from the frame, with offsets): a pointer of the
+/// kernel's, even to one of its locals that lives in the frame, never reaches the slots of the
+/// values kept across stops. A pointer chosen among others (a phi, a select) may be either.
+bool not_a_slot(const llvm::Value* pointer, const llvm::Value* frame) {
+  const llvm::Value* base = llvm::getUnderlyingObject(pointer, 0);  // 0: no depth limit
+  return base != frame && !llvm::isa<llvm::PHINode, llvm::SelectInst>(base);
+}
+
+/// Whether `i` touches memory only through pointers that are not_a_slot.
+bool outside_slots(const llvm::Instruction& i, const llvm::Value* frame) {
+  if (const llvm::Value* pointer = accessed_pointer(i)) {
+    return not_a_slot(pointer, frame);
+  }
+  const auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+  if (call == nullptr || !call->onlyAccessesArgMemory()) {
+    return false;
+  }
+  return llvm::all_of(call->args(), [&](const llvm::Use& arg) {
+    return !arg->getType()->isPointerTy() || not_a_slot(arg.get(), frame);
+  });
+}
+
+struct Sink {
+  llvm::StoreInst* store;
+  llvm::Value* value;  // what it stores, the same on every iteration
+  llvm::Loop* loop;
+};
+
+/// Whether `v` is, or can be made by hoisting what computes it, the same on every iteration.
+bool invariant(llvm::Loop& loop, llvm::Value* v) {
+  bool changed = false;
+  return loop.makeLoopInvariant(v, changed);
+}
+
+}  // namespace
+
+unsigned sink_uniform_stores(llvm::Function& pass, const llvm::Value* frame) {
+  llvm::DominatorTree dt(pass);
+  llvm::LoopInfo loops(dt);
+  llvm::TargetLibraryInfoImpl library(llvm::Triple(pass.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(library, &pass);
+  llvm::AssumptionCache ac(pass);
+  llvm::BasicAAResult basic(pass.getParent()->getDataLayout(), pass, tli, ac, &dt);
+  llvm::ScopedNoAliasAAResult scoped;
+  llvm::AAResults aa(tli);
+  aa.addAAResult(basic);
+  aa.addAAResult(scoped);
+
+  std::vector<Sink> sinks;
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (!over_threads(*loop)) {
+      continue;
+    }
+    // A preheader to clear the flag in, and exits of the loop's own to test it in.
+    llvm::simplifyLoop(loop, &dt, &loops, nullptr, &ac, nullptr, false);
+    if (loop->getLoopPreheader() == nullptr || loop->getExitBlock() == nullptr ||
+        !loop->hasDedicatedExits()) {
+      continue;
+    }
+    std::vector<llvm::Instruction*> memory;  // what in the loop touches memory
+    for (llvm::BasicBlock* block : loop->blocks()) {
+      for (llvm::Instruction& i : *block) {
+        if (i.mayReadOrWriteMemory()) {
+          memory.push_back(&i);
+        }
+      }
+    }
+    for (llvm::Instruction* i : memory) {
+      auto* store = llvm::dyn_cast<llvm::StoreInst>(i);
+      if (store == nullptr || !store->isSimple()) {
+        continue;
+      }
+      llvm::Value* value = one_value(store->getValueOperand(), dt);
+      if (!invariant(*loop, store->getPointerOperand()) || !invariant(*loop, value)) {
+        continue;
+      }
+      if (llvm::getUnderlyingObject(store->getPointerOperand(), 0) != frame) {
+        continue;
+      }
+      const llvm::MemoryLocation at = llvm::MemoryLocation::get(store);
+      const bool alone = llvm::none_of(memory, [&](llvm::Instruction* other) {
+        return other != store && !outside_slots(*other, frame) &&
+               llvm::isModOrRefSet(aa.getModRefInfo(other, at));
+      });
+      if (alone) {
+        sinks.push_back({store, value, loop});
+      }
+    }
+  }
+
+  llvm::BasicBlock& entry = pass.getEntryBlock();
+  llvm::Type* flag_type = llvm::Type::getInt1Ty(pass.getContext());
+  for (const Sink& s : sinks) {
+    // A flag that SROA makes a register: set where the store was, tested after the loop.
+    llvm::IRBuilder<> top(&entry, entry.getFirstInsertionPt());
+    llvm::AllocaInst* flag = top.CreateAlloca(flag_type, nullptr, "kjit.stored");
+    llvm::IRBuilder<> before(s.loop->getLoopPreheader()->getTerminator());
+    before.CreateStore(before.getFalse(), flag);
+    llvm::IRBuilder<> at(s.store);
+    at.CreateStore(at.getTrue(), flag);
+    llvm::BasicBlock* exit = s.loop->getExitBlock();
+    llvm::IRBuilder<> after(exit, exit->getFirstInsertionPt());
+    llvm::LoadInst* stored = after.CreateLoad(flag_type, flag, "kjit.any_stored");
+    llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(stored, stored->getNextNode(), false);
+    llvm::IRBuilder<> once(then);
+    llvm::StoreInst* sunk =
+        once.CreateAlignedStore(s.value, s.store->getPointerOperand(), s.store->getAlign());
+    sunk->copyMetadata(*s.store);
+    s.store->eraseFromParent();
+  }
+  return static_cast<unsigned>(sinks.size());
+}
+
+}  // namespace kjit::cpu
