@@ -1339,7 +1339,10 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   }
   spaces.restore_after_inlining(*pass);
   hoist_invariant_loads(*pass);
-  if (mode == PassMode::all) {
+  // Only in the passes of a loop in step, which run once per iteration: measured elsewhere (the
+  // first pass of a shuffle reduction with one element per thread), the flag kept LLVM from
+  // vectorising the loop over threads.
+  if (mode == PassMode::all && code.through[r] != nullptr) {
     sink_uniform_stores(*pass, frame);
   }
   if (accesses != nullptr) {

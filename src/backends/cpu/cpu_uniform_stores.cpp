@@ -114,7 +114,9 @@ unsigned sink_uniform_stores(llvm::Function& pass, const llvm::Value* frame) {
 
   std::vector<Sink> sinks;
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
-    if (!over_threads(*loop)) {
+    // Only a loop the vectoriser takes (an innermost one) scalarises the store; in a scalar loop
+    // it costs one store where a thread makes it, and the flag would cost a register.
+    if (!over_threads(*loop) || !loop->isInnermost()) {
       continue;
     }
     // A preheader to clear the flag in, and exits of the loop's own to test it in.
