@@ -543,6 +543,53 @@ TEST_F(Barriers, LoopIndicesInStepThatWrapPastTheLargestInt) {
   }
 }
 
+TEST_F(Barriers, ThreadsLeaveALoopInStepAtEveryIterationOfAPass) {
+  // The CPU backend runs several iterations of a loop in step per pass over the block's threads
+  // (four copies of its body, each with its own exit test): the threads of a block must leave the
+  // loop at whichever copy their last iteration falls on, each with its own count and sum.
+  auto k = Program::from_source("strided_sums.cu", R"(
+    __global__ void strided_sums(const int* in, long long* out, int n) {
+      __shared__ long long s[128];
+      long long acc = 0;
+      int trips = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        acc += (long long)in[i] * (trips + 1);
+        ++trips;
+      }
+      s[threadIdx.x] = acc * 1000 + trips;
+      __syncthreads();
+      out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+    })")
+               .kernel<const int*, long long*, int>("strided_sums", device);
+  KJIT_SEED_TRACE();
+  constexpr unsigned kGrid = 3;
+  constexpr unsigned kBlock = 128;
+  constexpr int kStride = static_cast<int>(kGrid * kBlock);
+  const int most = kStride * 13;
+  const auto in = random_vector<int>(static_cast<std::size_t>(most), -100, 100);
+  auto din = device.upload(in);
+  // Whole passes, and each remainder of one to three iterations, with a partial stride.
+  for (const int n : {1, kStride - 1, kStride * 4, kStride * 4 + 5, kStride * 5 + 200,
+                      kStride * 6 + kStride - 1, kStride * 7 + 1, most}) {
+    auto out = poisoned<long long>(kGrid * kBlock);
+    k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, din, out, n);
+    const auto o = out.download();
+    for (unsigned b = 0; b < kGrid; ++b) {
+      for (unsigned t = 0; t < kBlock; ++t) {
+        const unsigned mirror = kBlock - 1 - t;
+        long long acc = 0;
+        int trips = 0;
+        for (int i = static_cast<int>(b * kBlock + mirror); i < n; i += kStride) {
+          acc += static_cast<long long>(in[static_cast<std::size_t>(i)]) * (trips + 1);
+          ++trips;
+        }
+        ASSERT_EQ(o[b * kBlock + t], acc * 1000 + trips)
+            << "n " << n << " block " << b << " thread " << t;
+      }
+    }
+  }
+}
+
 TEST_F(Barriers, BarriersInCalledAndRecursiveFunctions) {
   // A barrier inside a __noinline__ function, and one inside a (uniformly) recursive function:
   // the CPU backend inlines the first and runs the second on fibers.

@@ -15,8 +15,10 @@
 
 namespace kjit::test {
 
-/// The IR after O3 of `source`'s kernel `name`; empty if the compiler dumped none.
-inline std::string optimised_ir(const std::string& source, const std::string& name) {
+/// The IR that the compiler dumped, in the file ending in `suffix`, for `source`'s kernel `name`:
+/// ".opt.ll" after O3, ".lowered.ll" after kjit's lowering; empty if it dumped none.
+inline std::string dumped_ir(const std::string& source, const std::string& name,
+                             const std::string& suffix) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("kjit_dumped_ir_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(dir);
@@ -30,7 +32,7 @@ inline std::string optimised_ir(const std::string& source, const std::string& na
   unsetenv("KJIT_DUMP_DIR");  // NOLINT(concurrency-mt-unsafe)
   std::string text;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().string().ends_with(".opt.ll")) {
+    if (entry.path().string().ends_with(suffix)) {
       std::stringstream s;
       s << std::ifstream(entry.path()).rdbuf();
       text = s.str();
@@ -38,6 +40,11 @@ inline std::string optimised_ir(const std::string& source, const std::string& na
   }
   std::filesystem::remove_all(dir);
   return text;
+}
+
+/// The IR after O3 of `source`'s kernel `name`; empty if the compiler dumped none.
+inline std::string optimised_ir(const std::string& source, const std::string& name) {
+  return dumped_ir(source, name, ".opt.ll");
 }
 
 /// Whether `ir` loads vectors of doubles, of any width: the host's CPU model decides it (8 on

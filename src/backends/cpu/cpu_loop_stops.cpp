@@ -12,7 +12,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/UnrollLoop.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -23,6 +28,20 @@ namespace {
 
 // A loop of at most this many iterations is left whole: LLVM unrolls it.
 constexpr unsigned kShortLoop = 32;
+// Loops in step of at most this many blocks and instructions run this many iterations per pass.
+// RAJAPerf's REDUCE_SUM, grid-stride, with its data in cache: 0.15 ms a launch with one, 0.12
+// with two, 0.10 with four, no faster with eight.
+constexpr unsigned kIterationsPerPass = 4;
+constexpr unsigned kUnrolledBlocks = 4;
+constexpr std::size_t kUnrolledInstructions = 48;
+
+std::size_t size_of(const llvm::Loop& loop) {
+  std::size_t n = 0;
+  for (const llvm::BasicBlock* b : loop.blocks()) {
+    n += b->size();
+  }
+  return n;
+}
 
 /// Whether `pointer`, accessed with `bytes` per access, moves in `loop` other than by one
 /// element per iteration (a stride of the grid, a column of a matrix, an unknown pattern).
@@ -80,6 +99,40 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const 
   return touches_strided;
 }
 
+/// Unrolls each innermost loop of `f` that will run in step, of an unknown number of iterations
+/// and a small body, kIterationsPerPass times, keeping each copy's exit test: a pass then runs
+/// that many iterations of each thread, and what a pass costs besides them (each thread's values
+/// through the frame, its state, the check of kept indices) is paid once for all of them. The
+/// loop holds no barrier, so the order in which threads run its iterations is free.
+void unroll_for_passes(llvm::Function& f, const std::vector<const llvm::Function*>& waits) {
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo loops(dt);
+  llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(library, &f);
+  llvm::AssumptionCache ac(f);
+  llvm::ScalarEvolution se(f, tli, ac, dt, loops);
+  std::vector<llvm::Instruction*> strided_accesses;
+  std::vector<llvm::Loop*> chosen;
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (loop->isInnermost() && se.getSmallConstantMaxTripCount(loop) == 0 &&
+        loop->getNumBlocks() <= kUnrolledBlocks && size_of(*loop) <= kUnrolledInstructions &&
+        wants_stop(se, dt, *loop, waits, strided_accesses)) {
+      chosen.push_back(loop);
+    }
+  }
+  for (llvm::Loop* loop : chosen) {
+    llvm::simplifyLoop(loop, &dt, &loops, &se, &ac, nullptr, false);
+    llvm::formLCSSA(*loop, dt, &loops, &se);
+    const llvm::UnrollLoopOptions options{.Count = kIterationsPerPass,
+                                          .Force = true,
+                                          .Runtime = false,
+                                          .AllowExpensiveTripCount = false,
+                                          .UnrollRemainder = false,
+                                          .ForgetAllSCEV = true};
+    llvm::UnrollLoop(loop, options, &loops, &se, &dt, &ac, nullptr, nullptr, true);
+  }
+}
+
 }  // namespace
 
 const llvm::Value* accessed_pointer(const llvm::Instruction& i) {
@@ -104,6 +157,9 @@ llvm::Type* accessed_type(const llvm::Instruction& i) {
 
 unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Function*>& waits,
                          llvm::Function* stop) {
+  if (stop != nullptr) {
+    unroll_for_passes(f, waits);
+  }
   llvm::DominatorTree dt(f);
   llvm::LoopInfo loops(dt);
   llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));

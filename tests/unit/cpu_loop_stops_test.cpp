@@ -1,0 +1,80 @@
+// Loops in step run several iterations of each thread per pass (cpu_loop_stops.cpp): what a pass
+// costs besides the iterations (each thread's values through the frame, its state, the check of
+// kept indices) is then paid once for all of them. Read from the lowered IR that KJIT_DUMP_DIR
+// leaves: the region that a thread runs from the loop's stop holds one copy of the loop's body
+// per iteration, each asking for its next line (cpu_prefetch.hpp) once.
+#include "cpu_dumped_ir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kjit {
+namespace {
+
+/// How many prefetch requests the lowered IR's function named `*<suffix>(` makes.
+int requests_in(const std::string& ir, const std::string& suffix) {
+  const std::size_t define = ir.find(suffix + "(");
+  if (define == std::string::npos) {
+    return -1;
+  }
+  const std::size_t end = ir.find("\n}\n", define);
+  const std::string body = ir.substr(define, end - define);
+  int n = 0;
+  for (std::size_t at = body.find("call void @__kjit_ahead_"); at != std::string::npos;
+       at = body.find("call void @__kjit_ahead_", at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(CpuLoopStops, AGridStrideLoopInStepRunsFourIterationsPerPass) {
+  const std::string ir = test::dumped_ir(R"(
+    __global__ void block_sums(const double* in, double* sums, int n) {
+      __shared__ double partial[256];
+      double acc = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        acc += in[i];
+      partial[threadIdx.x] = acc;
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        double s = 0;
+        for (int t = 0; t < 256; ++t) s += partial[t];
+        sums[blockIdx.x] = s;
+      }
+    })",
+                                         "block_sums", ".lowered.ll");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
+  // The region that runs on past stops: the loop's body, four times over, each reading in[].
+  EXPECT_EQ(requests_in(ir, ".through"), 4) << ir;
+}
+
+TEST(CpuLoopStops, ALoopInStepWithALargeBodyRunsOneIterationPerPass) {
+  // Four copies of a body this size would cost more code than the pass's own work they save.
+  const std::string ir = test::dumped_ir(R"(
+    __global__ void block_sums(const double* in, double* sums, int n, double c) {
+      __shared__ double partial[256];
+      double acc = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double x = in[i], p = x;
+        for (int k = 0; k < 3; ++k) {
+          p = p * x + c; p = p * p - x; p = p / (x + c); p = p * c + x; p = p - c * x;
+          p = p * x + 1.5; p = p * p - 2.5; p = p / (x + 3.5); p = p * 4.5 + x; p = p - 5.5;
+        }
+        acc += p;
+      }
+      partial[threadIdx.x] = acc;
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        double s = 0;
+        for (int t = 0; t < 256; ++t) s += partial[t];
+        sums[blockIdx.x] = s;
+      }
+    })",
+                                         "block_sums", ".lowered.ll");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
+  EXPECT_EQ(requests_in(ir, ".through"), 1) << ir;
+}
+
+}  // namespace
+}  // namespace kjit
