@@ -47,6 +47,28 @@ inline std::string optimised_ir(const std::string& source, const std::string& na
   return dumped_ir(source, name, ".opt.ll");
 }
 
+/// A kernel `block_sums(in, sums, n, c)`: each thread runs `body` (which adds to `acc`, from
+/// in[i] and c) for each i of a grid-stride loop, which runs in step (its reads jump by the
+/// grid); then thread 0 adds the block's sums, through shared memory after a barrier.
+inline std::string grid_stride_block_sums(const std::string& body) {
+  return R"(
+    __global__ void block_sums(const double* in, double* sums, int n, double c) {
+      __shared__ double partial[256];
+      double acc = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        )" +
+         body + R"(
+      }
+      partial[threadIdx.x] = acc;
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        double s = 0;
+        for (int t = 0; t < 256; ++t) s += partial[t];
+        sums[blockIdx.x] = s;
+      }
+    })";
+}
+
 /// Whether `ir` loads vectors of doubles, of any width: the host's CPU model decides it (8 on
 /// Zen 4, 4 where LLVM prefers 256-bit vectors, as on Intel's AVX-512 parts).
 inline bool loads_vectors_of_double(const std::string& ir) {

@@ -29,21 +29,8 @@ int requests_in(const std::string& ir, const std::string& suffix) {
 }
 
 TEST(CpuLoopStops, AGridStrideLoopInStepRunsFourIterationsPerPass) {
-  const std::string ir = test::dumped_ir(R"(
-    __global__ void block_sums(const double* in, double* sums, int n) {
-      __shared__ double partial[256];
-      double acc = 0;
-      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        acc += in[i];
-      partial[threadIdx.x] = acc;
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        double s = 0;
-        for (int t = 0; t < 256; ++t) s += partial[t];
-        sums[blockIdx.x] = s;
-      }
-    })",
-                                         "block_sums", ".lowered.ll");
+  const std::string ir =
+      test::dumped_ir(test::grid_stride_block_sums("acc += in[i];"), "block_sums", ".lowered.ll");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
   // The region that runs on past stops: the loop's body, four times over, each reading in[].
   EXPECT_EQ(requests_in(ir, ".through"), 4) << ir;
@@ -51,26 +38,13 @@ TEST(CpuLoopStops, AGridStrideLoopInStepRunsFourIterationsPerPass) {
 
 TEST(CpuLoopStops, ALoopInStepWithALargeBodyRunsOneIterationPerPass) {
   // Four copies of a body this size would cost more code than the pass's own work they save.
-  const std::string ir = test::dumped_ir(R"(
-    __global__ void block_sums(const double* in, double* sums, int n, double c) {
-      __shared__ double partial[256];
-      double acc = 0;
-      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+  const std::string ir = test::dumped_ir(test::grid_stride_block_sums(R"(
         double x = in[i], p = x;
         for (int k = 0; k < 3; ++k) {
           p = p * x + c; p = p * p - x; p = p / (x + c); p = p * c + x; p = p - c * x;
           p = p * x + 1.5; p = p * p - 2.5; p = p / (x + 3.5); p = p * 4.5 + x; p = p - 5.5;
         }
-        acc += p;
-      }
-      partial[threadIdx.x] = acc;
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        double s = 0;
-        for (int t = 0; t < 256; ++t) s += partial[t];
-        sums[blockIdx.x] = s;
-      }
-    })",
+        acc += p;)"),
                                          "block_sums", ".lowered.ll");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
   EXPECT_EQ(requests_in(ir, ".through"), 1) << ir;

@@ -13,25 +13,8 @@ namespace {
 
 using test::optimised_ir;
 
-// A grid-stride sum ending in a block reduction: the loop runs in step (its reads jump by the
-// grid), the barrier after it makes the kernel one of passes over the block's threads.
-constexpr const char* kGridStrideSum = R"(
-  __global__ void block_sums(const double* in, double* sums, int n) {
-    __shared__ double partial[256];
-    double acc = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-      acc += in[i];
-    partial[threadIdx.x] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      double s = 0;
-      for (int t = 0; t < 256; ++t) s += partial[t];
-      sums[blockIdx.x] = s;
-    }
-  })";
-
 TEST(CpuPrefetch, AGridStrideLoopInStepPrefetchesItsNextIteration) {
-  const std::string ir = optimised_ir(kGridStrideSum, "block_sums");
+  const std::string ir = optimised_ir(test::grid_stride_block_sums("acc += in[i];"), "block_sums");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
   EXPECT_NE(ir.find("call void @llvm.prefetch"), std::string::npos)
       << "no prefetch for the grid-stride reads";

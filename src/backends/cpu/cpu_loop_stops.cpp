@@ -101,6 +101,24 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const 
   return touches_strided;
 }
 
+/// What choosing loops needs to know of `f`, computed afresh.
+struct LoopAnalyses {
+  explicit LoopAnalyses(llvm::Function& f)
+      : dt(f),
+        loops(dt),
+        library(llvm::Triple(f.getParent()->getTargetTriple())),
+        tli(library, &f),
+        ac(f),
+        se(f, tli, ac, dt, loops) {}
+
+  llvm::DominatorTree dt;
+  llvm::LoopInfo loops;
+  llvm::TargetLibraryInfoImpl library;
+  llvm::TargetLibraryInfo tli;
+  llvm::AssumptionCache ac;
+  llvm::ScalarEvolution se;
+};
+
 /// Makes each innermost loop of `f` that will run in step, of an unknown number of iterations
 /// and a small body, run kIterationsPerPass iterations per pass: its first iteration peeled off
 /// (a thread that runs the loop once, as a grid-stride loop over a grid as large as its data
@@ -115,12 +133,11 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const 
 /// against 20).
 std::set<const llvm::BasicBlock*> unroll_for_passes(
     llvm::Function& f, const std::vector<const llvm::Function*>& waits) {
-  llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
-  llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(library, &f);
-  llvm::AssumptionCache ac(f);
-  llvm::ScalarEvolution se(f, tli, ac, dt, loops);
+  LoopAnalyses a(f);
+  llvm::DominatorTree& dt = a.dt;
+  llvm::LoopInfo& loops = a.loops;
+  llvm::AssumptionCache& ac = a.ac;
+  llvm::ScalarEvolution& se = a.se;
   std::vector<llvm::Instruction*> strided_accesses;
   std::vector<llvm::Loop*> chosen;
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
@@ -182,15 +199,12 @@ unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Functi
                          llvm::Function* stop) {
   const std::set<const llvm::BasicBlock*> unrolled =
       stop != nullptr ? unroll_for_passes(f, waits) : std::set<const llvm::BasicBlock*>{};
-  llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
-  llvm::TargetLibraryInfoImpl library(llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(library, &f);
-  llvm::AssumptionCache ac(f);
-  llvm::ScalarEvolution se(f, tli, ac, dt, loops);
+  LoopAnalyses a(f);
+  const llvm::DominatorTree& dt = a.dt;
+  llvm::ScalarEvolution& se = a.se;
   std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> back_edges;
   std::vector<llvm::Instruction*> strided_accesses;
-  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+  for (llvm::Loop* loop : a.loops.getLoopsInPreorder()) {
     if (wants_stop(se, dt, *loop, waits, strided_accesses)) {
       back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
       if (stop != nullptr) {
