@@ -1,16 +1,15 @@
 #include "backends/cpu/cpu_loop_stops.hpp"
 
+#include "backends/cpu/cpu_loop_analyses.hpp"
 #include "backends/cpu/cpu_prefetch.hpp"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopPeel.h>
@@ -21,7 +20,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <set>
-#include <utility>
 #include <vector>
 
 namespace kjit::cpu {
@@ -100,24 +98,6 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const 
   }
   return touches_strided;
 }
-
-/// What choosing loops needs to know of `f`, computed afresh.
-struct LoopAnalyses {
-  explicit LoopAnalyses(llvm::Function& f)
-      : dt(f),
-        loops(dt),
-        library(llvm::Triple(f.getParent()->getTargetTriple())),
-        tli(library, &f),
-        ac(f),
-        se(f, tli, ac, dt, loops) {}
-
-  llvm::DominatorTree dt;
-  llvm::LoopInfo loops;
-  llvm::TargetLibraryInfoImpl library;
-  llvm::TargetLibraryInfo tli;
-  llvm::AssumptionCache ac;
-  llvm::ScalarEvolution se;
-};
 
 /// Makes each innermost loop of `f` that will run in step, of an unknown number of iterations
 /// and a small body, run kIterationsPerPass iterations per pass: its first iteration peeled off
@@ -202,24 +182,28 @@ unsigned mark_loop_stops(llvm::Function& f, const std::vector<const llvm::Functi
   LoopAnalyses a(f);
   const llvm::DominatorTree& dt = a.dt;
   llvm::ScalarEvolution& se = a.se;
-  std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> back_edges;
+  struct Stopped {
+    llvm::BasicBlock* latch;
+    llvm::BasicBlock* header;
+    llvm::BasicBlock* preheader;  // the way in from a peeled iteration (unroll_for_passes); or null
+  };
+  std::vector<Stopped> back_edges;
   std::vector<llvm::Instruction*> strided_accesses;
   for (llvm::Loop* loop : a.loops.getLoopsInPreorder()) {
     if (wants_stop(se, dt, *loop, waits, strided_accesses)) {
-      back_edges.emplace_back(loop->getLoopLatch(), loop->getHeader());
+      back_edges.push_back(
+          {loop->getLoopLatch(), loop->getHeader(),
+           unrolled.count(loop->getHeader()) != 0 ? loop->getLoopPreheader() : nullptr});
       if (stop != nullptr) {
         prefetch_next_iteration(se, *loop, strided_accesses);
       }
     }
   }
   if (stop != nullptr) {
-    for (auto [latch, header] : back_edges) {
-      if (unrolled.count(header) != 0) {  // and on the way in from the peeled iteration
-        llvm::BasicBlock* preheader = llvm::SplitEdge(
-            llvm::cast<llvm::BasicBlock>(*llvm::find_if(
-                llvm::predecessors(header), [&](const llvm::BasicBlock* p) { return p != latch; })),
-            header);
-        llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", preheader->getTerminator());
+    for (auto [latch, header, preheader] : back_edges) {
+      if (preheader != nullptr) {  // and on the way in from the peeled iteration
+        llvm::BasicBlock* way_in = llvm::SplitEdge(preheader, header);
+        llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", way_in->getTerminator());
       }
       llvm::BasicBlock* edge = llvm::SplitEdge(latch, header);
       llvm::CallInst::Create(stop->getFunctionType(), stop, {}, "", edge->getTerminator());

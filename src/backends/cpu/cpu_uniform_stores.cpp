@@ -1,20 +1,17 @@
 #include "backends/cpu/cpu_uniform_stores.hpp"
 
+#include "backends/cpu/cpu_loop_analyses.hpp"
 #include "backends/cpu/cpu_loop_stops.hpp"
 
 #include <llvm/Analysis/AliasAnalysis.h>
-#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/BasicAliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/ScopedNoAliasAA.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
@@ -23,24 +20,6 @@
 namespace kjit::cpu {
 
 namespace {
-
-/// Whether `loop` is one of a pass's loops over threads: its id lists parallel accesses.
-bool over_threads(const llvm::Loop& loop) {
-  const llvm::MDNode* id = loop.getLoopID();
-  if (id == nullptr) {
-    return false;
-  }
-  for (const llvm::MDOperand& op : id->operands()) {
-    const auto* entry = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
-    if (entry != nullptr && entry != id && entry->getNumOperands() > 0) {
-      const auto* name = llvm::dyn_cast<llvm::MDString>(entry->getOperand(0));
-      if (name != nullptr && name->getString() == "llvm.loop.parallel_accesses") {
-        return true;
-      }
-    }
-  }
-  return false;
-}
 
 /// `v`, or, for a phi all of whose incoming values from blocks that can run are one value (as
 /// a region's phis are where a barrier cut their other edges), that value.
@@ -101,14 +80,12 @@ bool invariant(llvm::Loop& loop, llvm::Value* v) {
 }  // namespace
 
 unsigned sink_uniform_stores(llvm::Function& pass, const llvm::Value* frame) {
-  llvm::DominatorTree dt(pass);
-  llvm::LoopInfo loops(dt);
-  llvm::TargetLibraryInfoImpl library(llvm::Triple(pass.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(library, &pass);
-  llvm::AssumptionCache ac(pass);
-  llvm::BasicAAResult basic(pass.getParent()->getDataLayout(), pass, tli, ac, &dt);
+  LoopAnalyses a(pass);
+  llvm::DominatorTree& dt = a.dt;
+  llvm::LoopInfo& loops = a.loops;
+  llvm::BasicAAResult basic(pass.getParent()->getDataLayout(), pass, a.tli, a.ac, &dt);
   llvm::ScopedNoAliasAAResult scoped;
-  llvm::AAResults aa(tli);
+  llvm::AAResults aa(a.tli);
   aa.addAAResult(basic);
   aa.addAAResult(scoped);
 
@@ -116,11 +93,13 @@ unsigned sink_uniform_stores(llvm::Function& pass, const llvm::Value* frame) {
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     // Only a loop the vectoriser takes (an innermost one) scalarises the store; in a scalar loop
     // it costs one store where a thread makes it, and the flag would cost a register.
-    if (!over_threads(*loop) || !loop->isInnermost()) {
+    // A pass's loops over threads are those whose id lists parallel accesses.
+    if (llvm::findOptionMDForLoop(loop, "llvm.loop.parallel_accesses") == nullptr ||
+        !loop->isInnermost()) {
       continue;
     }
     // A preheader to clear the flag in, and exits of the loop's own to test it in.
-    llvm::simplifyLoop(loop, &dt, &loops, nullptr, &ac, nullptr, false);
+    llvm::simplifyLoop(loop, &dt, &loops, nullptr, &a.ac, nullptr, false);
     if (loop->getLoopPreheader() == nullptr || loop->getExitBlock() == nullptr ||
         !loop->hasDedicatedExits()) {
       continue;
