@@ -12,8 +12,9 @@
 namespace kjit {
 namespace {
 
-/// How many prefetch requests the lowered IR's function named `*<suffix>(` makes.
-int requests_in(const std::string& ir, const std::string& suffix) {
+/// How many times the lowered IR's function named `*<suffix>(` holds `what`; -1 if there is no
+/// such function.
+int count_in(const std::string& ir, const std::string& suffix, const std::string& what) {
   const std::size_t define = ir.find(suffix + "(");
   if (define == std::string::npos) {
     return -1;
@@ -21,11 +22,15 @@ int requests_in(const std::string& ir, const std::string& suffix) {
   const std::size_t end = ir.find("\n}\n", define);
   const std::string body = ir.substr(define, end - define);
   int n = 0;
-  for (std::size_t at = body.find("call void @__kjit_ahead_"); at != std::string::npos;
-       at = body.find("call void @__kjit_ahead_", at + 1)) {
+  for (std::size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) {
     ++n;
   }
   return n;
+}
+
+/// How many prefetch requests that function makes.
+int requests_in(const std::string& ir, const std::string& suffix) {
+  return count_in(ir, suffix, "call void @__kjit_ahead_");
 }
 
 TEST(CpuLoopStops, AGridStrideLoopInStepRunsFourIterationsPerPass) {
@@ -34,6 +39,11 @@ TEST(CpuLoopStops, AGridStrideLoopInStepRunsFourIterationsPerPass) {
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
   // The region that runs on past stops: the loop's body, four times over, each reading in[].
   EXPECT_EQ(requests_in(ir, ".through"), 4) << ir;
+  // The region a block starts with runs the loop's first iteration, peeled off, and no more
+  // before a stop: a thread that runs the loop once (a grid as large as the data) needs no pass
+  // of its own, and that region holds no copies of the body (with them, one element per thread
+  // took four times as long).
+  EXPECT_EQ(count_in(ir, ".region0", "load double"), 1) << ir;
 }
 
 TEST(CpuLoopStops, ALoopInStepWithALargeBodyRunsOneIterationPerPass) {
