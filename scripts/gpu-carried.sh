@@ -4,7 +4,11 @@
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
 # cuda:0, and the bitcode, barrier, warp and range tests on the CPU. With --bench, then the CPU
 # benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
-# of docs/benchmarks.md here with benchmarks/report.py --section cpu16). Logs go to $OUT.
+# of docs/benchmarks.md here with benchmarks/report.py --section cpu16). With --scaling FILTER,
+# only the benchmark rows FILTER matches, once per worker count (1, 4, 8 and all cores; kjit's
+# pool and OpenMP's team alike): bench-cpu-N.json. With --probe, benchmarks/probes/
+# grid_stride_scaling.cpp (built into .carry-run/bin by hand) at those worker counts. Logs go to
+# $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -21,7 +25,31 @@ export KJIT_CACHE_DIR="$libs/cache"  # cold: every program compiles once
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nproc
+  lscpu | grep -E "Model name|Thread|Core|Socket|NUMA node|L2|L3"
 } 2>&1 | tee "$out/machine.txt"
+bench() {  # bench OUTPUT [ARGS...]: the CPU benchmark, repetitions interleaved as in benchmarks.sh
+  local json="$1"
+  shift
+  KJIT_DEVICE=cpu KJIT_BENCH_SOURCE_DIR="$root" "$run/bin/kjit_bench_cpu" --benchmark_repetitions=5 \
+    --benchmark_min_time=0.5 --benchmark_report_aggregates_only=true \
+    --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+    --benchmark_out="$out/$json.json" "$@" > "$out/$json.log" 2>&1
+}
+if [ "${1:-}" = "--probe" ]; then  # benchmarks/probes/grid_stride_scaling.cpp, built by the caller
+  for n in ${PROBE_THREADS:-1 4 8 $(nproc)}; do
+    KJIT_CPU_THREADS=$n OMP_NUM_THREADS=$n "$run/bin/grid_stride_scaling" "$root/kernels" 15 \
+      ${PROBE_ORDER:-}
+  done 2>&1 | tee -a "$out/grid-stride-scaling.log"
+  exit 0
+fi
+if [ "${1:-}" = "--scaling" ]; then
+  status=0
+  for n in 1 4 8 "$(nproc)"; do
+    KJIT_CPU_THREADS=$n OMP_NUM_THREADS=$n bench "bench-cpu-$n" --benchmark_filter="$2" || status=1
+    grep -E "median" "$out/bench-cpu-$n.log" | awk -v n="$n" '{print n, $1, $2, $3}'
+  done
+  exit $status
+fi
 status=0
 "$run/bin/kjit_cross_backend_tests" 2>&1 | tee "$out/cross.log" | grep -E "^\[  |OK|FAILED|SKIPPED" || status=1
 grep -q "FAILED" "$out/cross.log" && status=1
@@ -37,11 +65,7 @@ for mode in regions fibers; do
   grep -E "FAILED|PASSED" "$out/api-cpu-$mode.log" | sed "s/^/cpu ($mode): /" | head -5
 done
 if [ "${1:-}" = "--bench" ]; then
-  # Repetitions interleaved, as scripts/benchmarks.sh runs them.
-  KJIT_DEVICE=cpu KJIT_BENCH_SOURCE_DIR="$root" "$run/bin/kjit_bench_cpu" --benchmark_repetitions=5 \
-    --benchmark_min_time=0.5 --benchmark_report_aggregates_only=true \
-    --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
-    --benchmark_out="$out/bench-cpu.json" > "$out/bench-cpu.log" 2>&1 || status=1
+  bench bench-cpu || status=1
   grep -E "median" "$out/bench-cpu.log" | awk '{print $1, $2, $3}'
 fi
 exit $status
