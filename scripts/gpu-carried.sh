@@ -6,9 +6,9 @@
 # benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
 # of docs/benchmarks.md here with benchmarks/report.py --section cpu16). With --scaling FILTER,
 # only the benchmark rows FILTER matches, once per worker count (1, 4, 8 and all cores; kjit's
-# pool and OpenMP's team alike): bench-cpu-N.json. With --probe, benchmarks/probes/
-# grid_stride_scaling.cpp (built into .carry-run/bin by hand) at those worker counts. Logs go to
-# $OUT.
+# pool and OpenMP's team alike; SCALING_THREADS to choose, SCALING_TAG to tell runs apart):
+# bench-cpu-N.json. With --probe, benchmarks/probes/grid_stride_scaling.cpp (built into
+# .carry-run/bin by hand) at those worker counts. Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -44,9 +44,10 @@ if [ "${1:-}" = "--probe" ]; then  # benchmarks/probes/grid_stride_scaling.cpp, 
 fi
 if [ "${1:-}" = "--scaling" ]; then
   status=0
-  for n in 1 4 8 "$(nproc)"; do
-    KJIT_CPU_THREADS=$n OMP_NUM_THREADS=$n bench "bench-cpu-$n" --benchmark_filter="$2" || status=1
-    grep -E "median" "$out/bench-cpu-$n.log" | awk -v n="$n" '{print n, $1, $2, $3}'
+  for n in ${SCALING_THREADS:-1 4 8 $(nproc)}; do
+    name="bench-cpu-$n${SCALING_TAG:-}"
+    KJIT_CPU_THREADS=$n OMP_NUM_THREADS=$n bench "$name" --benchmark_filter="$2" || status=1
+    grep -E "median" "$out/$name.log" | awk -v n="$n${SCALING_TAG:-}" '{print n, $1, $2, $3}'
   done
   exit $status
 fi

@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     checksum += cases[c].second();
     times[c].push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   };
   for (int r = 0; r < (grouped ? 1 : rounds); ++r) {
     for (std::size_t c = 0; c < cases.size(); ++c) {

@@ -110,6 +110,16 @@ bool perf_map() {
   return value && parse_perf_map(*value);
 }
 
+bool parse_cpu_pin(std::string_view text) {
+  return choose<bool>(text, {{"", false}, {"0", false}, {"1", true}}, "KJIT_CPU_PIN",
+                      "is not a switch; use '1' (each worker thread bound to one core) or '0'");
+}
+
+bool cpu_pin() {
+  const auto value = get("KJIT_CPU_PIN");
+  return value && parse_cpu_pin(*value);
+}
+
 std::optional<std::string> device_spec() {
   auto value = get("KJIT_DEVICE");
   if (!value || trim(*value).empty()) {

@@ -36,6 +36,10 @@ bool parse_cpu_barriers(std::string_view text);
 /// /tmp/perf-<pid>.map, where Linux perf finds names for JIT-compiled code; "0", unset or empty:
 /// off. ConfigError for anything else.
 bool perf_map();
+/// KJIT_CPU_PIN: '1' binds each CPU worker thread to one core, '0' leaves them to the scheduler
+/// (the default; docs/cpu-backend.md says what each measured).
+bool cpu_pin();
+bool parse_cpu_pin(std::string_view text);
 bool parse_perf_map(std::string_view text);
 
 /// KJIT_DEVICE, or nullopt when it is unset or blank.

@@ -1,5 +1,7 @@
 #include "jit/thread_pool.hpp"
 
+#include "jit/logging.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
@@ -8,6 +10,11 @@
 #include <atomic>
 #include <exception>
 #include <system_error>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 namespace kjit::detail {
 
@@ -26,10 +33,53 @@ struct ThreadPool::Job {
   std::exception_ptr error;
 };
 
-ThreadPool::ThreadPool(unsigned threads) : threads_(std::max(1U, threads)) {
+namespace {
+
+/// The cores this process may run on, in order; empty where that cannot be asked.
+std::vector<int> allowed_cores() {
+  std::vector<int> cores;
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &set)) {
+        cores.push_back(c);
+      }
+    }
+  }
+#endif
+  return cores;
+}
+
+/// Binds `t` to `core`; false where that failed (or the platform has no way).
+bool bind(std::thread& t, int core) {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(core, &set);
+  return pthread_setaffinity_np(t.native_handle(), sizeof(set), &set) == 0;
+#else
+  (void)t;
+  (void)core;
+  return false;
+#endif
+}
+
+}  // namespace
+
+ThreadPool::ThreadPool(unsigned threads, bool pin) : threads_(std::max(1U, threads)) {
+  const std::vector<int> cores = pin ? allowed_cores() : std::vector<int>{};
+  if (pin && cores.empty()) {
+    log().warn("KJIT_CPU_PIN: the cores this process may run on are unknown; workers run unbound");
+  }
+  bool bound_all = true;
   try {
     for (unsigned i = 1; i < threads_; ++i) {
       workers_.emplace_back([this] { work(); });
+      if (!cores.empty()) {
+        bound_all = bind(workers_.back(), cores[i % cores.size()]) && bound_all;
+      }
     }
   } catch (const std::system_error& e) {
     {
@@ -42,6 +92,9 @@ ThreadPool::ThreadPool(unsigned threads) : threads_(std::max(1U, threads)) {
     }
     throw BackendError(
         fmt::format("kjit: cannot start {} CPU worker threads: {}", threads_ - 1, e.what()));
+  }
+  if (!bound_all) {
+    log().warn("KJIT_CPU_PIN: some worker threads could not be bound to a core; they run unbound");
   }
 }
 
@@ -82,7 +135,7 @@ void ThreadPool::work() {
     }
     Job* job = jobs_.front();
     if (job->next.load(std::memory_order_relaxed) >= job->n) {
-      jobs_.pop_front();  // every chunk is taken; its owner waits for the helpers
+      jobs_.erase(jobs_.begin());  // every chunk is taken; its owner waits for the helpers
       continue;
     }
     ++job->helpers;

@@ -5,8 +5,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,10 +13,27 @@ namespace kjit::detail {
 
 class ThreadPool {
  public:
-  using Body = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+  /// What a run() calls on each chunk: a reference to the caller's callable, which outlives the
+  /// run (a std::function would allocate on every run for a lambda of a few references).
+  class Body {
+   public:
+    template <class F>
+    Body(const F& f) noexcept  // NOLINT(google-explicit-constructor): made from lambdas at calls
+        : object_(&f), call_([](const void* o, std::uint64_t begin, std::uint64_t end) {
+            (*static_cast<const F*>(o))(begin, end);
+          }) {}
+    void operator()(std::uint64_t begin, std::uint64_t end) const { call_(object_, begin, end); }
 
-  /// `threads` threads work on each run: threads - 1 workers, and the caller of run().
-  explicit ThreadPool(unsigned threads);
+   private:
+    const void* object_;
+    void (*call_)(const void*, std::uint64_t, std::uint64_t);
+  };
+
+  /// `threads` threads work on each run: threads - 1 workers, and the caller of run(). With
+  /// `pin`, worker i is bound to the i-th of the cores the process may run on (wrapping around),
+  /// leaving the first to the caller; where binding fails the worker runs unbound, and the log
+  /// says so once.
+  explicit ThreadPool(unsigned threads, bool pin = false);
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
   ~ThreadPool();
@@ -38,7 +53,8 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable helpers_cv_;
-  std::deque<Job*> jobs_;
+  std::vector<Job*>
+      jobs_;  // runs in flight, oldest first (a deque allocated as they came and went)
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

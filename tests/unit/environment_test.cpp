@@ -43,6 +43,21 @@ TEST(Environment, RejectsBadThreadCounts) {
   }
 }
 
+TEST(Environment, ParsesThePinSwitch) {
+  EXPECT_TRUE(parse_cpu_pin("1"));
+  EXPECT_TRUE(parse_cpu_pin(" 1 "));
+  EXPECT_FALSE(parse_cpu_pin("0"));
+  EXPECT_FALSE(parse_cpu_pin(""));
+  for (const char* bad : {"yes", "cores", "2"}) {
+    try {
+      (void)parse_cpu_pin(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CPU_PIN"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Environment, ParsesThePerfMapSwitch) {
   EXPECT_TRUE(parse_perf_map("1"));
   EXPECT_TRUE(parse_perf_map(" 1 "));

@@ -58,6 +58,7 @@ class CpuBackend : public backend::Backend {
   std::vector<DeviceInfo> enumerate() override {
     threads_ = detail::environment::cpu_threads();  // ConfigError for a malformed value
     perf_map_ = detail::environment::perf_map();    // the same
+    pin_ = detail::environment::cpu_pin();          // the same
     return {describe_cpu(threads_)};
   }
 
@@ -67,7 +68,7 @@ class CpuBackend : public backend::Backend {
     if (ordinal != 0) {
       throw DeviceError(fmt::format("kjit: there is no cpu:{}; the CPU is cpu:0", ordinal));
     }
-    return std::make_unique<CpuDevice>(describe_cpu(threads_), threads_, perf_map_);
+    return std::make_unique<CpuDevice>(describe_cpu(threads_), threads_, perf_map_, pin_);
   }
 
   std::unique_ptr<backend::Compiler> offline_compiler(const std::string& arch) override {
@@ -87,6 +88,7 @@ class CpuBackend : public backend::Backend {
  private:
   unsigned threads_ = 1;
   bool perf_map_ = false;  // KJIT_PERF_MAP
+  bool pin_ = false;       // KJIT_CPU_PIN
 };
 
 }  // namespace

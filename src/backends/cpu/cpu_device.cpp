@@ -31,8 +31,8 @@ class TrackedStream : public CpuStream {
   CpuDevice& device_;
 };
 
-CpuDevice::CpuDevice(DeviceInfo info, unsigned threads, bool perf_map)
-    : info_(std::move(info)), compiler_(info_.id()), executor_(threads), perf_map_(perf_map) {}
+CpuDevice::CpuDevice(DeviceInfo info, unsigned threads, bool perf_map, bool pin)
+    : info_(std::move(info)), compiler_(info_.id()), executor_(threads, pin), perf_map_(perf_map) {}
 
 CpuDevice::~CpuDevice() = default;
 

@@ -17,8 +17,9 @@ class CpuStream;
 
 class CpuDevice : public backend::Device {
  public:
-  /// perf_map: list loaded kernels in /tmp/perf-<pid>.map (KJIT_PERF_MAP).
-  CpuDevice(DeviceInfo info, unsigned threads, bool perf_map);
+  /// perf_map: list loaded kernels in /tmp/perf-<pid>.map (KJIT_PERF_MAP); pin: bind each worker
+  /// thread to a core (KJIT_CPU_PIN).
+  CpuDevice(DeviceInfo info, unsigned threads, bool perf_map, bool pin);
   ~CpuDevice() override;
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }

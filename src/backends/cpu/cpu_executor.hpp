@@ -60,7 +60,8 @@ struct CpuLaunch {
 
 class CpuExecutor {
  public:
-  explicit CpuExecutor(unsigned threads) : pool_(threads) {}
+  /// `pin`: each worker thread bound to a core of its own (ThreadPool).
+  CpuExecutor(unsigned threads, bool pin) : pool_(threads, pin) {}
   [[nodiscard]] unsigned threads() const noexcept { return pool_.threads(); }
   /// Runs every block of the launch; returns when all have finished. When kernel code stops the
   /// launch (a failed assert), no further block starts and this throws LaunchError.

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_module.hpp"
 
+#include "backends/cpu/cpu_launch_records.hpp"
 #include "backends/cpu/cpu_memory.hpp"
 #include "backends/cpu/cpu_stream.hpp"
 
@@ -89,41 +90,43 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
                          std::size_t static_shared, Entries entries, CpuExecutor& executor,
                          std::shared_ptr<LinkedObject> code)
     : backend::Function(std::move(name), device, std::move(params), static_shared),
-      argument_bytes_(argument_bytes),
-      entries_(entries),
-      executor_(executor),
-      code_(std::move(code)) {}
+      entries_(entries) {
+  CpuLaunch prototype;
+  prototype.kernel = this->name();
+  prototype.code = std::move(code);
+  prototype.block_entry = entries_.block;
+  prototype.thread_entry = entries_.thread;
+  prototype.range_entry = entries_.range;
+  prototype.yields = entries_.yields;
+  prototype.warp = entries_.warp;
+  prototype.history = std::make_shared<LaunchHistory>();
+  std::vector<std::size_t> offsets;
+  for (const backend::ParamInfo& p : this->params()) {
+    offsets.push_back(p.offset);
+  }
+  records_ = std::make_shared<LaunchRecords>(executor, std::move(prototype), argument_bytes,
+                                             std::move(offsets));
+}
 
 void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
                               const void* const* args) {
-  auto launch = std::make_shared<CpuLaunch>();
-  launch->kernel = name();
-  launch->code = code_;
-  launch->block_entry = entries_.block;
-  launch->thread_entry = entries_.thread;
-  launch->range_entry = entries_.range;
-  launch->yields = entries_.yields;
-  launch->warp = entries_.warp;
-  launch->history = history_;
-  launch->grid = config.grid;
-  launch->block = config.block;
-  launch->shared_bytes = static_shared_bytes() + config.shared_bytes;
-  launch->frame_bytes = entries_.frame_bytes_per_thread * config.block.volume();
-  // Copies of the arguments: the launch runs after the caller's values are gone.
-  launch->arguments = {static_cast<std::byte*>(allocate_aligned(argument_bytes_)), std::free};
-  if (!launch->arguments) {
-    throw BackendError("kjit: out of memory copying kernel arguments");
-  }
+  // A reused record: it runs after the caller's values are gone, so they are copied into it.
+  QueuedLaunch& queued = records_->take();
+  CpuLaunch& launch = queued.launch;
+  launch.grid = config.grid;
+  launch.block = config.block;
+  launch.shared_bytes = static_shared_bytes() + config.shared_bytes;
+  launch.frame_bytes = entries_.frame_bytes_per_thread * config.block.volume();
   const auto& ps = params();
-  launch->argument_pointers = std::make_unique<void*[]>(std::max<std::size_t>(ps.size(), 1));
   for (std::size_t i = 0; i < ps.size(); ++i) {
-    std::byte* slot = launch->arguments.get() + ps[i].offset;
-    std::memcpy(slot, args[i], ps[i].size);
-    launch->argument_pointers[i] = slot;
+    std::memcpy(launch.argument_pointers[i], args[i], ps[i].size);
   }
-  static_cast<CpuStream&>(stream).enqueue(
-      [this_executor = &executor_, launch] { this_executor->run(*launch); },
-      fmt::format("kernel '{}'", name()));
+  try {
+    static_cast<CpuStream&>(stream).enqueue(queued);
+  } catch (...) {
+    queued.done();  // not queued (no dispatcher thread could start): the record goes back
+    throw;
+  }
 }
 
 }  // namespace kjit::cpu

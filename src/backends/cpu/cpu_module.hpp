@@ -11,6 +11,8 @@
 
 namespace kjit::cpu {
 
+class LaunchRecords;
+
 class CpuModule : public backend::Module {
  public:
   /// `variables`: the device variables the object defines (its symbol table's).
@@ -51,11 +53,8 @@ class CpuFunction : public backend::Function {
                    const void* const* args) override;
 
  private:
-  std::size_t argument_bytes_;
   Entries entries_;
-  CpuExecutor& executor_;
-  std::shared_ptr<LinkedObject> code_;
-  std::shared_ptr<LaunchHistory> history_ = std::make_shared<LaunchHistory>();
+  std::shared_ptr<LaunchRecords> records_;
 };
 
 }  // namespace kjit::cpu

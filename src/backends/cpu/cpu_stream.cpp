@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace kjit::cpu {
@@ -66,34 +67,80 @@ CpuStream::~CpuStream() {
   }
 }
 
-void CpuStream::enqueue(std::function<void()> task, std::string what) {
+void CpuStream::TaskQueue::push(Task task) {
+  if (count_ == ring_.size()) {  // full: unroll into a ring twice as long
+    std::vector<Task> longer(std::max<std::size_t>(16, 2 * ring_.size()));
+    for (std::size_t i = 0; i < count_; ++i) {
+      longer[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+    }
+    ring_ = std::move(longer);
+    head_ = 0;
+  }
+  ring_[(head_ + count_) % ring_.size()] = std::move(task);
+  ++count_;
+}
+
+CpuStream::Task CpuStream::TaskQueue::pop() {
+  Task task = std::move(ring_[head_]);
+  ring_[head_] = Task{};
+  head_ = (head_ + 1) % ring_.size();
+  --count_;
+  return task;
+}
+
+CpuStream::TaskQueue::~TaskQueue() {
+  while (!empty()) {  // a stream is drained before it goes; this is for a failed construction
+    const Task task = pop();
+    if (task.work != nullptr) {
+      task.work->done();
+    }
+  }
+}
+
+void CpuStream::push(Task task) {
   {
     const std::lock_guard lock(mutex_);
     if (!dispatcher_.joinable()) {
       dispatcher_ = std::thread([this] { dispatch(); });
     }
-    queue_.push_back({std::move(task), std::move(what)});
+    queue_.push(std::move(task));
   }
   work_cv_.notify_one();
 }
 
+void CpuStream::enqueue(std::function<void()> task, std::string what) {
+  push({std::move(task), std::move(what), nullptr});
+}
+
+void CpuStream::enqueue(StreamWork& work) {
+  push({nullptr, {}, &work});
+}
+
 void CpuStream::run_front(std::unique_lock<std::mutex>& lock) {
-  Task task = std::move(queue_.front());
-  queue_.pop_front();
+  Task task = queue_.pop();
   busy_ = true;
   lock.unlock();
   std::exception_ptr failure;
+  const auto what = [&task] { return task.work != nullptr ? task.work->what() : task.what; };
   try {
-    task.run();
+    if (task.work != nullptr) {
+      task.work->run();
+    } else {
+      task.run();
+    }
   } catch (const LaunchError&) {  // it names the kernel and says why: kept as it is
     failure = std::current_exception();
   } catch (const std::exception& e) {
-    failure = std::make_exception_ptr(
-        BackendError(fmt::format("kjit: {} failed: {}", task.what, e.what())));
+    failure =
+        std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed: {}", what(), e.what())));
   } catch (...) {
-    failure = std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed", task.what)));
+    failure = std::make_exception_ptr(BackendError(fmt::format("kjit: {} failed", what())));
   }
-  task.run = nullptr;  // its captures go before the lock is taken again
+  // Its captures go, or its work is handed back, before the lock is taken again.
+  task.run = nullptr;
+  if (task.work != nullptr) {
+    task.work->done();
+  }
   lock.lock();
   if (failure && !error_) {
     error_ = failure;

@@ -7,13 +7,13 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace kjit::cpu {
 
@@ -43,6 +43,23 @@ class CpuEvent : public backend::Event {
   std::shared_ptr<State> state_;
 };
 
+/// Work a stream runs without allocating (a kernel launch): the enqueuer owns it and keeps it
+/// alive until the stream calls done().
+class StreamWork {
+ public:
+  virtual void run() = 0;
+  /// What it is, for an error ("kernel 'vadd'"); asked only when run() threw.
+  [[nodiscard]] virtual std::string what() const = 0;
+  /// The stream is finished with it (run, or dropped with the stream).
+  virtual void done() noexcept = 0;
+
+ protected:
+  StreamWork() = default;
+  StreamWork(const StreamWork&) = default;
+  StreamWork& operator=(const StreamWork&) = default;
+  ~StreamWork() = default;
+};
+
 class CpuStream : public backend::Stream {
  public:
   CpuStream();
@@ -50,6 +67,8 @@ class CpuStream : public backend::Stream {
 
   /// Appends a task; `what` names it in an error ("kernel 'vadd' of 'vadd.cu'").
   void enqueue(std::function<void()> task, std::string what);
+  /// Appends `work`; allocates nothing once the queue has held as many tasks before.
+  void enqueue(StreamWork& work);
 
   void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
   void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
@@ -61,9 +80,25 @@ class CpuStream : public backend::Stream {
 
  private:
   struct Task {
-    std::function<void()> run;
+    std::function<void()> run;  // or, when null, `work`
     std::string what;
+    StreamWork* work = nullptr;
   };
+  /// A ring of tasks that grows only past its largest length so far (a std::deque frees and
+  /// allocates its nodes as tasks come and go).
+  class TaskQueue {
+   public:
+    [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+    void push(Task task);
+    Task pop();
+    ~TaskQueue();
+
+   private:
+    std::vector<Task> ring_;
+    std::size_t head_ = 0;
+    std::size_t count_ = 0;
+  };
+  void push(Task task);
   void dispatch();
   /// Runs the front task; called with the lock held and no task running, returns with it held.
   void run_front(std::unique_lock<std::mutex>& lock);
@@ -71,7 +106,7 @@ class CpuStream : public backend::Stream {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::deque<Task> queue_;
+  TaskQueue queue_;
   bool busy_ = false;
   bool stopping_ = false;
   std::exception_ptr error_;
