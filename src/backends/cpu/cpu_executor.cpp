@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_executor.hpp"
 
+#include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_memory.hpp"
 
@@ -114,7 +115,9 @@ void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
 [[gnu::noinline]] bool enter(BlockEntry entry, void* const* args, kjit_cpu_block& block) {
   std::jmp_buf stopped;
   set_abort_target(&stopped);
+  set_current_block(&block);
   if (setjmp(stopped) != 0) {  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
+    unblock_fault_signals();   // where a fault's handler jumped from
     return false;
   }
   entry(args, &block);
@@ -136,6 +139,7 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
         return;
       }
     } else {
+      set_current_block(&b);
       s.fiber_runner().run(launch.thread_entry, args, b);
     }
   }
@@ -208,7 +212,9 @@ enum class RangeRun { done, declined, stopped };
                                        bool run) {
   std::jmp_buf stopped;
   set_abort_target(&stopped);
+  set_current_block(nullptr);
   if (setjmp(stopped) != 0) {  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
+    unblock_fault_signals();   // where a fault's handler jumped from
     return RangeRun::stopped;
   }
   for (unsigned y = row; y < row_end; ++y) {
@@ -310,7 +316,38 @@ bool run_alone(LaunchHistory& h, std::uint64_t blocks) {
 
 }  // namespace
 
+CpuExecutor::CpuExecutor(unsigned threads, bool pin) : pool_(threads, pin) {
+  install_fault_handlers();
+}
+
+void CpuExecutor::finish(const LaunchFailure& failure, const CpuLaunch& launch) {
+  if (!failure.failed()) {
+    return;
+  }
+  const std::string why = failure.describe(launch.kernel);
+  if (failure.faulted()) {
+    const std::lock_guard lock(broken_mutex_);
+    if (broken_.empty()) {
+      constexpr std::string_view prefix = "kjit: ";  // quoted after kjit's own in later errors
+      broken_ = why.starts_with(prefix) ? why.substr(prefix.size()) : why;
+    }
+    broken_flag_.store(true, std::memory_order_release);
+  }
+  throw LaunchError(why);
+}
+
+void CpuExecutor::check_usable(const std::string& kernel) const {
+  if (broken_flag_.load(std::memory_order_acquire)) {
+    const std::lock_guard lock(broken_mutex_);
+    throw LaunchError(fmt::format(
+        "kjit: kernel '{}' cannot run: the CPU device is unusable since an earlier kernel faulted: "
+        "{}",
+        kernel, broken_));
+  }
+}
+
 void CpuExecutor::run(const CpuLaunch& launch) {
+  check_usable(launch.kernel);
   const std::uint64_t blocks = launch.grid.volume();
   LaunchHistory* history = blocks > 1 ? launch.history.get() : nullptr;
   if (history == nullptr) {
@@ -362,7 +399,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
       }
     };
     pool_.run(items, threads == 1 ? items : range_grain, body);
-    failure.throw_if_failed();
+    finish(failure, launch);
     return;
   }
   const auto body = [&](std::uint64_t begin, std::uint64_t end) {
@@ -374,7 +411,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
     }
   };
   pool_.run(blocks, threads == 1 ? blocks : grain, body);
-  failure.throw_if_failed();
+  finish(failure, launch);
 }
 
 }  // namespace kjit::cpu

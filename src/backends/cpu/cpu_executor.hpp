@@ -16,11 +16,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace kjit::cpu {
 
 class LinkedObject;
+class LaunchFailure;
 
 using BlockEntry = void (*)(void* const* args, kjit_cpu_block* block);
 /// Threads [first, end) of row y of a launch; KJIT_CPU_RANGE_DECLINED when it declined to run
@@ -60,18 +62,27 @@ struct CpuLaunch {
 
 class CpuExecutor {
  public:
-  /// `pin`: each worker thread bound to a core of its own (ThreadPool).
-  CpuExecutor(unsigned threads, bool pin) : pool_(threads, pin) {}
+  /// `pin`: each worker thread bound to a core of its own (ThreadPool). Installs kjit's fault
+  /// handlers (cpu_fault_signals.hpp).
+  CpuExecutor(unsigned threads, bool pin);
   [[nodiscard]] unsigned threads() const noexcept { return pool_.threads(); }
   /// Runs every block of the launch; returns when all have finished. When kernel code stops the
-  /// launch (a failed assert), no further block starts and this throws LaunchError.
+  /// launch (a failed assert, a fault), no further block starts and this throws LaunchError;
+  /// after a fault every later launch throws too, saying why.
   void run(const CpuLaunch& launch);
+  /// Throws LaunchError when an earlier kernel faulted.
+  void check_usable(const std::string& kernel) const;
 
  private:
   /// run() with `threads` taking part (1: the caller alone).
   void run_blocks(const CpuLaunch& launch, std::uint64_t threads);
+  /// Throws what stopped the launch, if anything did; a fault breaks the device.
+  void finish(const LaunchFailure& failure, const CpuLaunch& launch);
 
   detail::ThreadPool pool_;
+  std::atomic<bool> broken_flag_{false};
+  mutable std::mutex broken_mutex_;
+  std::string broken_;  // the fault that broke the device
 };
 
 }  // namespace kjit::cpu

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_fibers.hpp"
 
+#include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/fiber_sanitizers.hpp"
 
@@ -131,6 +132,8 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
                             // NOLINTNEXTLINE(cert-err52-cpp): see cpu_launch_failure.hpp
                             if (setjmp(stopped) == 0) {
                               entry(args, &block, x, y, z);
+                            } else {
+                              unblock_fault_signals();  // a fault's handler may have jumped
                             }
                             s.finished[i] = 1;
                             fiber_sanitizer::leaving(nullptr, s.scheduler_stack);

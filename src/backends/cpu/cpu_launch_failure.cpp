@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 
@@ -15,21 +16,81 @@ namespace {
 thread_local LaunchFailure* t_failure = nullptr;
 thread_local const std::string* t_kernel = nullptr;
 thread_local std::jmp_buf* t_abort_target = nullptr;
+thread_local const kjit_cpu_block* t_block = nullptr;
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    default:
+      return "a signal";
+  }
+}
+
+std::string explain(const KernelFault& f) {
+  switch (f.signal) {
+    case SIGSEGV:
+      return fmt::format("invalid memory access at address {:#x} ({})", f.address,
+                         f.code == SEGV_ACCERR ? "not permitted" : "not mapped");
+    case SIGBUS:
+      return fmt::format("bus error at address {:#x}", f.address);
+    case SIGFPE:
+      return f.code == FPE_INTDIV || f.code == FPE_INTOVF
+                 ? std::string(f.code == FPE_INTDIV ? "integer division by zero"
+                                                    : "integer division overflow")
+                 : std::string("arithmetic exception");
+    case SIGILL:
+      return "__trap() or an illegal instruction";
+    default:
+      return "hardware fault";
+  }
+}
 
 }  // namespace
 
 void LaunchFailure::record(std::string message) {
-  const std::lock_guard lock(mutex_);
-  if (!failed_.load(std::memory_order_relaxed)) {
+  if (claim()) {
+    const std::lock_guard lock(mutex_);
     message_ = std::move(message);
     failed_.store(true, std::memory_order_release);
   }
 }
 
-void LaunchFailure::throw_if_failed() const {
-  if (failed()) {
+void LaunchFailure::record_fault(const KernelFault& fault) noexcept {
+  if (claim()) {
+    fault_ = fault;
+    has_fault_ = true;
+    failed_.store(true, std::memory_order_release);
+  }
+}
+
+std::string LaunchFailure::describe(const std::string& kernel) const {
+  if (!failed()) {
+    return {};
+  }
+  if (!has_fault_) {
     const std::lock_guard lock(mutex_);
-    throw LaunchError(message_);
+    return message_;
+  }
+  const KernelFault& f = fault_;
+  const std::string where =
+      f.in_block ? fmt::format("a thread of block ({}, {}, {})", f.block[0], f.block[1], f.block[2])
+                 : std::string("a thread of the launch");
+  return fmt::format(
+      "kjit: kernel '{}' faulted: {} in {}, at instruction {:#x} ({}); the CPU device is unusable "
+      "from now on, as a GPU's context is after a fault (its memory may be corrupt)",
+      kernel, explain(f), where, f.pc, signal_name(f.signal));
+}
+
+void LaunchFailure::throw_if_failed(const std::string& kernel) const {
+  if (failed()) {
+    throw LaunchError(describe(kernel));
   }
 }
 
@@ -42,6 +103,25 @@ CurrentLaunch::~CurrentLaunch() {
   t_failure = nullptr;
   t_kernel = nullptr;
   t_abort_target = nullptr;
+  t_block = nullptr;
+}
+
+void set_current_block(const kjit_cpu_block* block) noexcept {
+  t_block = block;
+}
+
+bool stop_launch_for_fault(KernelFault fault) noexcept {
+  if (t_failure == nullptr || t_abort_target == nullptr) {
+    return false;
+  }
+  if (t_block != nullptr) {
+    fault.in_block = true;
+    for (int d = 0; d < 3; ++d) {
+      fault.block[d] = t_block->block_idx[d];
+    }
+  }
+  t_failure->record_fault(fault);
+  std::longjmp(*t_abort_target, 1);  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
 }
 
 std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept {

@@ -5,26 +5,51 @@
 // exceptions: kernel code is compiled without unwind tables.
 #pragma once
 
+#include "backends/cpu/prelude/cpu_abi.h"
+
 #include <atomic>
 #include <csetjmp>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
 namespace kjit::cpu {
 
-/// The first failure of one launch.
+/// A hardware fault in kernel code, as the signal handler saw it (cpu_fault_signals.hpp).
+struct KernelFault {
+  int signal = 0;
+  int code = 0;                // siginfo's si_code
+  std::uintptr_t address = 0;  // the address accessed (SIGSEGV, SIGBUS) or of the instruction
+  std::uintptr_t pc = 0;       // the faulting instruction
+  bool in_block = false;       // whether `block` is known (not for a range of threads)
+  unsigned block[3] = {0, 0, 0};
+};
+
+/// The first failure of one launch: an assertion's message, or a fault.
 class LaunchFailure {
  public:
   /// Keeps `message` if it is the first; later ones are dropped.
   void record(std::string message);
+  /// Keeps `fault` if it is the first; async-signal-safe (no lock, no allocation).
+  void record_fault(const KernelFault& fault) noexcept;
   [[nodiscard]] bool failed() const noexcept { return failed_.load(std::memory_order_acquire); }
+  /// Whether the first failure was a fault: memory may be corrupt (the device is then broken).
+  [[nodiscard]] bool faulted() const noexcept { return failed() && has_fault_; }
+  /// What failed, for `kernel`; empty when nothing did.
+  [[nodiscard]] std::string describe(const std::string& kernel) const;
   /// Throws LaunchError with the recorded message, if any.
-  void throw_if_failed() const;
+  void throw_if_failed(const std::string& kernel) const;
 
  private:
-  std::atomic<bool> failed_{false};
+  /// True for the one caller that may write the failure.
+  bool claim() noexcept { return !claimed_.exchange(true, std::memory_order_acq_rel); }
+
+  std::atomic<bool> claimed_{false};
+  std::atomic<bool> failed_{false};  // set after the failure is written
   mutable std::mutex mutex_;
   std::string message_;
+  bool has_fault_ = false;
+  KernelFault fault_;
 };
 
 /// What the running worker thread is executing: set for the duration of a chunk of blocks.
@@ -42,6 +67,13 @@ std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept;
 
 /// True when the launch running on this thread has failed (its blocks should stop).
 bool current_launch_failed() noexcept;
+
+/// The block this thread is running, for a fault's message; null for a range of threads.
+void set_current_block(const kjit_cpu_block* block) noexcept;
+
+/// From the fault handler: records `fault` for the launch running on this thread and leaves its
+/// kernel code for the abort target. Returns (false) only when no launch runs on this thread.
+bool stop_launch_for_fault(KernelFault fault) noexcept;
 
 /// Leaves the kernel code running on this thread for its abort target.
 [[noreturn]] void abort_kernel_code() noexcept;

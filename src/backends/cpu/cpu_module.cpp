@@ -90,7 +90,8 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
                          std::size_t static_shared, Entries entries, CpuExecutor& executor,
                          std::shared_ptr<LinkedObject> code)
     : backend::Function(std::move(name), device, std::move(params), static_shared),
-      entries_(entries) {
+      entries_(entries),
+      executor_(executor) {
   CpuLaunch prototype;
   prototype.kernel = this->name();
   prototype.code = std::move(code);
@@ -110,6 +111,7 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
 
 void CpuFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
                               const void* const* args) {
+  executor_.check_usable(name());  // after a fault, at once (and again when it would run)
   // A reused record: it runs after the caller's values are gone, so they are copied into it.
   QueuedLaunch& queued = records_->take();
   CpuLaunch& launch = queued.launch;

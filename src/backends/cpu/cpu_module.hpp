@@ -54,6 +54,7 @@ class CpuFunction : public backend::Function {
 
  private:
   Entries entries_;
+  CpuExecutor& executor_;
   std::shared_ptr<LaunchRecords> records_;
 };
 

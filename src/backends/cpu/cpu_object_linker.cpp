@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_object_linker.hpp"
 
+#include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 #include "jit/logging.hpp"
@@ -15,9 +16,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -72,6 +78,84 @@ class PerfMapPlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
   }
 };
 
+/// Tells the fault handler where each object's code lies (cpu_fault_signals.hpp): one range per
+/// object, from its first to its last executable byte (JITLink places an object's segments in
+/// one allocation).
+class KernelCodePlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
+ public:
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility& mr,
+                        llvm::jitlink::LinkGraph& /*graph*/,
+                        llvm::jitlink::PassConfiguration& config) override {
+    llvm::orc::ResourceKey key = 0;
+    llvm::consumeError(mr.withResourceKeyDo([&](llvm::orc::ResourceKey k) { key = k; }));
+    config.PostFixupPasses.emplace_back([this, key](llvm::jitlink::LinkGraph& graph) {
+      add(key, graph);
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility& mr) override {
+    return mr.withResourceKeyDo([&](llvm::orc::ResourceKey key) { remove(key); });
+  }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib& /*dylib*/,
+                                      llvm::orc::ResourceKey key) override {
+    remove(key);
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib& /*dylib*/, llvm::orc::ResourceKey dst,
+                                   llvm::orc::ResourceKey src) override {
+    const std::lock_guard lock(mutex_);
+    auto moved = ranges_.extract(src);
+    if (!moved.empty()) {
+      auto& to = ranges_[dst];
+      to.insert(to.end(), moved.mapped().begin(), moved.mapped().end());
+    }
+  }
+
+ private:
+  void add(llvm::orc::ResourceKey key, llvm::jitlink::LinkGraph& graph) {
+    std::uintptr_t begin = UINTPTR_MAX;
+    std::uintptr_t end = 0;
+    for (llvm::jitlink::Section& section : graph.sections()) {
+      if ((static_cast<unsigned>(section.getMemProt()) &
+           static_cast<unsigned>(llvm::orc::MemProt::Exec)) == 0) {
+        continue;
+      }
+      for (const llvm::jitlink::Block* block : section.blocks()) {
+        const std::uintptr_t at = block->getAddress().getValue();
+        begin = std::min(begin, at);
+        end = std::max(end, at + block->getSize());
+      }
+    }
+    if (begin >= end) {
+      return;
+    }
+    if (!add_kernel_code(begin, end)) {
+      detail::log().warn(
+          "more kernel objects are loaded than the fault handler can tell apart; "
+          "a fault in '{}' will end the process",
+          graph.getName());
+      return;
+    }
+    const std::lock_guard lock(mutex_);
+    ranges_[key].emplace_back(begin, end);
+  }
+
+  void remove(llvm::orc::ResourceKey key) {
+    const std::lock_guard lock(mutex_);
+    auto found = ranges_.find(key);
+    if (found == ranges_.end()) {
+      return;
+    }
+    for (const auto& [begin, end] : found->second) {
+      remove_kernel_code(begin, end);
+    }
+    ranges_.erase(found);
+  }
+
+  std::mutex mutex_;
+  std::map<llvm::orc::ResourceKey, std::vector<std::pair<std::uintptr_t, std::uintptr_t>>> ranges_;
+};
+
 }  // namespace
 
 ObjectLinker::ObjectLinker(bool perf_map) {
@@ -87,8 +171,15 @@ ObjectLinker::ObjectLinker(bool perf_map) {
                        message_of(jit.takeError()));
   }
   jit_ = std::move(*jit);
+  auto* layer = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&jit_->getObjLinkingLayer());
+  if (layer != nullptr) {
+    layer->addPlugin(std::make_unique<KernelCodePlugin>());
+  } else {
+    detail::log().warn(
+        "this LLVM links kernels without JITLink: a fault in a CPU kernel will end "
+        "the process");
+  }
   if (perf_map) {
-    auto* layer = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&jit_->getObjLinkingLayer());
     if (layer == nullptr) {
       throw BackendError(
           "kjit: KJIT_PERF_MAP=1 needs LLVM's JITLink, which this LLVM does not "
