@@ -212,6 +212,8 @@ class Device {
   void free_host(void* pointer) noexcept;
 
   virtual std::unique_ptr<Stream> create_stream() = 0;
+  /// Why the device can run nothing more (a kernel faulted on the CPU), or empty.
+  [[nodiscard]] virtual std::string unusable_reason() const { return {}; }
   /// Waits for every stream of the device; throws the first error their work hit.
   virtual void synchronize() = 0;
   virtual void* native_handle() = 0;

@@ -17,7 +17,12 @@ void DeviceImpl::open() {
     log().debug("opening {}", describe());
     device_ = backend_kind_.open(info_.ordinal);
     default_stream_ = std::make_shared<StreamImpl>(*this, device_->create_stream());
+    is_open_.store(true, std::memory_order_release);
   });
+}
+
+std::string DeviceImpl::unusable_reason() const {
+  return is_open_.load(std::memory_order_acquire) ? device_->unusable_reason() : std::string();
 }
 
 backend::Device& DeviceImpl::backend() {

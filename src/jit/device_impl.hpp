@@ -6,6 +6,7 @@
 
 #include <kjit/types.hpp>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,12 +34,20 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   void synchronize();
   /// "cpu:0 (AMD EPYC 7B13, znver3)": how messages name the device.
   [[nodiscard]] std::string describe() const;
+  /// Why the opened device can run nothing more (a CPU kernel faulted), or empty; a device not
+  /// opened yet is usable (and is not opened by asking).
+  [[nodiscard]] std::string unusable_reason() const;
+  /// A handle on the same hardware that starts afresh, for a device that became unusable.
+  [[nodiscard]] std::shared_ptr<DeviceImpl> renewed() const {
+    return std::make_shared<DeviceImpl>(backend_kind_, info_);
+  }
 
  private:
   void open();
   backend::Backend& backend_kind_;
   DeviceInfo info_;
   std::once_flag opened_;
+  std::atomic<bool> is_open_{false};
   std::unique_ptr<backend::Device> device_;
   std::shared_ptr<StreamImpl> default_stream_;
 };

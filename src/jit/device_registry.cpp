@@ -86,13 +86,31 @@ std::string DeviceRegistry::describe() {
   return describe_locked();
 }
 
+std::shared_ptr<DeviceImpl> DeviceRegistry::usable(std::shared_ptr<DeviceImpl> device) {
+  const std::string why = device->unusable_reason();
+  if (why.empty()) {
+    return device;
+  }
+  std::shared_ptr<DeviceImpl> fresh = device->renewed();
+  for (Slot& slot : slots_) {
+    std::replace(slot.devices.begin(), slot.devices.end(), device, fresh);
+  }
+  std::replace(all_.begin(), all_.end(), device, fresh);
+  retired_.push_back(device);
+  log().warn(
+      "{} is unusable ({}); selecting it again gives a new device, which compiles and "
+      "allocates anew",
+      device->describe(), why);
+  return fresh;
+}
+
 std::shared_ptr<DeviceImpl> DeviceRegistry::select(std::optional<std::string_view> spec) {
   const std::lock_guard lock(mutex_);
   if (!spec) {
     for (const BackendKind preferred : {BackendKind::cuda, BackendKind::hip, BackendKind::cpu}) {
       const auto& found = devices_of(preferred);
       if (!found.empty()) {
-        return found.front();
+        return usable(found.front());
       }
     }
     throw DeviceError(
@@ -111,7 +129,7 @@ std::shared_ptr<DeviceImpl> DeviceRegistry::select(std::optional<std::string_vie
       return !request.ordinal || d->info().ordinal == *request.ordinal;
     });
     if (match != found.end()) {
-      return *match;
+      return usable(*match);
     }
   }
   throw DeviceError(

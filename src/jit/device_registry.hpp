@@ -45,11 +45,17 @@ class DeviceRegistry {
   /// The devices of `kind`, enumerated on first use; the caller holds mutex_.
   const std::vector<std::shared_ptr<DeviceImpl>>& devices_of(BackendKind kind);
   std::string describe_locked();
+  /// `device`, or where it became unusable (a CPU kernel faulted), a new device on the same
+  /// hardware that takes its place from now on; the caller holds mutex_.
+  std::shared_ptr<DeviceImpl> usable(std::shared_ptr<DeviceImpl> device);  // a copy: it may be
+  // one of the entries it replaces
 
   std::mutex mutex_;
   std::vector<Slot> slots_;
   std::vector<std::shared_ptr<DeviceImpl>> all_;  // filled once every backend is enumerated
   bool all_enumerated_ = false;
+  // Devices replaced by usable(): kept, since streams and events refer to their device.
+  std::vector<std::shared_ptr<DeviceImpl>> retired_;
 };
 
 }  // namespace kjit::detail

@@ -57,6 +57,19 @@ __global__ void trap_in_block_2(int* out, int n) {
   }
 }
 
+// Recursion with 1 KiB per level, not a tail call LLVM could make a loop.
+__device__ int deep(int n) {
+  volatile int pad[256];
+  pad[n & 255] = n;
+  return n == 0 ? 0 : deep(n - 1) * 3 + pad[(n + 1) & 255];
+}
+
+__global__ void recurse(int* out, int n) {
+  if (blockIdx.x == 1 && threadIdx.x == 2) {
+    out[0] = deep(n);
+  }
+}
+
 __global__ void twice(const int* a, int* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -145,6 +158,16 @@ TEST_F(CpuFaults, TrapStopsTheLaunch) {
   EXPECT_NE(what.find("SIGILL"), std::string::npos) << what;
 }
 
+TEST_F(CpuFaults, AStackOverflowStopsTheLaunch) {
+  auto k = program().kernel<int*, int>("recurse", device);
+  auto out = poisoned<int>(1);
+  // 10 million levels of 1 KiB: more than any thread's stack.
+  const std::string what =
+      error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {4}}, out, 10'000'000); });
+  EXPECT_NE(what.find("kernel 'recurse' faulted: stack overflow"), std::string::npos) << what;
+  EXPECT_NE(what.find("block (1, 0, 0)"), std::string::npos) << what;
+}
+
 TEST_F(CpuFaults, AfterAFaultTheDeviceRefusesLaunchesSayingWhy) {
   auto bad = program().kernel<float*, float*, int>("wild_write", device);
   auto good = program().kernel<const int*, int*, int>("twice", device);
@@ -166,6 +189,24 @@ TEST_F(CpuFaults, AfterAFaultTheDeviceRefusesLaunchesSayingWhy) {
     EXPECT_NE(what.find("kernel 'twice' cannot run"), std::string::npos) << what;
     EXPECT_NE(what.find("kernel 'wild_write' faulted"), std::string::npos) << what;
   }
+}
+
+TEST_F(CpuFaults, AfterAFaultANewDeviceHandleWorks) {
+  auto bad = program().kernel<float*, float*, int>("wild_write", device);
+  auto ok = poisoned<float>(512);
+  (void)error_of([&] { bad.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
+  // The old handle stays unusable; selecting the device again gives one that starts afresh.
+  Device fresh = Device::select("cpu");
+  auto good = program().kernel<const int*, int*, int>("twice", fresh);
+  const std::vector<int> a = random_vector<int>(1000, -50, 50);
+  auto da = fresh.upload(a);
+  auto out = fresh.upload(std::vector<int>(a.size(), -1));
+  good.launch(LaunchConfig::for_elements(a.size()), da, out, static_cast<int>(a.size()));
+  const std::vector<int> got = out.download();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(got[i], 2 * a[i]) << i;
+  }
+  EXPECT_EQ(fresh.info().id(), device.info().id());  // the same hardware
 }
 
 TEST_F(CpuFaults, AFaultInHostCodeIsLeftToTheSystem) {

@@ -20,6 +20,7 @@ class CpuDevice : public backend::Device {
   /// perf_map: list loaded kernels in /tmp/perf-<pid>.map (KJIT_PERF_MAP); pin: bind each worker
   /// thread to a core (KJIT_CPU_PIN).
   CpuDevice(DeviceInfo info, unsigned threads, bool perf_map, bool pin);
+  [[nodiscard]] std::string unusable_reason() const override { return executor_.unusable_reason(); }
   ~CpuDevice() override;
 
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }

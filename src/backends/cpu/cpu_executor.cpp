@@ -336,6 +336,11 @@ void CpuExecutor::finish(const LaunchFailure& failure, const CpuLaunch& launch) 
   throw LaunchError(why);
 }
 
+std::string CpuExecutor::unusable_reason() const {
+  const std::lock_guard lock(broken_mutex_);
+  return broken_;
+}
+
 void CpuExecutor::check_usable(const std::string& kernel) const {
   if (broken_flag_.load(std::memory_order_acquire)) {
     const std::lock_guard lock(broken_mutex_);

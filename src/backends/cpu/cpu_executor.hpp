@@ -72,6 +72,8 @@ class CpuExecutor {
   void run(const CpuLaunch& launch);
   /// Throws LaunchError when an earlier kernel faulted.
   void check_usable(const std::string& kernel) const;
+  /// The fault that made the device unusable, or empty.
+  [[nodiscard]] std::string unusable_reason() const;
 
  private:
   /// run() with `threads` taking part (1: the caller alone).

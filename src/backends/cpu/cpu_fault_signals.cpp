@@ -5,6 +5,7 @@
 #include "jit/logging.hpp"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include <array>
@@ -32,6 +33,68 @@ struct CodeRange {
 constexpr std::size_t kRanges = 8192;
 std::array<CodeRange, kRanges> ranges;
 std::mutex ranges_mutex;  // writers only
+
+/// The handler's stack on a thread that runs kernels, mapped on its first launch; given back when
+/// the thread ends.
+class FaultStack {
+ public:
+  FaultStack() = default;
+  FaultStack(const FaultStack&) = delete;
+  FaultStack& operator=(const FaultStack&) = delete;
+  ~FaultStack() {
+    if (memory_ == nullptr) {
+      return;
+    }
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) == 0 && current.ss_sp == memory_) {
+      stack_t off{};
+      off.ss_flags = SS_DISABLE;
+      sigaltstack(&off, nullptr);
+    }
+    munmap(memory_, kBytes);
+  }
+
+  void ensure() noexcept {
+    if (tried_) {
+      return;
+    }
+    tried_ = true;
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0) {
+      return;  // the thread has one already (the program's), or none can be asked for
+    }
+    void* memory =
+        mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      return;
+    }
+    stack_t ours{};
+    ours.ss_sp = memory;
+    ours.ss_size = kBytes;
+    if (sigaltstack(&ours, nullptr) != 0) {
+      munmap(memory, kBytes);
+      return;
+    }
+    memory_ = memory;
+  }
+
+ private:
+  static constexpr std::size_t kBytes = std::size_t{64} * 1024;
+  void* memory_ = nullptr;
+  bool tried_ = false;
+};
+
+std::uintptr_t stack_pointer(const void* context) noexcept {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
 
 std::uintptr_t program_counter(const void* context) noexcept {
   const auto* uc = static_cast<const ucontext_t*>(context);
@@ -81,6 +144,11 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     fault.code = info != nullptr ? info->si_code : 0;
     fault.address = info != nullptr ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
     fault.pc = pc;
+    // An access just below the stack pointer: the stack ran into its guard page.
+    const std::uintptr_t sp = stack_pointer(context);
+    constexpr std::uintptr_t kNear = std::uintptr_t{64} * 1024;
+    fault.stack_overflow =
+        signal == SIGSEGV && sp != 0 && fault.address + kNear >= sp && fault.address < sp + kNear;
     stop_launch_for_fault(fault);  // does not return when a launch runs on this thread
   }
   errno = saved_errno;
@@ -139,6 +207,11 @@ bool in_kernel_code(std::uintptr_t pc) noexcept {
     }
   }
   return false;
+}
+
+void ensure_fault_stack() noexcept {
+  thread_local FaultStack stack;  // host code: ordinary TLS is fine here
+  stack.ensure();
 }
 
 void unblock_fault_signals() noexcept {

@@ -22,6 +22,11 @@ void remove_kernel_code(std::uintptr_t begin, std::uintptr_t end);
 /// Whether `pc` lies in kernel code; async-signal-safe.
 bool in_kernel_code(std::uintptr_t pc) noexcept;
 
+/// Gives this thread a stack of its own for the fault handler, once: a kernel that overflows its
+/// stack leaves the handler none to run on otherwise. Kept for the thread's life (a thread that
+/// already had one keeps its own).
+void ensure_fault_stack() noexcept;
+
 /// Unblocks the fault signals on this thread: a launch stopped by a fault leaves its handler
 /// with a jump, so the signal stays blocked until this. Called where the jump lands.
 void unblock_fault_signals() noexcept;

@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_launch_failure.hpp"
 
+#include "backends/cpu/cpu_fault_signals.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
@@ -36,6 +38,12 @@ const char* signal_name(int signal) {
 std::string explain(const KernelFault& f) {
   switch (f.signal) {
     case SIGSEGV:
+      if (f.stack_overflow) {
+        return fmt::format(
+            "stack overflow at address {:#x} (recursion too deep, or local arrays too large, for "
+            "the thread's stack)",
+            f.address);
+      }
       return fmt::format("invalid memory access at address {:#x} ({})", f.address,
                          f.code == SEGV_ACCERR ? "not permitted" : "not mapped");
     case SIGBUS:
@@ -95,6 +103,7 @@ void LaunchFailure::throw_if_failed(const std::string& kernel) const {
 }
 
 CurrentLaunch::CurrentLaunch(LaunchFailure& failure, const std::string& kernel) {
+  ensure_fault_stack();
   t_failure = &failure;
   t_kernel = &kernel;
 }

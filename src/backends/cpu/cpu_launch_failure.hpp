@@ -18,10 +18,11 @@ namespace kjit::cpu {
 /// A hardware fault in kernel code, as the signal handler saw it (cpu_fault_signals.hpp).
 struct KernelFault {
   int signal = 0;
-  int code = 0;                // siginfo's si_code
-  std::uintptr_t address = 0;  // the address accessed (SIGSEGV, SIGBUS) or of the instruction
-  std::uintptr_t pc = 0;       // the faulting instruction
-  bool in_block = false;       // whether `block` is known (not for a range of threads)
+  int code = 0;                 // siginfo's si_code
+  std::uintptr_t address = 0;   // the address accessed (SIGSEGV, SIGBUS) or of the instruction
+  std::uintptr_t pc = 0;        // the faulting instruction
+  bool stack_overflow = false;  // the access was just below the stack pointer
+  bool in_block = false;        // whether `block` is known (not for a range of threads)
   unsigned block[3] = {0, 0, 0};
 };
 
