@@ -424,19 +424,28 @@ void add_build_options(CLI::App& app, CompileArgs& args) {
          "inputs", args.inputs,
          "kernel files, folders of them, bitcode (.bc, with --kernel), or manifests (.json)")
       ->required();
+  // Repeatable options take one value each time: `--target cpu kernels/` is one target and one
+  // input, as with compilers' -I and -D (CLI11's vectors would otherwise take every value).
   app.add_option("-t,--target", args.targets,
-                 "cpu, cuda:sm_90, cuda:compute_90, hip:gfx90a (repeatable)");
+                 "cpu, cuda:sm_90, cuda:compute_90, hip:gfx90a (repeatable)")
+      ->allow_extra_args(false);
   app.add_flag("--detected", args.detected, "also the targets of the devices present");
-  app.add_option("-I,--include-dir", args.include_dirs, "include folder for kernel files");
-  app.add_option("-D,--define", args.defines, "NAME[=VALUE] for kernel files");
+  app.add_option("-I,--include-dir", args.include_dirs,
+                 "include folder for kernel files (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-D,--define", args.defines, "NAME[=VALUE] for kernel files (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("-k,--kernel", args.files.kernels,
-                 "kernels of kernel files to compile together (default: each alone)");
+                 "a kernel of the kernel files to compile with the others named so (repeatable; "
+                 "default: each alone)")
+      ->allow_extra_args(false);
   app.add_flag("--fast-math", args.files.fast_math, "fast math for kernel files");
   app.add_option("--embed-base", args.embed_base,
                  "compile kernel files as Program::from_embedded() does, named relative to this "
                  "folder (kjit_add_kernels' PRECOMPILE)");
   app.add_option("--embedded-header", args.embedded_headers,
-                 "a header embedded with them, in memory (repeatable; needs --embed-base)");
+                 "a header embedded with them, in memory (repeatable; needs --embed-base)")
+      ->allow_extra_args(false);
 }
 
 }  // namespace

@@ -101,6 +101,20 @@ class KjitWarm(unittest.TestCase):
             "target": "cuda:sm_90"}]}))
         self.assertRegex(self.warm(str(manifest)).stdout, r"cuda:sm_90\s+1\s+0\s+0")
 
+    def test_repeatable_options_take_one_value_each_and_inputs_may_follow(self):
+        # `--target cpu folder/` is a target and an input (it was two targets, and no input).
+        p = self.warm("--target", "cpu", str(self.src), "-I", str(self.src), "-D", "UNUSED=1",
+                      "--json", "-")
+        builds = json.loads(p.stdout[p.stdout.index("{"):])["builds"]
+        self.assertEqual(sorted(b["target"] for b in builds), ["cpu"] * 3)
+        self.assertTrue(all(b["status"] == "compiled" for b in builds), builds)
+        # The same option given twice gives two values.
+        p = self.warm("-t", "cpu", "-t", "fpga", str(self.src), check=2)
+        self.assertIn("'fpga' is not a target", p.stderr)
+        # No input at all: a failure that says so.
+        p = self.warm("--target", "cpu", check=2)
+        self.assertIn("nothing to compile", p.stderr)
+
     def test_bad_targets_and_inputs_are_clear_errors(self):
         p = self.warm(str(self.src), "-t", "cuda:sm_1", check=2)
         self.assertIn("sm_1", p.stderr)
