@@ -227,6 +227,14 @@ std::optional<std::filesystem::path> record_manifest() {
   return std::filesystem::path(std::string(trim(*value)));
 }
 
+std::optional<std::filesystem::path> repro_dir() {
+  const auto value = get("KJIT_REPRO_DIR");
+  if (!value || trim(*value).empty()) {
+    return std::nullopt;
+  }
+  return std::filesystem::path(std::string(trim(*value)));
+}
+
 CompileIsolation parse_compile_isolation(std::string_view isolation, std::string_view timeout) {
   CompileIsolation out;
   const auto mode =

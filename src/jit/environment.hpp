@@ -62,6 +62,8 @@ std::vector<std::filesystem::path> cache_path();
 std::vector<std::filesystem::path> parse_cache_path(std::string_view text);
 /// KJIT_RECORD_MANIFEST: where to record the programs a run compiled, or nullopt.
 std::optional<std::filesystem::path> record_manifest();
+/// KJIT_REPRO_DIR: where each failed compile leaves a bundle that reproduces it; unset: nowhere.
+std::optional<std::filesystem::path> repro_dir();
 
 /// How compiles run, from KJIT_COMPILE_ISOLATION and KJIT_COMPILE_TIMEOUT.
 struct CompileIsolation {

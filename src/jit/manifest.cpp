@@ -187,6 +187,14 @@ const std::optional<std::filesystem::path>& manifest_path() {
 
 }  // namespace
 
+std::string manifest_text(const std::vector<ManifestBuild>& builds) {
+  Json j{{"kjit_manifest", 1}, {"builds", Json::array()}};
+  for (const ManifestBuild& b : builds) {
+    j["builds"].push_back(to_json(b));
+  }
+  return j.dump(2) + "\n";
+}
+
 bool recording_manifest() {
   return manifest_path().has_value();
 }

@@ -32,6 +32,9 @@ std::vector<ManifestBuild> read_manifest(const std::filesystem::path& path);
 std::vector<ManifestBuild> parse_manifest(const std::string& text,
                                           const std::filesystem::path& path);
 
+/// A manifest holding `builds`, as JSON text.
+std::string manifest_text(const std::vector<ManifestBuild>& builds);
+
 /// True when KJIT_RECORD_MANIFEST is set.
 bool recording_manifest();
 /// Adds a build to KJIT_RECORD_MANIFEST's file (merged with what is there, under a lock, written

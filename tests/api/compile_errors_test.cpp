@@ -59,6 +59,41 @@ TEST_F(CompileErrors, ErrorInAnIncludedHeaderNamesTheHeader) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(CompileErrors, WithKjitReproDirAFailedCompileLeavesABundle) {
+  const auto root = std::filesystem::temp_directory_path() /
+                    ("kjit_repro_" + std::to_string(test_seed()) + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  ASSERT_EQ(setenv("KJIT_REPRO_DIR", root.c_str(), 1), 0);
+  const std::string source = "#include \"weights.h\"\n__global__ void k(int* v) { *v = WEIGHT; }\n";
+  auto e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("repro.cu", source,
+                               CompileOptions{.headers = {{"weights.h", "#define WEIGHT nope\n"}}})
+        .kernel<int*>("k", device);
+  });
+  unsetenv("KJIT_REPRO_DIR");
+  std::vector<std::filesystem::path> bundles;
+  if (std::filesystem::exists(root)) {
+    for (const auto& entry : std::filesystem::directory_iterator(root)) {
+      bundles.push_back(entry.path());
+    }
+  }
+  ASSERT_EQ(bundles.size(), 1U) << "one failed compile, one bundle under " << root;
+  const auto text = [](const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_TRUE(contains(text(bundles[0] / "error.txt"), "nope")) << e.what();
+  const std::string manifest = text(bundles[0] / "build.json");
+  EXPECT_TRUE(contains(manifest, "\"kjit_manifest\": 1")) << manifest;
+  EXPECT_TRUE(contains(manifest, "#define WEIGHT nope")) << manifest;
+  EXPECT_TRUE(contains(manifest, "__global__ void k")) << manifest;
+  EXPECT_TRUE(
+      contains(text(bundles[0] / "versions.txt"),
+               "target " + std::string(device.info().backend == BackendKind::cpu ? "cpu" : "")))
+      << text(bundles[0] / "versions.txt");
+  std::filesystem::remove_all(root);
+}
+
 TEST_F(CompileErrors, FromFileShowsThePathAsGiven) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("kjit_errors_path_" + std::to_string(test_seed()));

@@ -115,6 +115,32 @@ class KjitWarm(unittest.TestCase):
         p = self.warm("--target", "cpu", check=2)
         self.assertIn("nothing to compile", p.stderr)
 
+    def test_a_failed_compile_leaves_a_bundle_that_reproduces_it_elsewhere(self):
+        inc = self.dir / "inc"
+        inc.mkdir()
+        (inc / "oops.h").write_text("#define SCALE oops\n")
+        (self.src / "broken.cu").write_text(
+            '#include "oops.h"\n__global__ void k(int* p) {\n  p[0] = SCALE;\n}\n')
+        bundles = self.dir / "bundles"
+        p = run(WARM, "--cache-dir", str(self.cache), "-t", "cpu", "-I", str(inc),
+                str(self.src / "broken.cu"), env={"KJIT_REPRO_DIR": str(bundles)}, check=1)
+        self.assertIn("oops", p.stderr)
+        [bundle] = list(bundles.iterdir())
+        self.assertIn("oops", (bundle / "error.txt").read_text())
+        self.assertEqual((bundle / "headers" / "oops.h").read_text(), "#define SCALE oops\n")
+        self.assertIn("target cpu", (bundle / "versions.txt").read_text())
+        self.assertIn("kjit-warm --cache-dir", (bundle / "README.txt").read_text())
+        # The program and its header gone, the bundle alone reproduces the error.
+        shutil.rmtree(inc)
+        (self.src / "broken.cu").unlink()
+        again = run(WARM, "--cache-dir", str(self.dir / "elsewhere"), str(bundle / "build.json"),
+                    check=1)
+        self.assertIn("broken.cu:3", again.stderr)
+        self.assertIn("oops", again.stderr)
+        # A compile that works leaves none.
+        self.warm("-t", "cpu", str(self.src / "scaled20.cu"))
+        self.assertEqual(len(list(bundles.iterdir())), 1)
+
     def test_bad_targets_and_inputs_are_clear_errors(self):
         p = self.warm(str(self.src), "-t", "cuda:sm_1", check=2)
         self.assertIn("sm_1", p.stderr)

@@ -5,8 +5,10 @@
 #include "jit/cache/disk_cache.hpp"
 #include "jit/cache/identity_memo.hpp"
 #include "jit/child_compile.hpp"
+#include "jit/environment.hpp"
 #include "jit/logging.hpp"
 #include "jit/manifest.hpp"
+#include "jit/repro_bundle.hpp"
 
 #include <kjit/error.hpp>
 
@@ -162,14 +164,38 @@ CachedBuild build_through_cache(const backend::CompileRequest& request, backend:
   return build_through_cache(request, device.compiler_for(request), &device);
 }
 
+namespace {
+
+/// build(), leaving a repro bundle (KJIT_REPRO_DIR) when the compile fails (a CompileError; a
+/// kernel that is not there is none: Program::kernel asks again without the signature).
+CachedBuild build_or_leave_bundle(const backend::CompileRequest& request,
+                                  backend::Compiler& compiler, backend::Device* device) {
+  try {
+    return build(request, compiler, device);
+  } catch (const CompileError& e) {
+    if (environment::repro_dir()) {
+      backend::TargetIdentity identity;
+      try {
+        identity = remembered_identity(compiler, disk_cache());
+      } catch (const std::exception&) {
+        identity.target = "unknown";
+      }
+      (void)write_repro_bundle(request, identity, e.what());
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
 CachedBuild build_through_cache(const backend::CompileRequest& request, backend::Compiler& compiler,
                                 backend::Device* device) {
   if (device == nullptr || !recording_manifest()) {
-    return build(request, compiler, device);
+    return build_or_leave_bundle(request, compiler, device);
   }
   const std::string target = remembered_identity(compiler, disk_cache()).target;
   try {
-    CachedBuild out = build(request, compiler, device);
+    CachedBuild out = build_or_leave_bundle(request, compiler, device);
     record_build({request, target, false});
     return out;
   } catch (const KernelNotFoundError&) {
