@@ -2,7 +2,8 @@
 # On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
 # HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
-# cuda:0, and the bitcode, barrier, warp and range tests on the CPU. With --bench, then the CPU
+# cuda:0, the bitcode, barrier, warp and range tests on the CPU, and the CPU fault and launch
+# allocation tests. With --bench, then the CPU
 # benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
 # of docs/benchmarks.md here with benchmarks/report.py --section cpu16). With --scaling FILTER,
 # only the benchmark rows FILTER matches, once per worker count (1, 4, 8 and all cores; kjit's
@@ -65,6 +66,16 @@ for mode in regions fibers; do
     > "$out/api-cpu-$mode.log" 2>&1 || status=1
   grep -E "FAILED|PASSED" "$out/api-cpu-$mode.log" | sed "s/^/cpu ($mode): /" | head -5
 done
+# Faults in CPU kernels, one process per test (a fault breaks the device), and allocation-free
+# launches, on this machine's cores.
+for t in $(KJIT_DEVICE=cpu "$run/bin/kjit_cpu_fault_tests" --gtest_list_tests |
+  awk '/^[^ ]/ {s=$1} /^  / {print s $1}'); do
+  KJIT_DEVICE=cpu "$run/bin/kjit_cpu_fault_tests" --gtest_filter="$t" >> "$out/cpu-faults.log" 2>&1 ||
+    { status=1; echo "cpu fault test failed: $t"; }
+done
+grep -c "^\[       OK \]" "$out/cpu-faults.log" | sed 's/^/cpu faults: passed /'
+KJIT_DEVICE=cpu "$run/bin/kjit_launch_allocation_tests" > "$out/cpu-allocations.log" 2>&1 || status=1
+grep -E "FAILED|PASSED" "$out/cpu-allocations.log" | sed 's/^/cpu allocations: /' | head -3
 if [ "${1:-}" = "--bench" ]; then
   bench bench-cpu || status=1
   grep -E "median" "$out/bench-cpu.log" | awk '{print $1, $2, $3}'
