@@ -84,27 +84,24 @@ class FaultStack {
   bool tried_ = false;
 };
 
-std::uintptr_t stack_pointer(const void* context) noexcept {
-  const auto* uc = static_cast<const ucontext_t*>(context);
-#if defined(__x86_64__)
-  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
-#elif defined(__aarch64__)
-  return static_cast<std::uintptr_t>(uc->uc_mcontext.sp);
-#else
-  (void)uc;
-  return 0;
-#endif
-}
+/// Where the faulting thread was: its instruction and stack pointers; 0 where unknown (then no
+/// fault is taken for kernel code).
+struct Registers {
+  std::uintptr_t pc = 0;
+  std::uintptr_t sp = 0;
+};
 
-std::uintptr_t program_counter(const void* context) noexcept {
+Registers registers(const void* context) noexcept {
   const auto* uc = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
-  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  return {static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]),
+          static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP])};
 #elif defined(__aarch64__)
-  return static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+  return {static_cast<std::uintptr_t>(uc->uc_mcontext.pc),
+          static_cast<std::uintptr_t>(uc->uc_mcontext.sp)};
 #else
   (void)uc;
-  return 0;  // unknown: no fault is taken for kernel code
+  return {};
 #endif
 }
 
@@ -137,7 +134,7 @@ void pass_on(int signal, siginfo_t* info, void* context) noexcept {
 
 void on_fault(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  const std::uintptr_t pc = program_counter(context);
+  const auto [pc, sp] = registers(context);
   if (pc != 0 && in_kernel_code(pc)) {
     KernelFault fault;
     fault.signal = signal;
@@ -145,7 +142,6 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     fault.address = info != nullptr ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
     fault.pc = pc;
     // An access just below the stack pointer: the stack ran into its guard page.
-    const std::uintptr_t sp = stack_pointer(context);
     constexpr std::uintptr_t kNear = std::uintptr_t{64} * 1024;
     fault.stack_overflow =
         signal == SIGSEGV && sp != 0 && fault.address + kNear >= sp && fault.address < sp + kNear;

@@ -64,7 +64,6 @@ std::string explain(const KernelFault& f) {
 
 void LaunchFailure::record(std::string message) {
   if (claim()) {
-    const std::lock_guard lock(mutex_);
     message_ = std::move(message);
     failed_.store(true, std::memory_order_release);
   }
@@ -83,7 +82,6 @@ std::string LaunchFailure::describe(const std::string& kernel) const {
     return {};
   }
   if (!has_fault_) {
-    const std::lock_guard lock(mutex_);
     return message_;
   }
   const KernelFault& f = fault_;
@@ -94,12 +92,6 @@ std::string LaunchFailure::describe(const std::string& kernel) const {
       "kjit: kernel '{}' faulted: {} in {}, at instruction {:#x} ({}); the CPU device is unusable "
       "from now on, as a GPU's context is after a fault (its memory may be corrupt)",
       kernel, explain(f), where, f.pc, signal_name(f.signal));
-}
-
-void LaunchFailure::throw_if_failed(const std::string& kernel) const {
-  if (failed()) {
-    throw LaunchError(describe(kernel));
-  }
 }
 
 CurrentLaunch::CurrentLaunch(LaunchFailure& failure, const std::string& kernel) {
@@ -130,7 +122,7 @@ bool stop_launch_for_fault(KernelFault fault) noexcept {
     }
   }
   t_failure->record_fault(fault);
-  std::longjmp(*t_abort_target, 1);  // NOLINT(cert-err52-cpp): see cpu_launch_failure.hpp
+  abort_kernel_code();
 }
 
 std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept {

@@ -10,7 +10,6 @@
 #include <atomic>
 #include <csetjmp>
 #include <cstdint>
-#include <mutex>
 #include <string>
 
 namespace kjit::cpu {
@@ -38,16 +37,14 @@ class LaunchFailure {
   [[nodiscard]] bool faulted() const noexcept { return failed() && has_fault_; }
   /// What failed, for `kernel`; empty when nothing did.
   [[nodiscard]] std::string describe(const std::string& kernel) const;
-  /// Throws LaunchError with the recorded message, if any.
-  void throw_if_failed(const std::string& kernel) const;
 
  private:
   /// True for the one caller that may write the failure.
   bool claim() noexcept { return !claimed_.exchange(true, std::memory_order_acq_rel); }
 
+  // The one claimant writes the failure, then sets failed_; readers look only once it is set.
   std::atomic<bool> claimed_{false};
-  std::atomic<bool> failed_{false};  // set after the failure is written
-  mutable std::mutex mutex_;
+  std::atomic<bool> failed_{false};
   std::string message_;
   bool has_fault_ = false;
   KernelFault fault_;
