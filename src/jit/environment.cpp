@@ -42,6 +42,27 @@ T choose(std::string_view text, std::initializer_list<std::pair<std::string_view
   throw ConfigError(fmt::format("kjit: {}='{}' {}", variable, text, what_to_use));
 }
 
+/// An on/off variable: '1' on, '0' or blank off, anything else a ConfigError saying what '1' does.
+bool parse_switch(std::string_view text, const char* variable, std::string_view what_one_does) {
+  return choose<bool>(text, {{"", false}, {"0", false}, {"1", true}}, variable,
+                      fmt::format("is not a switch; use '1' ({}) or '0'", what_one_does));
+}
+
+/// Whether the switch `variable` is on (unset: off), as `parse` reads it.
+bool switched_on(const char* variable, bool (*parse)(std::string_view)) {
+  const auto value = get(variable);
+  return value && parse(*value);
+}
+
+/// A path variable's value, trimmed; nullopt when unset or blank.
+std::optional<std::filesystem::path> path_setting(const char* variable) {
+  const auto value = get(variable);
+  if (!value || trim(*value).empty()) {
+    return std::nullopt;
+  }
+  return std::filesystem::path(std::string(trim(*value)));
+}
+
 }  // namespace
 
 spdlog::level::level_enum parse_log_level(std::string_view text) {
@@ -101,23 +122,19 @@ bool cpu_split_barriers() {
 }
 
 bool parse_perf_map(std::string_view text) {
-  return choose<bool>(text, {{"", false}, {"0", false}, {"1", true}}, "KJIT_PERF_MAP",
-                      "is not a switch; use '1' (write /tmp/perf-<pid>.map) or '0'");
+  return parse_switch(text, "KJIT_PERF_MAP", "write /tmp/perf-<pid>.map");
 }
 
 bool perf_map() {
-  const auto value = get("KJIT_PERF_MAP");
-  return value && parse_perf_map(*value);
+  return switched_on("KJIT_PERF_MAP", parse_perf_map);
 }
 
 bool parse_cpu_pin(std::string_view text) {
-  return choose<bool>(text, {{"", false}, {"0", false}, {"1", true}}, "KJIT_CPU_PIN",
-                      "is not a switch; use '1' (each worker thread bound to one core) or '0'");
+  return parse_switch(text, "KJIT_CPU_PIN", "each worker thread bound to one core");
 }
 
 bool cpu_pin() {
-  const auto value = get("KJIT_CPU_PIN");
-  return value && parse_cpu_pin(*value);
+  return switched_on("KJIT_CPU_PIN", parse_cpu_pin);
 }
 
 std::optional<std::string> device_spec() {
@@ -220,19 +237,11 @@ std::vector<std::filesystem::path> cache_path() {
 }
 
 std::optional<std::filesystem::path> record_manifest() {
-  const auto value = get("KJIT_RECORD_MANIFEST");
-  if (!value || trim(*value).empty()) {
-    return std::nullopt;
-  }
-  return std::filesystem::path(std::string(trim(*value)));
+  return path_setting("KJIT_RECORD_MANIFEST");
 }
 
 std::optional<std::filesystem::path> repro_dir() {
-  const auto value = get("KJIT_REPRO_DIR");
-  if (!value || trim(*value).empty()) {
-    return std::nullopt;
-  }
-  return std::filesystem::path(std::string(trim(*value)));
+  return path_setting("KJIT_REPRO_DIR");
 }
 
 CompileIsolation parse_compile_isolation(std::string_view isolation, std::string_view timeout) {

@@ -2,7 +2,6 @@
 
 #include "jit/cache/cache_key.hpp"
 #include "jit/cache/include_scan.hpp"
-#include "jit/environment.hpp"
 #include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 #include "jit/manifest.hpp"
@@ -60,25 +59,17 @@ void write(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-std::optional<std::filesystem::path> write_repro_bundle(const backend::CompileRequest& request,
+std::optional<std::filesystem::path> write_repro_bundle(const std::filesystem::path& root,
+                                                        const backend::CompileRequest& request,
                                                         const backend::TargetIdentity& identity,
                                                         const std::string& error) noexcept {
-  std::optional<std::filesystem::path> root;
-  try {
-    root = environment::repro_dir();
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (!root) {
-    return std::nullopt;
-  }
   try {
     static std::atomic<unsigned> counter{0};
     const auto now = std::chrono::system_clock::now();
     std::filesystem::path dir =
-        *root / fmt::format("{}-{:%Y%m%d-%H%M%S}-{}-{}", plain(request.program_name),
-                            std::chrono::floor<std::chrono::seconds>(now), ::getpid(),
-                            counter.fetch_add(1));
+        root / fmt::format("{}-{:%Y%m%d-%H%M%S}-{}-{}", plain(request.program_name),
+                           std::chrono::floor<std::chrono::seconds>(now), ::getpid(),
+                           counter.fetch_add(1));
     std::filesystem::create_directories(dir);
     const backend::CompileRequest whole = self_contained(request);
     write(dir / "build.json", manifest_text({{whole, identity.target, false}}));
@@ -110,7 +101,7 @@ std::optional<std::filesystem::path> write_repro_bundle(const backend::CompileRe
   } catch (const std::exception& e) {
     try {
       log().warn("kjit: KJIT_REPRO_DIR: cannot write a bundle for '{}' under {}: {}",
-                 request.program_name, root->string(), e.what());
+                 request.program_name, root.string(), e.what());
     } catch (...) {  // NOLINT(bugprone-empty-catch): logging must not hide the compile's error
     }
     return std::nullopt;

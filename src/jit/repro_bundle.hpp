@@ -12,10 +12,11 @@
 
 namespace kjit::detail {
 
-/// Writes a bundle for `request`, which failed on `identity`'s target with `error`, under
-/// KJIT_REPRO_DIR; returns its folder, or nullopt when the variable is unset or writing failed
-/// (logged: a bundle must never hide the compile error it is about).
-std::optional<std::filesystem::path> write_repro_bundle(const backend::CompileRequest& request,
+/// Writes a bundle for `request`, which failed on `identity`'s target with `error`, under `root`
+/// (KJIT_REPRO_DIR); returns its folder, or nullopt when writing failed (logged: a bundle must
+/// never hide the compile error it is about).
+std::optional<std::filesystem::path> write_repro_bundle(const std::filesystem::path& root,
+                                                        const backend::CompileRequest& request,
                                                         const backend::TargetIdentity& identity,
                                                         const std::string& error) noexcept;
 

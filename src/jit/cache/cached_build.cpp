@@ -173,14 +173,14 @@ CachedBuild build_or_leave_bundle(const backend::CompileRequest& request,
   try {
     return build(request, compiler, device);
   } catch (const CompileError& e) {
-    if (environment::repro_dir()) {
+    if (const auto root = environment::repro_dir()) {
       backend::TargetIdentity identity;
       try {
         identity = remembered_identity(compiler, disk_cache());
       } catch (const std::exception&) {
         identity.target = "unknown";
       }
-      (void)write_repro_bundle(request, identity, e.what());
+      (void)write_repro_bundle(*root, request, identity, e.what());
     }
     throw;
   }
