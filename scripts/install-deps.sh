@@ -13,6 +13,7 @@ packages=(
   libclang-rt-19-dev                                   #   sanitizer and fuzzer builds (their runtimes)
   clang-tidy-19                                        # scripts/tidy.sh (a CI stage)
   doxygen                                              # the API reference (a test: no warnings)
+  gdb                                                  # cpu.tools.gdb: gdb on CPU kernels
   libspdlog-dev libfmt-dev                             # logging
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libpng-dev libcli11-dev                              # the demo: PNG output; command lines

@@ -39,6 +39,12 @@ struct CompileOptions {
   std::vector<std::string> kernels{};
   /// Allow floating-point reassociation and approximate math (like nvcc --use_fast_math).
   bool fast_math = false;
+  /// Compile for a debugger (also KJIT_DEBUG=1, for every program from source): on the CPU,
+  /// debug information at the program's lines, no optimisation, threads of barrier kernels on
+  /// fibers, and kernels registered with gdb (docs/guide.md, "Debugging kernels"); on CUDA,
+  /// NVRTC's -G for cuda-gdb; on HIP, hipRTC's -g. Kernels run several times slower. Part of
+  /// the cache key. Bitcode programs cannot take it.
+  bool debug = false;
 };
 
 /// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles

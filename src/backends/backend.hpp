@@ -41,6 +41,7 @@ struct CompileRequest {
   /// template or pick an overload that the name alone does not resolve.
   std::vector<std::optional<std::string>> kernel_signatures;
   bool fast_math = false;
+  bool debug = false;  // CompileOptions::debug, or KJIT_DEBUG for a program from source
 
   /// Kernel i's parameter types, if it has them.
   [[nodiscard]] const std::optional<std::string>& signature(std::size_t i) const;

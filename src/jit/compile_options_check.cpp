@@ -123,6 +123,12 @@ void check_bitcode(const std::string& name, std::string_view bytes, const Compil
   if (!options.defines.empty()) {
     refuse("defines");
   }
+  if (options.debug) {
+    throw UsageError(fmt::format(
+        "kjit: bitcode '{}' cannot take CompileOptions::debug: kjit compiles no source for it, so "
+        "it has only the debug information its maker put in (clang -g)",
+        name));
+  }
 }
 
 }  // namespace kjit::detail

@@ -60,6 +60,7 @@ std::vector<std::uint8_t> encode_request(const std::string& target,
       {"kernel_names", r.kernel_names},
       {"kernel_signatures", signatures},
       {"fast_math", r.fast_math},
+      {"debug", r.debug},
   });
 }
 
@@ -88,6 +89,7 @@ std::pair<std::string, backend::CompileRequest> decode_request(
                                                 : std::optional<std::string>(s.get<std::string>()));
     }
     r.fast_math = j.at("fast_math").get<bool>();
+    r.debug = j.at("debug").get<bool>();
     return {j.at("target").get<std::string>(), std::move(r)};
   } catch (const Json::exception& e) {
     throw BackendError(fmt::format("kjit: not a compile request: {}", e.what()));

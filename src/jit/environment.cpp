@@ -129,6 +129,14 @@ bool perf_map() {
   return switched_on("KJIT_PERF_MAP", parse_perf_map);
 }
 
+bool parse_debug(std::string_view text) {
+  return parse_switch(text, "KJIT_DEBUG", "compile every program for a debugger");
+}
+
+bool debug() {
+  return switched_on("KJIT_DEBUG", parse_debug);
+}
+
 bool parse_cpu_pin(std::string_view text) {
   return parse_switch(text, "KJIT_CPU_PIN", "each worker thread bound to one core");
 }

@@ -41,6 +41,10 @@ bool perf_map();
 bool cpu_pin();
 bool parse_cpu_pin(std::string_view text);
 bool parse_perf_map(std::string_view text);
+/// KJIT_DEBUG: '1' compiles every program from source as CompileOptions::debug does; '0', unset
+/// or empty: each program's own option decides. ConfigError for anything else.
+bool debug();
+bool parse_debug(std::string_view text);
 
 /// KJIT_DEVICE, or nullopt when it is unset or blank.
 std::optional<std::string> device_spec();

@@ -78,6 +78,9 @@ Json to_json(const ManifestBuild& b) {
     j["defines"][name] = value;
   }
   j["fast_math"] = r.fast_math;
+  if (r.debug) {
+    j["debug"] = true;
+  }
   j["kernels"] = Json::array();
   for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
     Json k{{"name", r.kernel_names[i]}};
@@ -123,6 +126,7 @@ ManifestBuild from_json(const Json& j) {
     r.defines.emplace_back(name, value.get<std::string>());
   }
   r.fast_math = j.value("fast_math", false);
+  r.debug = j.value("debug", false);
   for (const auto& k : j.at("kernels")) {
     r.kernel_names.push_back(k.at("name").get<std::string>());
     r.kernel_signatures.push_back(k.contains("signature")

@@ -1,6 +1,7 @@
 // Program: sources, per-device builds, kernel lookup.
 #include "jit/cache/cached_build.hpp"
 #include "jit/compile_options_check.hpp"
+#include "jit/environment.hpp"
 #include "jit/file_text.hpp"
 #include "jit/logging.hpp"
 #include "jit/name_expression.hpp"
@@ -64,6 +65,7 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
     request.kernel_signatures.push_back(k.signature);
   }
   request.fast_math = options_.fast_math;
+  request.debug = options_.debug || (input_ == backend::InputKind::source && environment::debug());
 
   cache::CachedBuild built = cache::build_through_cache(request, device.backend());
   auto build = std::make_shared<LoadedBuild>();

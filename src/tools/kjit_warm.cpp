@@ -440,6 +440,8 @@ void add_build_options(CLI::App& app, CompileArgs& args) {
                  "default: each alone)")
       ->allow_extra_args(false);
   app.add_flag("--fast-math", args.files.fast_math, "fast math for kernel files");
+  app.add_flag("--debug", args.files.debug,
+               "compile kernel files for a debugger (CompileOptions::debug)");
   app.add_option("--embed-base", args.embed_base,
                  "compile kernel files as Program::from_embedded() does, named relative to this "
                  "folder (kjit_add_kernels' PRECOMPILE)");

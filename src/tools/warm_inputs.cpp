@@ -80,6 +80,7 @@ void add_file(const fs::path& path, const FileOptions& options, const Headers& e
                     path.string()));
   }
   base.fast_math = options.fast_math;
+  base.debug = options.debug;
   const auto add = [&](std::vector<std::string> kernels) {
     detail::ManifestBuild b;
     b.request = base;

@@ -18,6 +18,7 @@ struct FileOptions {
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> kernels;  // compile these together; empty: each __global__ alone
   bool fast_math = false;
+  bool debug = false;
   /// Set: compile each file as Program::from_embedded() does after kjit_add_kernels(): named by
   /// its path relative to this folder, from its text alone, with `embedded_headers` in memory.
   std::optional<std::filesystem::path> embed_base;

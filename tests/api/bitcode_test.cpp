@@ -166,6 +166,12 @@ TEST_F(Bitcode, BytesThatAreNotBitcodeAndSourceOptionsAreRefused) {
       EXPECT_NE(std::string(e.what()).find("preprocessed"), std::string::npos) << e.what();
     }
   }
+  try {
+    (void)program(CompileOptions{.debug = true});
+    FAIL() << "CompileOptions::debug was taken with bitcode";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("CompileOptions::debug"), std::string::npos) << e.what();
+  }
 
   std::vector<std::uint8_t> truncated = read_bytes(bitcode_path(file));
   truncated.resize(truncated.size() / 3);

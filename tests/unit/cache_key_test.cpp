@@ -98,6 +98,9 @@ TEST_F(CacheKeyTest, SourceOptionsKernelsAndTargetChangeTheKey) {
   r.fast_math = true;
   EXPECT_NE(key(r), base) << "fast math";
   r = request();
+  r.debug = true;
+  EXPECT_NE(key(r), base) << "debug";
+  r = request();
   r.kernel_names = {"k2"};
   EXPECT_NE(key(r), base) << "kernel name";
   r = request();

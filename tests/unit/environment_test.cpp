@@ -43,34 +43,27 @@ TEST(Environment, RejectsBadThreadCounts) {
   }
 }
 
-TEST(Environment, ParsesThePinSwitch) {
-  EXPECT_TRUE(parse_cpu_pin("1"));
-  EXPECT_TRUE(parse_cpu_pin(" 1 "));
-  EXPECT_FALSE(parse_cpu_pin("0"));
-  EXPECT_FALSE(parse_cpu_pin(""));
-  for (const char* bad : {"yes", "cores", "2"}) {
+/// An on/off variable's parser: '1' on, '0' or blank off, anything else an error naming it.
+void expect_switch(bool (*parse)(std::string_view), const char* variable) {
+  SCOPED_TRACE(variable);
+  EXPECT_TRUE(parse("1"));
+  EXPECT_TRUE(parse(" 1 "));
+  EXPECT_FALSE(parse("0"));
+  EXPECT_FALSE(parse(""));
+  for (const char* bad : {"yes", "true", "2", "on", "10", "cores"}) {
     try {
-      (void)parse_cpu_pin(bad);
+      (void)parse(bad);
       ADD_FAILURE() << "'" << bad << "' was accepted";
     } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find("KJIT_CPU_PIN"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(variable), std::string::npos) << e.what();
     }
   }
 }
 
-TEST(Environment, ParsesThePerfMapSwitch) {
-  EXPECT_TRUE(parse_perf_map("1"));
-  EXPECT_TRUE(parse_perf_map(" 1 "));
-  EXPECT_FALSE(parse_perf_map("0"));
-  EXPECT_FALSE(parse_perf_map(""));
-  for (const char* bad : {"yes", "true", "2", "on", "10"}) {
-    try {
-      (void)parse_perf_map(bad);
-      ADD_FAILURE() << "'" << bad << "' was accepted";
-    } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find("KJIT_PERF_MAP"), std::string::npos) << e.what();
-    }
-  }
+TEST(Environment, ParsesTheOnOffSwitches) {
+  expect_switch(parse_cpu_pin, "KJIT_CPU_PIN");
+  expect_switch(parse_perf_map, "KJIT_PERF_MAP");
+  expect_switch(parse_debug, "KJIT_DEBUG");
 }
 
 TEST(Environment, ParsesBarrierModes) {

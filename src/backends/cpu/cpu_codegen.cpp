@@ -42,7 +42,8 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
   }
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
       target.triple, target.cpu, target.feature_string(), options, llvm::Reloc::PIC_,
-      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+      llvm::CodeModel::Small,
+      request.debug ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     throw BackendError(
         fmt::format("kjit: LLVM cannot generate code for {} ({})", target.triple, target.cpu));
@@ -101,7 +102,11 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
-  llvm_setup::run_o3(module, *tm, add_range_check_splits);
+  if (request.debug) {
+    llvm_setup::run_o0(module, *tm);
+  } else {
+    llvm_setup::run_o3(module, *tm, add_range_check_splits);
+  }
   lower_prefetches(module);
   check_externals(module, request);
 }

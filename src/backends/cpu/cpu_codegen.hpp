@@ -19,12 +19,13 @@ struct CodegenRequest {
   std::string program;  // for messages
   std::string device;   // for messages
   bool fast_math = false;
+  bool debug = false;                // O0 pipeline and code generation, for a debugger
   std::vector<HostCall> host_calls;  // where the program uses host-only functions
 };
 
-/// Optimises `module` at O3 for `target`. Throws CompileError when the optimised code still
-/// calls a function that neither the program nor the allowed C library functions define
-/// (cpu_runtime_symbols.hpp).
+/// Optimises `module` at O3 for `target` (O0 for a debug request). Throws CompileError when the
+/// optimised code still calls a function that neither the program nor the allowed C library
+/// functions define (cpu_runtime_symbols.hpp).
 void optimize(llvm::Module& module, const HostTarget& target, const CodegenRequest& request);
 
 /// Emits an optimised module as an ELF object file.

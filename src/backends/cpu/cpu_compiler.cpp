@@ -115,14 +115,20 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   const auto t1 = clock::now();
   const llvm_setup::ContextErrors codegen_errors(context);
 
-  LoweringRequest lowering{request.program_name, device, request.kernel_names,
-                           std::move(front.dynamic_shared), split_barriers};
+  // A debugger wants each thread's variables where the source put them: on fibers, every thread
+  // runs the kernel's own code on its own stack (regions would keep them in a shared frame).
+  LoweringRequest lowering{request.program_name,
+                           device,
+                           request.kernel_names,
+                           std::move(front.dynamic_shared),
+                           split_barriers && !request.debug,
+                           request.debug};
   lower_kernels(*front.module, lowering);
   const auto t2 = clock::now();
   const CompileDump dump(request.program_name);
   dump.module(*front.module, ".lowered.ll");
 
-  const CodegenRequest codegen{request.program_name, device, request.fast_math,
+  const CodegenRequest codegen{request.program_name, device, request.fast_math, request.debug,
                                std::move(front.host_calls)};
   optimize(*front.module, target, codegen);
   dump.module(*front.module, ".opt.ll");

@@ -337,6 +337,16 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
       args.emplace_back(flag);
     }
   }
+  if (request.debug) {
+    // Files named as the user knows them: a program given as text by its name, a header given in
+    // memory by its include name (a kernel file keeps its path on disk).
+    for (const std::string& flag :
+         {std::string("-debug-info-kind=standalone"), std::string("-dwarf-version=5"),
+          std::string("-debugger-tuning=gdb"), fmt::format("-fdebug-prefix-map={}=", kSourceDir),
+          fmt::format("-fdebug-prefix-map={}=", kHeaderDir)}) {
+      args.push_back(flag);
+    }
+  }
   for (const auto& dir : request.include_dirs) {
     args.emplace_back("-I");
     args.push_back(dir.string());

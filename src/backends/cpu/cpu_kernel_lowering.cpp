@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 
 #include "backends/cpu/cpu_barrier_regions.hpp"
+#include "backends/cpu/cpu_debug_variables.hpp"
 #include "backends/cpu/cpu_pass_versions.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -399,8 +400,15 @@ class ContextThreading {
     for (Function* f : order_) {
       clones_[f] = clone_with_context(f);
     }
+    std::optional<DebugThreadVariables> debug;
+    if (request_.debug) {
+      debug.emplace(module_);
+    }
     for (auto& [original, clone] : clones_) {
       rewrite(*clone, clone->getArg(clone->arg_size() - 1));
+      if (debug) {
+        debug->add(*clone, clone->getArg(clone->arg_size() - 1));
+      }
     }
     for (Function* root : roots_) {
       rewrite(*root, bound_context(*root));
@@ -711,10 +719,9 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
               kernel, request.program, split.frame_bytes);
         }
       } else {
-        detail::log().debug(
-            "kjit: kernel '{}' of '{}' runs its threads on fibers "
-            "(KJIT_CPU_BARRIERS=fibers)",
-            kernel, request.program);
+        detail::log().debug("kjit: kernel '{}' of '{}' runs its threads on fibers ({})", kernel,
+                            request.program,
+                            request.debug ? "compiled for a debugger" : "KJIT_CPU_BARRIERS=fibers");
       }
     } else if (request.split_barriers) {
       // Without barriers, the kernel is split only at the stops of loops that should run in

@@ -25,6 +25,7 @@ struct LoweringRequest {
   std::vector<std::string> kernel_names;    // entry N is kernel_names[N]
   std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
   bool split_barriers = true;               // barrier kernels: regions (true) or fibers
+  bool debug = false;  // give functions that read the thread context threadIdx & co. as locals
 };
 
 /// Each entry's static shared size and barrier use go into its __kjit_info_N record. Throws

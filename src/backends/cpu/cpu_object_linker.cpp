@@ -8,9 +8,12 @@
 #include <kjit/error.hpp>
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/DebugObjectManagerPlugin.h>
+#include <llvm/ExecutionEngine/Orc/EPCDebugObjectRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -22,6 +25,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -158,6 +162,64 @@ class KernelCodePlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
 
 }  // namespace
 
+/// Registers objects that carry debug information (CompileOptions::debug) with gdb through its JIT
+/// interface (__jit_debug_register_code, which libLLVM defines), so that gdb can stop in kernels
+/// and name their lines. Objects without it cost nothing: LLVM's plugin would copy each one first.
+class DebuggerPlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
+ public:
+  explicit DebuggerPlugin(llvm::orc::ExecutionSession& session)
+      : registrar_(
+            session,
+            std::make_unique<llvm::orc::EPCDebugObjectRegistrar>(
+                session, llvm::orc::ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderGDBWrapper)),
+            /*RequireDebugSections=*/true, /*AutoRegisterCode=*/true) {}
+
+  /// Whether `dylib` holds an object gdb was told of: such objects stay loaded while the device
+  /// lives, as gdb cannot be told that they left and would name new code at their addresses
+  /// after them.
+  bool registered(const llvm::orc::JITDylib& dylib) const {
+    const std::lock_guard lock(mutex_);
+    return dylibs_.count(&dylib) != 0;
+  }
+
+  void notifyMaterializing(llvm::orc::MaterializationResponsibility& mr,
+                           llvm::jitlink::LinkGraph& graph, llvm::jitlink::JITLinkContext& context,
+                           llvm::MemoryBufferRef object) override {
+    if (graph.findSectionByName(".debug_info") == nullptr) {
+      return;
+    }
+    {
+      const std::lock_guard lock(mutex_);
+      dylibs_.insert(&mr.getTargetJITDylib());
+    }
+    registrar_.notifyMaterializing(mr, graph, context, object);
+  }
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility& mr,
+                        llvm::jitlink::LinkGraph& graph,
+                        llvm::jitlink::PassConfiguration& config) override {
+    registrar_.modifyPassConfig(mr, graph, config);
+  }
+  llvm::Error notifyEmitted(llvm::orc::MaterializationResponsibility& mr) override {
+    return registrar_.notifyEmitted(mr);
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility& mr) override {
+    return registrar_.notifyFailed(mr);
+  }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib& dylib,
+                                      llvm::orc::ResourceKey key) override {
+    return registrar_.notifyRemovingResources(dylib, key);
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib& dylib, llvm::orc::ResourceKey dst,
+                                   llvm::orc::ResourceKey src) override {
+    registrar_.notifyTransferringResources(dylib, dst, src);
+  }
+
+ private:
+  llvm::orc::DebugObjectManagerPlugin registrar_;
+  mutable std::mutex mutex_;
+  std::set<const llvm::orc::JITDylib*> dylibs_;
+};
+
 ObjectLinker::ObjectLinker(bool perf_map) {
   llvm_setup::initialize_targets();
   // No process symbols (kernels see only what runtime_ exposes) and no platform runtime: kernel
@@ -174,6 +236,9 @@ ObjectLinker::ObjectLinker(bool perf_map) {
   auto* layer = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&jit_->getObjLinkingLayer());
   if (layer != nullptr) {
     layer->addPlugin(std::make_unique<KernelCodePlugin>());
+    auto debugger = std::make_unique<DebuggerPlugin>(jit_->getExecutionSession());
+    debugger_ = debugger.get();
+    layer->addPlugin(std::move(debugger));
   } else {
     detail::log().warn(
         "this LLVM links kernels without JITLink: a fault in a CPU kernel will end "
@@ -242,6 +307,10 @@ LinkedObject::LinkedObject(ObjectLinker& linker, llvm::orc::JITDylib& dylib, std
     : linker_(linker), dylib_(dylib), name_(std::move(name)) {}
 
 LinkedObject::~LinkedObject() {
+  if (linker_.debugger_ != nullptr && linker_.debugger_->registered(dylib_)) {
+    detail::log().debug("'{}' stays loaded: gdb knows its code", name_);
+    return;
+  }
   if (auto error = linker_.jit_->getExecutionSession().removeJITDylib(dylib_)) {
     detail::log().warn("unloading '{}' from the CPU: {}", name_, message_of(std::move(error)));
   }

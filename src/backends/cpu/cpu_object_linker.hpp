@@ -1,6 +1,6 @@
 // Loads compiled kernel objects into this process with LLVM ORC (JITLink). Each object gets its
 // own JITDylib, linked only against kjit's CPU runtime and the allowed C library functions, and
-// is unloaded when its last user lets go.
+// is unloaded when its last user lets go (unless gdb was told of it: CompileOptions::debug).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@ class JITDylib;
 namespace kjit::cpu {
 
 class ObjectLinker;
+class DebuggerPlugin;
 
 /// One loaded object. Its code stays mapped while this lives.
 class LinkedObject {
@@ -52,6 +53,7 @@ class ObjectLinker {
   friend class LinkedObject;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   llvm::orc::JITDylib* runtime_ = nullptr;
+  DebuggerPlugin* debugger_ = nullptr;  // owned by jit_'s linking layer; null without JITLink
 };
 
 }  // namespace kjit::cpu

@@ -48,6 +48,9 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   if (request.fast_math) {
     options.emplace_back("--use_fast_math");
   }
+  if (request.debug) {
+    options.emplace_back("-G");  // device debug information for cuda-gdb; no optimisation
+  }
   for (const auto& dir : request.include_dirs) {
     options.push_back("-I" + dir.string());
   }

@@ -123,7 +123,11 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic
 
 std::vector<std::string> options_for(const backend::CompileRequest& request,
                                      const AmdgpuTarget& target) {
-  std::vector<std::string> options = {"--offload-arch=" + target.id(), "-std=c++20", "-O3"};
+  std::vector<std::string> options = {"--offload-arch=" + target.id(), "-std=c++20",
+                                      request.debug ? "-O0" : "-O3"};
+  if (request.debug) {
+    options.emplace_back("-g");  // debug information for rocgdb
+  }
   if (request.fast_math) {
     options.emplace_back("-ffast-math");
   }

@@ -189,6 +189,13 @@ void run_o3(llvm::Module& module, llvm::TargetMachine& tm,
   passes.run(module, analyses.mam);
 }
 
+void run_o0(llvm::Module& module, llvm::TargetMachine& tm) {
+  llvm::PassBuilder builder(&tm);
+  Analyses analyses(builder);
+  llvm::ModulePassManager passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  passes.run(module, analyses.mam);
+}
+
 void run_function_passes(llvm::Function& function, std::string_view pipeline) {
   llvm::PassBuilder builder;
   Analyses analyses(builder);

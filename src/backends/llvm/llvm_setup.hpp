@@ -56,6 +56,10 @@ class ContextErrors {
 };
 
 /// A function pass pipeline in LLVM's textual syntax ("sroa,gvn,...") on one function.
+/// LLVM's O0 pipeline: only what code needs to be correct (always_inline functions inlined),
+/// so that a debugger finds every variable where the source put it.
+void run_o0(llvm::Module& module, llvm::TargetMachine& tm);
+
 void run_function_passes(llvm::Function& function, std::string_view pipeline);
 
 }  // namespace kjit::llvm_setup
