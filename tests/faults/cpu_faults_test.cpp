@@ -6,6 +6,7 @@
 // ends the process. One process per test (CTest runs them so): a fault breaks the device.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <csetjmp>
 #include <csignal>
 #include <string>
@@ -131,6 +132,20 @@ TEST_F(CpuFaults, AWildWriteStopsTheLaunchAndNamesTheKernelTheBlockAndTheAddress
 
 TEST_F(CpuFaults, AWildWriteAfterABarrierIsReportedAlike) {
   expect_wild_write_reported("wild_write_after_barrier");
+}
+
+TEST_F(CpuFaults, ADebugBuildNamesTheLineOfTheFault) {
+  const std::string source = kSource;
+  const std::string statement = "p[i * 16] = 1.0f;";
+  const auto line = 1 + std::count(source.begin(), source.begin() + source.find(statement), '\n');
+  auto k = Program::from_source("faults.cu", kSource, CompileOptions{.debug = true})
+               .kernel<float*, float*, int>("wild_write", device);
+  auto ok = poisoned<float>(512);
+  const std::string what =
+      error_of([&] { k.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
+  EXPECT_NE(what.find("faults.cu:" + std::to_string(line) + " in wild_write"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("block (3, 0, 0)"), std::string::npos) << what;
 }
 
 TEST_F(CpuFaults, AnIntegerDivisionByZeroStopsTheLaunch) {

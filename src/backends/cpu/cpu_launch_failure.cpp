@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_launch_failure.hpp"
 
 #include "backends/cpu/cpu_fault_signals.hpp"
+#include "backends/cpu/cpu_object_linker.hpp"
 
 #include <kjit/error.hpp>
 
@@ -88,10 +89,11 @@ std::string LaunchFailure::describe(const std::string& kernel) const {
   const std::string where =
       f.in_block ? fmt::format("a thread of block ({}, {}, {})", f.block[0], f.block[1], f.block[2])
                  : std::string("a thread of the launch");
+  const std::optional<std::string> line = source_line_of(f.pc);
   return fmt::format(
-      "kjit: kernel '{}' faulted: {} in {}, at instruction {:#x} ({}); the CPU device is unusable "
-      "from now on, as a GPU's context is after a fault (its memory may be corrupt)",
-      kernel, explain(f), where, f.pc, signal_name(f.signal));
+      "kjit: kernel '{}' faulted: {} in {}, at instruction {:#x} ({}{}); the CPU device is "
+      "unusable from now on, as a GPU's context is after a fault (its memory may be corrupt)",
+      kernel, explain(f), where, f.pc, line ? *line + ", " : std::string(), signal_name(f.signal));
 }
 
 CurrentLaunch::CurrentLaunch(LaunchFailure& failure, const std::string& kernel) {

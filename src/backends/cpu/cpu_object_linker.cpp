@@ -7,6 +7,8 @@
 
 #include <kjit/error.hpp>
 
+#include <llvm/DebugInfo/DIContext.h>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/DebugObjectManagerPlugin.h>
 #include <llvm/ExecutionEngine/Orc/EPCDebugObjectRegistrar.h>
@@ -14,6 +16,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -30,6 +33,9 @@
 #include <vector>
 
 #include <unistd.h>
+
+// libLLVM's list of the objects registered with gdb (JITLoaderGDB.cpp), where gdb reads them.
+extern "C" jit_descriptor __jit_debug_descriptor;  // NOLINT(readability-identifier-naming)
 
 namespace kjit::cpu {
 
@@ -301,6 +307,37 @@ std::shared_ptr<LinkedObject> ObjectLinker::load(std::span<const std::uint8_t> o
     throw BackendError(fmt::format("kjit: cannot load '{}' on the CPU: {}", name, why));
   }
   return std::make_shared<LinkedObject>(*this, *dylib, name);
+}
+
+std::optional<std::string> source_line_of(std::uintptr_t pc) {
+  // The registered objects are ELF images with their sections at their load addresses; entries
+  // are only ever added at the head, and kjit never removes its own (DebuggerPlugin).
+  for (const jit_code_entry* entry = __jit_debug_descriptor.first_entry; entry != nullptr;
+       entry = entry->next_entry) {
+    const llvm::MemoryBufferRef image(llvm::StringRef(entry->symfile_addr, entry->symfile_size),
+                                      "kjit-debug-object");
+    auto object = llvm::object::ObjectFile::createObjectFile(image);
+    if (!object) {
+      llvm::consumeError(object.takeError());
+      continue;
+    }
+    for (const llvm::object::SectionRef& section : (*object)->sections()) {
+      if (!section.isText() || pc < section.getAddress() ||
+          pc >= section.getAddress() + section.getSize()) {
+        continue;
+      }
+      const auto dwarf = llvm::DWARFContext::create(**object);
+      const llvm::DILineInfo line = dwarf->getLineInfoForAddress(
+          {pc, section.getIndex()},
+          llvm::DILineInfoSpecifier(llvm::DILineInfoSpecifier::FileLineInfoKind::RawValue,
+                                    llvm::DILineInfoSpecifier::FunctionNameKind::ShortName));
+      if (line.Line == 0) {
+        return std::nullopt;
+      }
+      return fmt::format("{}:{} in {}", line.FileName, line.Line, line.FunctionName);
+    }
+  }
+  return std::nullopt;
 }
 
 LinkedObject::LinkedObject(ObjectLinker& linker, llvm::orc::JITDylib& dylib, std::string name)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,10 @@ class LinkedObject {
   llvm::orc::JITDylib& dylib_;
   std::string name_;
 };
+
+/// "faults.cu:7 in wild_write": the source line of the instruction at `pc`, when it lies in a
+/// kernel object compiled with debug information (CompileOptions::debug); else nullopt.
+std::optional<std::string> source_line_of(std::uintptr_t pc);
 
 class ObjectLinker {
  public:
