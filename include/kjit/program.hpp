@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -25,6 +26,7 @@ template <class... Params>
 class Kernel;
 template <class T>
 class Symbol;
+class Error;
 
 /// How a program is compiled. The same options apply on every backend.
 struct CompileOptions {
@@ -45,6 +47,16 @@ struct CompileOptions {
   /// NVRTC's -G for cuda-gdb; on HIP, hipRTC's -g. Kernels run several times slower. Part of
   /// the cache key. Bitcode programs cannot take it.
   bool debug = false;
+  /// Recompile when the kernel file, or a header it includes from disk, changes (also
+  /// KJIT_HOT_RELOAD=1, for every Program::from_file program): the next kernel() call compiles
+  /// the new text and returns a kernel of it, on the device it asks for (other devices follow at
+  /// their next kernel() call). Kernel handles taken earlier keep running the old code. A change
+  /// that does not compile keeps the previous kernels and is reported to the log and to
+  /// on_reload. Only programs from files can be watched (UsageError otherwise).
+  bool watch = false;
+  /// Called after each reload of a watched program, on the thread whose kernel() call reloaded:
+  /// with nullptr when the new text compiled, else with the error (the previous kernels stay).
+  std::function<void(const Error* failure)> on_reload{};
 };
 
 /// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles

@@ -48,7 +48,12 @@ bool is_plain_relative_path(std::string_view s) {
 
 }  // namespace
 
-void check_compile_options(const CompileOptions& options) {
+void check_compile_options(const CompileOptions& options, bool from_file) {
+  if (options.watch && !from_file) {
+    throw UsageError(
+        "kjit: CompileOptions::watch needs a program from a file (Program::from_file): a program "
+        "from text, an embedded one or bitcode has no file to watch");
+  }
   for (const auto& [name, text] : options.headers) {
     if (!is_plain_relative_path(name)) {
       throw UsageError(

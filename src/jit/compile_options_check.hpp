@@ -10,8 +10,8 @@ namespace kjit::detail {
 
 /// UsageError for an in-memory header name that is not a relative path without '.' or '..'
 /// components, a define that is not an identifier or whose value spans lines, and a kernel
-/// name that is not a name.
-void check_compile_options(const CompileOptions& options);
+/// name that is not a name, and options.watch on a program that is not from a file.
+void check_compile_options(const CompileOptions& options, bool from_file = false);
 
 /// The checks above, and UsageError when `bytes` are not LLVM bitcode (by their magic number;
 /// the backend's parser finds the rest) or `options` set what only source has: include

@@ -137,6 +137,14 @@ bool debug() {
   return switched_on("KJIT_DEBUG", parse_debug);
 }
 
+bool parse_hot_reload(std::string_view text) {
+  return parse_switch(text, "KJIT_HOT_RELOAD", "recompile programs from files when they change");
+}
+
+bool hot_reload() {
+  return switched_on("KJIT_HOT_RELOAD", parse_hot_reload);
+}
+
 bool parse_cpu_pin(std::string_view text) {
   return parse_switch(text, "KJIT_CPU_PIN", "each worker thread bound to one core");
 }

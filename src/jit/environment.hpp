@@ -45,6 +45,10 @@ bool parse_perf_map(std::string_view text);
 /// or empty: each program's own option decides. ConfigError for anything else.
 bool debug();
 bool parse_debug(std::string_view text);
+/// KJIT_HOT_RELOAD: '1' makes every Program::from_file program watch its files, as
+/// CompileOptions::watch does; '0', unset or empty: each program's own option decides.
+bool hot_reload();
+bool parse_hot_reload(std::string_view text);
 
 /// KJIT_DEVICE, or nullopt when it is unset or blank.
 std::optional<std::string> device_spec();

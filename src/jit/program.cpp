@@ -46,16 +46,24 @@ ProgramImpl::ProgramImpl(std::string name, backend::InputKind input, std::string
                          std::optional<std::filesystem::path> path, CompileOptions options)
     : name_(std::move(name)),
       input_(input),
-      source_(std::move(source)),
+      source_(std::make_shared<const std::string>(std::move(source))),
       path_(std::move(path)),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  if (path_ && input_ == backend::InputKind::source &&
+      (options_.watch || environment::hot_reload())) {
+    watch_ = std::make_unique<FileWatch>();
+    watch_files(*source_);
+  }
+}
 
-std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey> kernels,
-                                                           DeviceImpl& device) const {
+ProgramImpl::~ProgramImpl() = default;
+
+backend::CompileRequest ProgramImpl::request_for(const std::vector<KernelKey>& kernels,
+                                                 const std::string& source) const {
   backend::CompileRequest request;
   request.program_name = name_;
   request.input = input_;
-  request.source = source_;
+  request.source = source;
   request.source_path = path_;
   request.include_dirs = options_.include_dirs;
   request.headers.assign(options_.headers.begin(), options_.headers.end());
@@ -66,7 +74,13 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
   }
   request.fast_math = options_.fast_math;
   request.debug = options_.debug || (input_ == backend::InputKind::source && environment::debug());
+  return request;
+}
 
+std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey> kernels,
+                                                           DeviceImpl& device,
+                                                           const std::string& source) const {
+  const backend::CompileRequest request = request_for(kernels, source);
   cache::CachedBuild built = cache::build_through_cache(request, device.backend());
   auto build = std::make_shared<LoadedBuild>();
   build->device = device.shared_from_this();
@@ -113,8 +127,10 @@ std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
   std::promise<std::shared_ptr<LoadedBuild>> promise;
   std::vector<KernelKey> kernels;
   std::shared_future<std::shared_ptr<LoadedBuild>> result;
+  std::shared_ptr<const std::string> source;
   {
     const std::lock_guard lock(mutex_);
+    source = source_;
     std::vector<Build>& builds = builds_[&device];
     if (const Build* b = containing(builds, key)) {
       result = b->result;
@@ -138,7 +154,7 @@ std::shared_ptr<LoadedBuild> ProgramImpl::build_containing(const KernelKey& key,
     return result.get();  // another call compiles (or compiled) it
   }
   try {
-    std::shared_ptr<LoadedBuild> build = compile_and_load(kernels, device);
+    std::shared_ptr<LoadedBuild> build = compile_and_load(kernels, device, *source);
     adopt(build, device);
     promise.set_value(std::move(build));
   } catch (...) {
@@ -183,6 +199,9 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, Devi
                                                 std::span<const std::size_t> param_sizes,
                                                 ParameterSpellings spellings) {
   const std::string name = validate_kernel_name(name_text);
+  if (watch_) {
+    reload_if_changed(device);
+  }
   const std::optional<std::string> signature = signature_for(name, spellings);
   KernelKey key{name, std::nullopt};
   std::shared_ptr<LoadedBuild> build;
@@ -250,7 +269,7 @@ Program Program::from_source(std::string name, std::string source, CompileOption
 }
 
 Program Program::from_file(const std::filesystem::path& path, CompileOptions options) {
-  detail::check_compile_options(options);
+  detail::check_compile_options(options, /*from_file=*/true);
   std::string text = detail::read_file_or_throw(path, "kernel file");
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);

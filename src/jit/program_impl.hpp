@@ -4,6 +4,7 @@
 
 #include "backends/backend.hpp"
 #include "jit/device_impl.hpp"
+#include "jit/file_watch.hpp"
 
 #include <kjit/program.hpp>
 
@@ -71,6 +72,9 @@ class ProgramImpl {
  public:
   ProgramImpl(std::string name, backend::InputKind input, std::string source,
               std::optional<std::filesystem::path> path, CompileOptions options);
+  ~ProgramImpl();
+  ProgramImpl(const ProgramImpl&) = delete;
+  ProgramImpl& operator=(const ProgramImpl&) = delete;
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
@@ -105,8 +109,18 @@ class ProgramImpl {
   /// A finished or running build that has `key`, if any.
   std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> find_build(const KernelKey& key,
                                                                              DeviceImpl& device);
-  std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels,
-                                                DeviceImpl& device) const;
+  std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels, DeviceImpl& device,
+                                                const std::string& source) const;
+  /// What the backend is asked to compile: `kernels` of `source` with this program's options.
+  [[nodiscard]] backend::CompileRequest request_for(const std::vector<KernelKey>& kernels,
+                                                    const std::string& source) const;
+
+  /// Hot reload (program_reload.cpp). When a watched file changed: recompiles the kernels built
+  /// on `device` from the files' new text and, when that succeeds, makes it the program's text
+  /// (other devices' builds are dropped, to be made again); reports either outcome.
+  void reload_if_changed(DeviceImpl& device);
+  /// Watches the main file and the headers `source` includes from disk.
+  void watch_files(const std::string& source);
   /// Gives a new build the variable writes made so far, then lets later writes reach it.
   void adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device);
 
@@ -131,7 +145,7 @@ class ProgramImpl {
 
   std::string name_;
   backend::InputKind input_;
-  std::string source_;  // text, or the bitcode's bytes
+  std::shared_ptr<const std::string> source_;  // text, or the bitcode's bytes; read under mutex_
   std::optional<std::filesystem::path> path_;
   CompileOptions options_;
   std::mutex mutex_;
@@ -140,6 +154,9 @@ class ProgramImpl {
   std::mutex variables_mutex_;  // never held together with mutex_
   std::map<const DeviceImpl*, std::vector<std::shared_ptr<LoadedBuild>>> loaded_;
   std::map<const DeviceImpl*, std::vector<VariableWrite>> written_;
+
+  std::unique_ptr<FileWatch> watch_;  // set when the program reloads on changes
+  std::mutex reload_mutex_;           // one reload at a time; taken before mutex_
 };
 
 }  // namespace kjit::detail

@@ -38,10 +38,17 @@ int main() {
     // KJIT_TEST_PROBE_BARRIER=1: a kernel with a barrier, for the CPU's ways of running them.
     const char* barrier = std::getenv("KJIT_TEST_PROBE_BARRIER");
     const bool with_barrier = barrier != nullptr && std::string(barrier) == "1";
-    auto k = kjit::Program::from_source("probe.cu", with_barrier
-                                                        ? "__global__ void k(int* v) {\n"
-                                                          "  __syncthreads();\n  *v = 7;\n}\n"
-                                                        : "__global__ void k(int* v) { *v = 7; }")
+    const std::string text = with_barrier
+                                 ? "__global__ void k(int* v) {\n  __syncthreads();\n  *v = 7;\n}\n"
+                                 : "__global__ void k(int* v) { *v = 7; }";
+    // KJIT_TEST_PROBE_FILE=path: the kernel from that file (written first), for variables that
+    // concern programs from files.
+    const char* file = std::getenv("KJIT_TEST_PROBE_FILE");
+    if (file != nullptr) {
+      std::ofstream(file) << text;
+    }
+    auto k = (file != nullptr ? kjit::Program::from_file(file)
+                              : kjit::Program::from_source("probe.cu", text))
                  .kernel<int*>("k", device);
     auto v = device.alloc<int>(1);
     k.launch(kjit::LaunchConfig{}, v);

@@ -64,6 +64,7 @@ TEST(Environment, ParsesTheOnOffSwitches) {
   expect_switch(parse_cpu_pin, "KJIT_CPU_PIN");
   expect_switch(parse_perf_map, "KJIT_PERF_MAP");
   expect_switch(parse_debug, "KJIT_DEBUG");
+  expect_switch(parse_hot_reload, "KJIT_HOT_RELOAD");
 }
 
 TEST(Environment, ParsesBarrierModes) {
