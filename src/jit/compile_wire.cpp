@@ -61,6 +61,7 @@ std::vector<std::uint8_t> encode_request(const std::string& target,
       {"kernel_signatures", signatures},
       {"fast_math", r.fast_math},
       {"debug", r.debug},
+      {"check_memory", r.check_memory},
   });
 }
 
@@ -90,6 +91,7 @@ std::pair<std::string, backend::CompileRequest> decode_request(
     }
     r.fast_math = j.at("fast_math").get<bool>();
     r.debug = j.at("debug").get<bool>();
+    r.check_memory = j.at("check_memory").get<bool>();
     return {j.at("target").get<std::string>(), std::move(r)};
   } catch (const Json::exception& e) {
     throw BackendError(fmt::format("kjit: not a compile request: {}", e.what()));

@@ -137,6 +137,17 @@ bool debug() {
   return switched_on("KJIT_DEBUG", parse_debug);
 }
 
+bool parse_check(std::string_view text) {
+  return choose<bool>(text, {{"", false}, {"none", false}, {"memory", true}}, "KJIT_CHECK",
+                      "is not a check kjit has; use 'memory' (CPU kernels' accesses checked) or "
+                      "'none'");
+}
+
+bool check_memory() {
+  const auto value = get("KJIT_CHECK");
+  return value && parse_check(*value);
+}
+
 bool parse_hot_reload(std::string_view text) {
   return parse_switch(text, "KJIT_HOT_RELOAD", "recompile programs from files when they change");
 }

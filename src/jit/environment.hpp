@@ -45,6 +45,11 @@ bool parse_perf_map(std::string_view text);
 /// or empty: each program's own option decides. ConfigError for anything else.
 bool debug();
 bool parse_debug(std::string_view text);
+/// KJIT_CHECK: 'memory' compiles CPU kernels with a check before each memory access and gives
+/// CPU allocations red zones (cpu_memory_check.hpp); 'none', unset or empty: off. ConfigError for
+/// anything else.
+bool check_memory();
+bool parse_check(std::string_view text);
 /// KJIT_HOT_RELOAD: '1' makes every Program::from_file program watch its files, as
 /// CompileOptions::watch does; '0', unset or empty: each program's own option decides.
 bool hot_reload();

@@ -81,6 +81,9 @@ Json to_json(const ManifestBuild& b) {
   if (r.debug) {
     j["debug"] = true;
   }
+  if (r.check_memory) {
+    j["check"] = "memory";
+  }
   j["kernels"] = Json::array();
   for (std::size_t i = 0; i < r.kernel_names.size(); ++i) {
     Json k{{"name", r.kernel_names[i]}};
@@ -127,6 +130,7 @@ ManifestBuild from_json(const Json& j) {
   }
   r.fast_math = j.value("fast_math", false);
   r.debug = j.value("debug", false);
+  r.check_memory = j.value("check", std::string("none")) == "memory";
   for (const auto& k : j.at("kernels")) {
     r.kernel_names.push_back(k.at("name").get<std::string>());
     r.kernel_signatures.push_back(k.contains("signature")

@@ -14,7 +14,7 @@
 namespace kjit::detail {
 
 void ProgramImpl::watch_files(const std::string& source) {
-  std::vector<std::filesystem::path> files{*path_};
+  std::vector<std::filesystem::path> files{path_.value()};
   try {
     for (const auto& [name, file] : cache::scan_includes(request_for({}, source)).found) {
       files.push_back(std::filesystem::absolute(file));
@@ -45,7 +45,7 @@ void ProgramImpl::reload_if_changed(DeviceImpl& device) {
   };
   std::shared_ptr<const std::string> source;
   try {
-    source = std::make_shared<const std::string>(read_file_or_throw(*path_, "kernel file"));
+    source = std::make_shared<const std::string>(read_file_or_throw(path_.value(), "kernel file"));
   } catch (const Error& e) {  // removed, or unreadable mid-save: the next change tries again
     report(&e);
     return;

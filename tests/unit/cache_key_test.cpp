@@ -101,6 +101,9 @@ TEST_F(CacheKeyTest, SourceOptionsKernelsAndTargetChangeTheKey) {
   r.debug = true;
   EXPECT_NE(key(r), base) << "debug";
   r = request();
+  r.check_memory = true;
+  EXPECT_NE(key(r), base) << "checked mode";
+  r = request();
   r.kernel_names = {"k2"};
   EXPECT_NE(key(r), base) << "kernel name";
   r = request();

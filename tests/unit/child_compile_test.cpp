@@ -99,6 +99,7 @@ TEST(CompileWire, ARequestAndAReplyRoundTrip) {
   r.kernel_signatures = {std::nullopt, std::string("int*")};
   r.fast_math = true;
   r.debug = true;
+  r.check_memory = true;
   const auto [target, back] = wire::decode_request(wire::encode_request("cuda:sm_90", r));
   EXPECT_EQ(target, "cuda:sm_90");
   EXPECT_EQ(back.program_name, r.program_name);
@@ -112,6 +113,7 @@ TEST(CompileWire, ARequestAndAReplyRoundTrip) {
   EXPECT_EQ(back.kernel_signatures, r.kernel_signatures);
   EXPECT_EQ(back.fast_math, r.fast_math);
   EXPECT_EQ(back.debug, r.debug);
+  EXPECT_EQ(back.check_memory, r.check_memory);
 
   const backend::Binary binary{"k.cu", "cubin", {0, 1, 2, 255}, {"_Z1av", "b"}, "a warning"};
   const backend::Binary got = wire::decode_reply(wire::encode_binary(binary), "test");

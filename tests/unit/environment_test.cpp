@@ -60,6 +60,21 @@ void expect_switch(bool (*parse)(std::string_view), const char* variable) {
   }
 }
 
+TEST(Environment, ParsesTheCheckMode) {
+  EXPECT_TRUE(parse_check("memory"));
+  EXPECT_TRUE(parse_check(" memory "));
+  EXPECT_FALSE(parse_check("none"));
+  EXPECT_FALSE(parse_check(""));
+  for (const char* bad : {"1", "mem", "race", "Memory"}) {
+    try {
+      (void)parse_check(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CHECK"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Environment, ParsesTheOnOffSwitches) {
   expect_switch(parse_cpu_pin, "KJIT_CPU_PIN");
   expect_switch(parse_perf_map, "KJIT_PERF_MAP");

@@ -43,7 +43,7 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const HostTarget& target,
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
       target.triple, target.cpu, target.feature_string(), options, llvm::Reloc::PIC_,
       llvm::CodeModel::Small,
-      request.debug ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive));
+      request.unoptimised() ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     throw BackendError(
         fmt::format("kjit: LLVM cannot generate code for {} ({})", target.triple, target.cpu));
@@ -102,7 +102,7 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
   const std::unique_ptr<llvm::TargetMachine> tm = target_machine(target, request);
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(target.triple);
-  if (request.debug) {
+  if (request.unoptimised()) {
     llvm_setup::run_o0(module, *tm);
   } else {
     llvm_setup::run_o3(module, *tm, add_range_check_splits);

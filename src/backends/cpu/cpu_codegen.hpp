@@ -19,8 +19,15 @@ struct CodegenRequest {
   std::string program;  // for messages
   std::string device;   // for messages
   bool fast_math = false;
-  bool debug = false;                // O0 pipeline and code generation, for a debugger
+  bool debug = false;                // for a debugger
+  bool check_memory = false;         // checked mode (cpu_access_checks.hpp)
   std::vector<HostCall> host_calls;  // where the program uses host-only functions
+
+  /// O0 pipeline and code generation: for a debugger, every variable where the source put it;
+  /// in checked mode, every access the source makes checked (O3 would merge and drop some), and
+  /// no O3 code around the checks' calls: with them, O3 code compared half-precision values
+  /// wrongly, in a way that changed with the process's memory layout (not yet isolated).
+  [[nodiscard]] bool unoptimised() const { return debug || check_memory; }
 };
 
 /// Optimises `module` at O3 for `target` (O0 for a debug request). Throws CompileError when the

@@ -117,19 +117,21 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
 
   // A debugger wants each thread's variables where the source put them: on fibers, every thread
   // runs the kernel's own code on its own stack (regions would keep them in a shared frame).
+  // Checked mode too: its checks name the thread, which runs of many threads do not keep.
   LoweringRequest lowering{request.program_name,
                            device,
                            request.kernel_names,
                            std::move(front.dynamic_shared),
-                           split_barriers && !request.debug,
-                           request.debug};
+                           split_barriers && !request.debug && !request.check_memory,
+                           request.debug,
+                           request.check_memory};
   lower_kernels(*front.module, lowering);
   const auto t2 = clock::now();
   const CompileDump dump(request.program_name);
   dump.module(*front.module, ".lowered.ll");
 
   const CodegenRequest codegen{request.program_name, device, request.fast_math, request.debug,
-                               std::move(front.host_calls)};
+                               request.check_memory, std::move(front.host_calls)};
   optimize(*front.module, target, codegen);
   dump.module(*front.module, ".opt.ll");
   backend::Binary binary;

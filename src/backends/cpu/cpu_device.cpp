@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_device.hpp"
 
 #include "backends/cpu/cpu_memory.hpp"
+#include "backends/cpu/cpu_memory_check.hpp"
 #include "backends/cpu/cpu_module.hpp"
 #include "backends/cpu/cpu_stream.hpp"
 
@@ -72,7 +73,8 @@ void CpuDevice::synchronize() {
 }
 
 std::uint64_t CpuDevice::allocate_impl(std::size_t bytes) {
-  void* p = allocate_aligned(bytes);
+  void* p =
+      memory_checked() ? checked_allocate(bytes, info_.id().c_str()) : allocate_aligned(bytes);
   if (p == nullptr) {
     throw BackendError(
         fmt::format("kjit: out of memory allocating {} bytes on {}", bytes, info_.id()));
@@ -81,7 +83,11 @@ std::uint64_t CpuDevice::allocate_impl(std::size_t bytes) {
 }
 
 void CpuDevice::free_impl(std::uint64_t address) noexcept {
-  std::free(host_pointer(address));
+  if (memory_checked()) {
+    checked_free(host_pointer(address));
+  } else {
+    std::free(host_pointer(address));
+  }
 }
 
 void* CpuDevice::allocate_host_impl(std::size_t bytes) {
@@ -89,7 +95,7 @@ void* CpuDevice::allocate_host_impl(std::size_t bytes) {
 }
 
 void CpuDevice::free_host_impl(void* pointer) noexcept {
-  std::free(pointer);
+  free_impl(device_address(pointer));
 }
 
 }  // namespace kjit::cpu

@@ -3,6 +3,7 @@
 #include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_memory.hpp"
+#include "backends/cpu/cpu_memory_check.hpp"
 
 #include <kjit/error.hpp>
 
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -129,6 +131,16 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   WorkerScratch& s = scratch();
   kjit_cpu_block b = block_record(launch);
   b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
+  // Checked mode: the allocations as they are now, and red zones around the shared memory.
+  // Its kernels are never split, so they always run here.
+  std::shared_ptr<const AllocationTable> allocations;
+  std::optional<CheckedLaunch> checked;
+  if (memory_checked()) {
+    allocations = current_allocations();
+    checked.emplace(allocations.get(), launch.shared_bytes);
+    b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes + 2 * kRedZone) + kRedZone
+                                       : nullptr;
+  }
   b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
   b.warp = launch.warp ? s.warp.get(warp_area_bytes(launch)) : nullptr;
   void* const* args = launch.argument_pointers.get();

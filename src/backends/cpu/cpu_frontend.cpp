@@ -337,12 +337,15 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
       args.emplace_back(flag);
     }
   }
-  if (request.debug) {
+  if (request.debug || request.check_memory) {
     // Files named as the user knows them: a program given as text by its name, a header given in
-    // memory by its include name (a kernel file keeps its path on disk).
+    // memory by its include name (a kernel file keeps its path on disk). Checked mode needs only
+    // the lines, to name where a bad access is.
     for (const std::string& flag :
-         {std::string("-debug-info-kind=standalone"), std::string("-dwarf-version=5"),
-          std::string("-debugger-tuning=gdb"), fmt::format("-fdebug-prefix-map={}=", kSourceDir),
+         {std::string(request.debug ? "-debug-info-kind=standalone"
+                                    : "-debug-info-kind=line-tables-only"),
+          std::string("-dwarf-version=5"), std::string("-debugger-tuning=gdb"),
+          fmt::format("-fdebug-prefix-map={}=", kSourceDir),
           fmt::format("-fdebug-prefix-map={}=", kHeaderDir)}) {
       args.push_back(flag);
     }

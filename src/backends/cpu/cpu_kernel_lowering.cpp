@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_kernel_lowering.hpp"
 
+#include "backends/cpu/cpu_access_checks.hpp"
 #include "backends/cpu/cpu_barrier_regions.hpp"
 #include "backends/cpu/cpu_debug_variables.hpp"
 #include "backends/cpu/cpu_pass_versions.hpp"
@@ -674,6 +675,9 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
       layout.place_dynamic(request.dynamic_shared);
 
   keep_volatile_stores_in_lockstep(m);
+  if (request.check_memory) {
+    add_access_checks(m);
+  }
   ContextThreading(m, request, layout.slot_fn()).run();
 
   const std::set<Function*> barrier = users_of(m, {kBarrierWaitSymbol, kWarpWaitSymbol});

@@ -133,6 +133,21 @@ std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept {
   return previous;
 }
 
+void stop_current_launch(std::string message) noexcept {
+  if (t_failure != nullptr) {
+    try {
+      t_failure->record(std::move(message));
+    } catch (...) {  // no memory for the message: the launch still stops
+    }
+  }
+  abort_kernel_code();
+}
+
+const std::string& current_kernel() noexcept {
+  static const std::string unknown = "?";
+  return t_kernel != nullptr ? *t_kernel : unknown;
+}
+
 bool current_launch_failed() noexcept {
   return t_failure != nullptr && t_failure->failed();
 }
@@ -163,7 +178,7 @@ extern "C" void kjit_cpu_assert_failed(const char* expression, const char* file,
     } catch (...) {
       message = "kjit: a kernel's assertion failed (and its message could not be formatted)";
     }
-    t_failure->record(std::move(message));
+    stop_current_launch(std::move(message));
   }
   abort_kernel_code();
 }

@@ -63,6 +63,12 @@ class CurrentLaunch {
 /// or the running fiber's entry. Returns the previous target.
 std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept;
 
+/// From kernel code (a failed check): records `message` for the launch running on this thread and
+/// leaves its kernel code for the abort target.
+[[noreturn]] void stop_current_launch(std::string message) noexcept;
+/// The name of the kernel the running launch runs, or "?" outside one.
+const std::string& current_kernel() noexcept;
+
 /// True when the launch running on this thread has failed (its blocks should stop).
 bool current_launch_failed() noexcept;
 

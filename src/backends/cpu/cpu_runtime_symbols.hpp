@@ -18,6 +18,8 @@ inline constexpr std::string_view kWarpWaitSymbol = "__kjit_warp_wait";
 inline constexpr std::string_view kWarpCountSymbol = "__kjit_warp_count";
 /// The runtime function a failed assert() calls (cpu_launch_failure.hpp).
 inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
+/// The runtime function checked kernels call before each access (cpu_memory_check.hpp).
+inline constexpr std::string_view kCheckAccessSymbol = "__kjit_check_access";
 
 /// kjit's own runtime functions, by the name kernels call them.
 std::vector<std::pair<std::string_view, void*>> runtime_functions();

@@ -56,6 +56,7 @@ KeyResult make_key(const backend::CompileRequest& request, const backend::Target
   }
   c.emplace_back("fast math", request.fast_math ? "on" : "off");
   c.emplace_back("debug", request.debug ? "on" : "off");
+  c.emplace_back("check", request.check_memory ? "memory" : "none");
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     c.emplace_back(fmt::format("kernel {}", i), request.kernel_label(i));
   }

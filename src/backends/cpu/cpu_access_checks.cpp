@@ -1,0 +1,138 @@
+#include "backends/cpu/cpu_access_checks.hpp"
+
+#include "backends/cpu/cpu_runtime_symbols.hpp"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kjit::cpu {
+
+namespace {
+
+constexpr std::uint32_t kWrite = 1;
+constexpr std::uint32_t kAtomic = 2;
+
+struct Access {
+  llvm::Instruction* at;
+  llvm::Value* address;
+  llvm::Value* size;  // i64
+  std::uint32_t flags;
+};
+
+/// The program's own code: it has debug information (checked compiles have line tables) in a
+/// file that is not kjit's (prelude, kernel entries), and is not one of kjit's helpers.
+bool is_user_code(const llvm::Function& f) {
+  const llvm::DISubprogram* program = f.getSubprogram();
+  if (f.isDeclaration() || program == nullptr || f.getName().starts_with("__kjit")) {
+    return false;
+  }
+  return !program->getFilename().starts_with("/__kjit__/");
+}
+
+/// Whether `address` is a local or global variable's, which the compiler laid out itself.
+bool is_variable(const llvm::Value* address) {
+  const llvm::Value* object = llvm::getUnderlyingObject(address, 0);
+  return llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::GlobalVariable>(object);
+}
+
+std::vector<Access> accesses_of(llvm::Function& f, const llvm::DataLayout& layout) {
+  std::vector<Access> out;
+  llvm::Type* i64 = llvm::Type::getInt64Ty(f.getContext());
+  const auto bytes = [&](llvm::Type* t) {
+    return llvm::ConstantInt::get(i64, layout.getTypeStoreSize(t).getFixedValue());
+  };
+  for (llvm::Instruction& i : llvm::instructions(f)) {
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+      out.push_back({&i, load->getPointerOperand(), bytes(load->getType()), 0});
+    } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+      out.push_back(
+          {&i, store->getPointerOperand(), bytes(store->getValueOperand()->getType()), kWrite});
+    } else if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
+      out.push_back(
+          {&i, rmw->getPointerOperand(), bytes(rmw->getValOperand()->getType()), kWrite | kAtomic});
+    } else if (auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+      out.push_back({&i, cas->getPointerOperand(), bytes(cas->getNewValOperand()->getType()),
+                     kWrite | kAtomic});
+    } else if (auto* set = llvm::dyn_cast<llvm::MemSetInst>(&i)) {
+      out.push_back({&i, set->getDest(), set->getLength(), kWrite});
+    } else if (auto* copy = llvm::dyn_cast<llvm::MemTransferInst>(&i)) {
+      out.push_back({&i, copy->getDest(), copy->getLength(), kWrite});
+      out.push_back({&i, copy->getSource(), copy->getLength(), 0});
+    } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+      // CUDA's atomic functions (atomicAdd ...) are the prelude's, which is not checked: their
+      // address is checked at the call, for as many bytes as they return.
+      const llvm::Function* callee = call->getCalledFunction();
+      if (callee != nullptr && call->arg_size() > 0 &&
+          call->getArgOperand(0)->getType()->isPointerTy() && !call->getType()->isVoidTy() &&
+          call->getType()->isSized() &&
+          llvm::StringRef(llvm::demangle(callee->getName().str())).starts_with("atomic")) {
+        out.push_back({&i, call->getArgOperand(0), bytes(call->getType()), kWrite | kAtomic});
+      }
+    }
+  }
+  std::erase_if(out, [](const Access& a) { return is_variable(a.address); });
+  return out;
+}
+
+}  // namespace
+
+void add_access_checks(llvm::Module& module) {
+  llvm::LLVMContext& ctx = module.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee check = module.getOrInsertFunction(
+      kCheckAccessSymbol, llvm::Type::getVoidTy(ctx), ptr, i64, i32, ptr, ptr);
+  // What the optimiser may assume: the check never touches the checked address, reads only the
+  // thread's context and its site's text, and keeps its own state out of the program's sight.
+  if (auto* f = llvm::dyn_cast<llvm::Function>(check.getCallee())) {
+    f->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
+                        llvm::MemoryEffects::inaccessibleMemOnly());
+    f->setDoesNotThrow();
+    f->addParamAttr(0, llvm::Attribute::NoCapture);
+    f->addParamAttr(0, llvm::Attribute::ReadNone);
+    for (unsigned arg : {3U, 4U}) {
+      f->addParamAttr(arg, llvm::Attribute::NoCapture);
+      f->addParamAttr(arg, llvm::Attribute::ReadOnly);
+    }
+  }
+  const llvm::FunctionCallee context = module.getOrInsertFunction("__kjit_ctx", ptr);
+  std::map<std::string, llvm::Constant*> sites;
+  const auto site = [&](const llvm::Instruction& i) -> llvm::Constant* {
+    std::string text;
+    if (const llvm::DILocation* loc = i.getDebugLoc().get()) {
+      text = fmt::format("{}:{}:{}", loc->getFilename().str(), loc->getLine(), loc->getColumn());
+    }
+    auto [it, added] = sites.try_emplace(text, nullptr);
+    if (added) {
+      llvm::IRBuilder<> b(ctx);
+      it->second = b.CreateGlobalString(text, "kjit.site", 0, &module);
+    }
+    return it->second;
+  };
+  for (llvm::Function& f : module) {
+    if (!is_user_code(f)) {
+      continue;
+    }
+    for (const Access& a : accesses_of(f, module.getDataLayout())) {
+      llvm::IRBuilder<> b(a.at);
+      llvm::Value* size = b.CreateZExtOrTrunc(a.size, i64);
+      b.CreateCall(check, {a.address, size, llvm::ConstantInt::get(i32, a.flags), site(*a.at),
+                           b.CreateCall(context)});
+    }
+  }
+}
+
+}  // namespace kjit::cpu

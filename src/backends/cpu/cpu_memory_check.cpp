@@ -1,0 +1,239 @@
+#include "backends/cpu/cpu_memory_check.hpp"
+
+#include "backends/cpu/cpu_launch_failure.hpp"
+#include "backends/cpu/cpu_memory.hpp"
+#include "jit/environment.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kjit::cpu {
+
+namespace {
+
+/// Freed allocations stay mapped (and reported when touched) until this many bytes wait.
+constexpr std::size_t kQuarantineBytes = std::size_t{256} << 20;
+
+struct Allocation {
+  std::uintptr_t begin = 0;  // what the user got
+  std::size_t bytes = 0;
+  std::size_t padded = 0;  // bytes rounded up to a cache line: the red zone after starts there
+  void* base = nullptr;    // what std::free takes
+  std::string device;
+  bool freed = false;
+  [[nodiscard]] std::uintptr_t region_begin() const { return begin - kRedZone; }
+  [[nodiscard]] std::uintptr_t region_end() const { return begin + padded + kRedZone; }
+};
+
+}  // namespace
+
+class AllocationTable {
+ public:
+  explicit AllocationTable(std::vector<Allocation> sorted) : sorted_(std::move(sorted)) {}
+
+  /// The allocation whose region (red zones included) holds `address`, or nullptr.
+  [[nodiscard]] const Allocation* find(std::uintptr_t address) const {
+    auto it = std::upper_bound(
+        sorted_.begin(), sorted_.end(), address,
+        [](std::uintptr_t a, const Allocation& x) { return a < x.region_begin(); });
+    if (it == sorted_.begin()) {
+      return nullptr;
+    }
+    --it;
+    return address < it->region_end() ? &*it : nullptr;
+  }
+
+ private:
+  std::vector<Allocation> sorted_;  // by address; regions do not overlap
+};
+
+namespace {
+
+class Registry {
+ public:
+  static Registry& get() {
+    static Registry* const r = new Registry;  // kernels may run while statics are destroyed
+    return *r;
+  }
+
+  void* allocate(std::size_t bytes, const char* device) {
+    const std::size_t padded = align_up(bytes == 0 ? 1 : bytes, kCacheLine);
+    void* base = allocate_aligned(padded + 2 * kRedZone);
+    if (base == nullptr) {
+      return nullptr;
+    }
+    Allocation a;
+    a.begin = reinterpret_cast<std::uintptr_t>(base) + kRedZone;
+    a.bytes = bytes;
+    a.padded = padded;
+    a.base = base;
+    a.device = device;
+    const std::uintptr_t user = a.begin;
+    const std::lock_guard lock(mutex_);
+    allocations_[user] = std::move(a);
+    publish();
+    return host_pointer(user);
+  }
+
+  void free(void* pointer) noexcept {
+    const std::lock_guard lock(mutex_);
+    const auto it = allocations_.find(reinterpret_cast<std::uintptr_t>(pointer));
+    if (it == allocations_.end() || it->second.freed) {
+      return;  // the device checks frees; nothing here to add
+    }
+    it->second.freed = true;
+    quarantine_.push_back(it->first);
+    quarantined_ += it->second.padded;
+    while (quarantined_ > kQuarantineBytes && !quarantine_.empty()) {
+      const auto old = allocations_.find(quarantine_.front());
+      quarantine_.pop_front();
+      quarantined_ -= old->second.padded;
+      std::free(old->second.base);
+      allocations_.erase(old);
+    }
+    try {
+      publish();
+    } catch (...) {  // no memory for a new table: launches check against the previous one
+    }
+  }
+
+  std::shared_ptr<const AllocationTable> current() {
+    const std::lock_guard lock(mutex_);
+    if (!current_) {
+      current_ = std::make_shared<const AllocationTable>(std::vector<Allocation>{});
+    }
+    return current_;
+  }
+
+ private:
+  // With mutex_ held.
+  void publish() {
+    std::vector<Allocation> sorted;
+    sorted.reserve(allocations_.size());
+    for (const auto& [begin, a] : allocations_) {
+      sorted.push_back(a);
+    }
+    current_ = std::make_shared<const AllocationTable>(std::move(sorted));
+  }
+
+  std::mutex mutex_;
+  std::map<std::uintptr_t, Allocation> allocations_;  // live and quarantined
+  std::deque<std::uintptr_t> quarantine_;             // oldest first
+  std::size_t quarantined_ = 0;
+  std::shared_ptr<const AllocationTable> current_;
+};
+
+thread_local const AllocationTable* t_table = nullptr;
+thread_local std::size_t t_shared_bytes = 0;
+
+std::string access_kind(std::uint32_t flags) {
+  return (flags & 2U) != 0 ? "atomic access" : (flags & 1U) != 0 ? "write" : "read";
+}
+
+/// Where an access of `size` bytes at `address` lies relative to the allocation `a` (it is not
+/// inside it).
+std::string relative(std::uintptr_t address, std::uint64_t size, const Allocation& a) {
+  const std::uintptr_t end = a.begin + a.bytes;
+  if (address < a.begin) {
+    return fmt::format("{} bytes before", a.begin - address);
+  }
+  if (address >= end) {
+    return fmt::format("{} bytes past the end of", address - end);
+  }
+  return fmt::format("runs {} bytes past the end of", address + size - end);
+}
+
+[[noreturn]] void report(std::string what, const char* where, const kjit_cpu_thread* thread) {
+  std::string at = where != nullptr && *where != '\0' ? fmt::format(" at {}", where) : "";
+  std::string who;
+  if (thread != nullptr) {
+    const kjit_cpu_block& b = *thread->block;
+    who = fmt::format(", block ({}, {}, {}), thread ({}, {}, {})", b.block_idx[0], b.block_idx[1],
+                      b.block_idx[2], thread->thread_idx[0], thread->thread_idx[1],
+                      thread->thread_idx[2]);
+  }
+  stop_current_launch(fmt::format("kjit: kernel '{}' stopped: {}{}{} (KJIT_CHECK=memory)",
+                                  current_kernel(), what, at, who));
+}
+
+}  // namespace
+
+bool memory_checked() {
+  static const bool checked = detail::environment::check_memory();
+  return checked;
+}
+
+void* checked_allocate(std::size_t bytes, const char* device) {
+  return Registry::get().allocate(bytes, device);
+}
+
+void checked_free(void* pointer) noexcept {
+  Registry::get().free(pointer);
+}
+
+std::shared_ptr<const AllocationTable> current_allocations() {
+  return Registry::get().current();
+}
+
+CheckedLaunch::CheckedLaunch(const AllocationTable* table, std::size_t shared_bytes) noexcept {
+  t_table = table;
+  t_shared_bytes = shared_bytes;
+}
+
+CheckedLaunch::~CheckedLaunch() {
+  t_table = nullptr;
+  t_shared_bytes = 0;
+}
+
+}  // namespace kjit::cpu
+
+extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
+                                      const char* where, const kjit_cpu_thread* thread) {
+  using namespace kjit::cpu;
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  if (t_table == nullptr || size == 0) {
+    return;  // not a checked launch (a kernel compiled checked, run after KJIT_CHECK changed)
+  }
+  if (thread != nullptr && thread->block->shared != nullptr) {
+    const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
+    const std::size_t bytes = t_shared_bytes;
+    if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
+      if (at >= shared && at + size <= shared + bytes) {
+        return;
+      }
+      report(fmt::format("out-of-bounds {} of {} bytes in shared memory at offset {} of the "
+                         "block's {} bytes",
+                         access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes),
+             where, thread);
+    }
+  }
+  const Allocation* a = t_table->find(at);
+  if (a == nullptr) {
+    a = t_table->find(at + size - 1);  // an access that starts in a red zone before
+  }
+  if (a == nullptr) {
+    return;  // not memory kjit allocated
+  }
+  if (a->freed) {
+    report(fmt::format("{} of {} bytes at {:#x} after free: inside a {}-byte buffer of {} (offset "
+                       "{}) that was freed",
+                       access_kind(flags), size, at, a->bytes, a->device,
+                       static_cast<std::int64_t>(at - a->begin)),
+           where, thread);
+  }
+  if (at >= a->begin && at + size <= a->begin + a->bytes) {
+    return;
+  }
+  report(fmt::format("out-of-bounds {} of {} bytes at {:#x}: {} a {}-byte buffer of {} at {:#x} "
+                     "(offset {})",
+                     access_kind(flags), size, at, relative(at, size, *a), a->bytes, a->device,
+                     a->begin, static_cast<std::int64_t>(at - a->begin)),
+         where, thread);
+}

@@ -1,0 +1,53 @@
+// Checked mode (KJIT_CHECK=memory) of the CPU backend, its run-time half: every allocation the
+// CPU devices make gets a red zone on each side and is registered; a freed one stays mapped, in
+// quarantine, for a while. Kernels compiled in checked mode call kjit_cpu_check_access() before
+// each access to memory that is not their own stack (cpu_access_checks.hpp instruments them); an
+// access that touches a red zone, a quarantined allocation or the red zones around the block's
+// shared memory stops the launch, as a failed assert does, with a LaunchError naming the kernel,
+// block, thread, address, the allocation it was nearest to (its size, the offset) and the source
+// line. Addresses kjit does not know (a kernel's own data, host memory, device malloc) pass.
+#pragma once
+
+#include "backends/cpu/prelude/cpu_abi.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace kjit::cpu {
+
+/// Bytes of red zone before and after each checked allocation and the block's shared memory.
+inline constexpr std::size_t kRedZone = 256;
+
+/// The allocations known at one moment, which a launch checks its accesses against.
+class AllocationTable;
+
+/// Whether KJIT_CHECK=memory (read once; ConfigError for a value that is not 'memory' or 'none').
+bool memory_checked();
+
+/// Allocates `bytes` with red zones and registers them for `device` (a label for messages);
+/// nullptr when out of memory.
+void* checked_allocate(std::size_t bytes, const char* device);
+/// Moves a checked allocation to quarantine (it is freed when the quarantine overflows).
+void checked_free(void* pointer) noexcept;
+
+/// The table as it is now, for a launch to check against.
+std::shared_ptr<const AllocationTable> current_allocations();
+
+/// What the running worker thread checks against: set for a chunk of blocks of a checked launch.
+class CheckedLaunch {
+ public:
+  CheckedLaunch(const AllocationTable* table, std::size_t shared_bytes) noexcept;
+  CheckedLaunch(const CheckedLaunch&) = delete;
+  CheckedLaunch& operator=(const CheckedLaunch&) = delete;
+  ~CheckedLaunch();
+};
+
+}  // namespace kjit::cpu
+
+extern "C" {
+/// Called by checked kernel code before an access of `size` bytes at `address`; `flags`:
+/// 1 a write, 2 an atomic; `where` "file:line:col"; `thread` the running thread's context.
+void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
+                           const char* where, const kjit_cpu_thread* thread);
+}
