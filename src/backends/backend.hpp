@@ -41,7 +41,7 @@ struct CompileRequest {
   /// template or pick an overload that the name alone does not resolve.
   std::vector<std::optional<std::string>> kernel_signatures;
   bool fast_math = false;
-  bool debug = false;  // CompileOptions::debug, or KJIT_DEBUG for a program from source
+  bool debug = false;         // CompileOptions::debug, or KJIT_DEBUG for a program from source
   bool check_memory = false;  // KJIT_CHECK=memory: CPU kernels check their accesses
 
   /// Kernel i's parameter types, if it has them.

@@ -130,7 +130,8 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   const CompileDump dump(request.program_name);
   dump.module(*front.module, ".lowered.ll");
 
-  const CodegenRequest codegen{request.program_name, device, request.fast_math, request.debug,
+  const CodegenRequest codegen{request.program_name, device,
+                               request.fast_math,    request.debug,
                                request.check_memory, std::move(front.host_calls)};
   optimize(*front.module, target, codegen);
   dump.module(*front.module, ".opt.ll");
