@@ -8,6 +8,7 @@
 
 #include <kjit/program.hpp>
 
+#include <exception>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -119,6 +120,8 @@ class ProgramImpl {
   /// on `device` from the files' new text and, when that succeeds, makes it the program's text
   /// (other devices' builds are dropped, to be made again); reports either outcome.
   void reload_if_changed(DeviceImpl& device);
+  /// reload_if_changed's work, with reload_mutex_ held: the failure, or null.
+  std::exception_ptr reload(DeviceImpl& device);
   /// Watches the main file and the headers `source` includes from disk.
   void watch_files(const std::string& source);
   /// Gives a new build the variable writes made so far, then lets later writes reach it.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <exception>
 #include <future>
 
 namespace kjit::detail {
@@ -28,27 +29,41 @@ void ProgramImpl::watch_files(const std::string& source) {
 }
 
 void ProgramImpl::reload_if_changed(DeviceImpl& device) {
-  const std::lock_guard reload(reload_mutex_);
-  if (!watch_->changed()) {
+  std::exception_ptr failure;
+  {
+    const std::lock_guard lock(reload_mutex_);
+    if (!watch_->changed()) {
+      return;
+    }
+    failure = reload(device);
+  }
+  // Without the lock: the callback may ask this program for kernels.
+  if (!options_.on_reload) {
     return;
   }
-  const auto report = [&](const Error* failure) {
-    if (failure != nullptr) {
-      log().error(
-          "reloading '{}' after a change to its files failed; its previous kernels stay "
-          "in use:\n{}",
-          name_, failure->what());
-    }
-    if (options_.on_reload) {
-      options_.on_reload(failure);
-    }
+  if (!failure) {
+    options_.on_reload(nullptr);
+    return;
+  }
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& e) {
+    options_.on_reload(&e);
+  }
+}
+
+std::exception_ptr ProgramImpl::reload(DeviceImpl& device) {
+  const auto failed = [&](const Error& e) {
+    log().error(
+        "reloading '{}' after a change to its files failed; its previous kernels stay in use:\n{}",
+        name_, e.what());
+    return std::current_exception();
   };
   std::shared_ptr<const std::string> source;
   try {
     source = std::make_shared<const std::string>(read_file_or_throw(path_.value(), "kernel file"));
   } catch (const Error& e) {  // removed, or unreadable mid-save: the next change tries again
-    report(&e);
-    return;
+    return failed(e);
   }
   // The kernel sets built on this device, rebuilt from the new text before anything changes.
   std::vector<std::vector<KernelKey>> sets;
@@ -67,8 +82,7 @@ void ProgramImpl::reload_if_changed(DeviceImpl& device) {
     }
   } catch (const Error& e) {
     watch_files(*source);  // a fix may come in a header the broken text includes
-    report(&e);
-    return;
+    return failed(e);
   }
   {
     const std::lock_guard lock(mutex_);
@@ -91,7 +105,7 @@ void ProgramImpl::reload_if_changed(DeviceImpl& device) {
   watch_files(*source);
   log().info("reloaded '{}' after a change to its files ({} build(s) on {})", name_, rebuilt.size(),
              device.info().id());
-  report(nullptr);
+  return nullptr;
 }
 
 }  // namespace kjit::detail

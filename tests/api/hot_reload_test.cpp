@@ -105,6 +105,7 @@ TEST_F(HotReload, AnEditedFileOrHeaderGivesTheNewKernelAndABrokenEditKeepsTheOld
   write("fill.cu", kernel_text("BASE + i"));
   std::vector<std::string> failures;
   int successes = 0;
+  const Program* self = nullptr;
   CompileOptions options;
   options.watch = true;
   options.on_reload = [&](const Error* failure) {
@@ -113,8 +114,11 @@ TEST_F(HotReload, AnEditedFileOrHeaderGivesTheNewKernelAndABrokenEditKeepsTheOld
     } else {
       ++successes;
     }
+    // The callback may use the program: it runs after the reload let go of it.
+    (void)self->kernel<int*, int>("fill", device);
   };
   const Program program = Program::from_file(dir_ / "fill.cu", options);
+  self = &program;
   EXPECT_EQ(run(program), expected([](int i) { return 100 + i; }));
   auto before = program.kernel<int*, int>("fill", device);
 
