@@ -91,25 +91,12 @@ class CpuFaults : public DeviceTest {
 
   Program program() { return Program::from_source("faults.cu", kSource); }
 
-  /// The LaunchError that synchronize() throws after `launch`; fails the test if none.
-  template <class F>
-  std::string error_of(F&& launch) {
-    try {
-      launch();
-      device.synchronize();
-    } catch (const LaunchError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no LaunchError";
-    return {};
-  }
-
   void expect_wild_write_reported(const char* kernel) {
     auto k = program().kernel<float*, float*, int>(kernel, device);
     const int n = 8 * 64;
     auto ok = poisoned<float>(n);
-    const std::string what =
-        error_of([&] { k.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, n); });
+    const std::string what = launch_error_of(
+        [&] { k.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, n); });
     EXPECT_NE(what.find(std::string("kernel '") + kernel + "' faulted"), std::string::npos) << what;
     EXPECT_NE(what.find("invalid memory access at address"), std::string::npos) << what;
     EXPECT_NE(what.find("(not mapped)"), std::string::npos) << what;
@@ -141,8 +128,8 @@ TEST_F(CpuFaults, ADebugBuildNamesTheLineOfTheFault) {
   auto k = Program::from_source("faults.cu", kSource, CompileOptions{.debug = true})
                .kernel<float*, float*, int>("wild_write", device);
   auto ok = poisoned<float>(512);
-  const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
+  const std::string what = launch_error_of(
+      [&] { k.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
   EXPECT_NE(what.find("faults.cu:" + std::to_string(line) + " in wild_write"), std::string::npos)
       << what;
   EXPECT_NE(what.find("block (3, 0, 0)"), std::string::npos) << what;
@@ -157,7 +144,7 @@ TEST_F(CpuFaults, AnIntegerDivisionByZeroStopsTheLaunch) {
   auto db = device.upload(b);
   auto out = poisoned<int>(n);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig::for_elements(n, 128), da, db, out, n); });
+      launch_error_of([&] { k.launch(LaunchConfig::for_elements(n, 128), da, db, out, n); });
   EXPECT_NE(what.find("kernel 'divide' faulted: integer division by zero"), std::string::npos)
       << what;
   EXPECT_NE(what.find("SIGFPE"), std::string::npos) << what;
@@ -167,7 +154,7 @@ TEST_F(CpuFaults, TrapStopsTheLaunch) {
   auto k = program().kernel<int*, int>("trap_in_block_2", device);
   auto out = poisoned<int>(256);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {4}, .block = {64}}, out, 256); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {4}, .block = {64}}, out, 256); });
   EXPECT_NE(what.find("kernel 'trap_in_block_2' faulted: __trap()"), std::string::npos) << what;
   EXPECT_NE(what.find("block (2, 0, 0)"), std::string::npos) << what;
   EXPECT_NE(what.find("SIGILL"), std::string::npos) << what;
@@ -178,7 +165,7 @@ TEST_F(CpuFaults, AStackOverflowStopsTheLaunch) {
   auto out = poisoned<int>(1);
   // 10 million levels of 1 KiB: more than any thread's stack.
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {4}}, out, 10'000'000); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {4}}, out, 10'000'000); });
   EXPECT_NE(what.find("kernel 'recurse' faulted: stack overflow"), std::string::npos) << what;
   EXPECT_NE(what.find("block (1, 0, 0)"), std::string::npos) << what;
 }
@@ -193,7 +180,8 @@ TEST_F(CpuFaults, AfterAFaultTheDeviceRefusesLaunchesSayingWhy) {
   good.launch(LaunchConfig::for_elements(n), a, out, n);
   device.synchronize();
   auto ok = poisoned<float>(512);
-  (void)error_of([&] { bad.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
+  (void)launch_error_of(
+      [&] { bad.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
   // ... and refuses every launch after it, naming the fault.
   try {
     good.launch(LaunchConfig::for_elements(n), a, out, n);
@@ -209,7 +197,8 @@ TEST_F(CpuFaults, AfterAFaultTheDeviceRefusesLaunchesSayingWhy) {
 TEST_F(CpuFaults, AfterAFaultANewDeviceHandleWorks) {
   auto bad = program().kernel<float*, float*, int>("wild_write", device);
   auto ok = poisoned<float>(512);
-  (void)error_of([&] { bad.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
+  (void)launch_error_of(
+      [&] { bad.launch(LaunchConfig{.grid = {8}, .block = {64}}, nullptr, ok, 512); });
   // The old handle stays unusable; selecting the device again gives one that starts afresh.
   Device fresh = Device::select("cpu");
   auto good = program().kernel<const int*, int*, int>("twice", fresh);

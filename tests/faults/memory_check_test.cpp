@@ -152,19 +152,6 @@ class CheckedMode : public DeviceTest {
 
   Program program() { return Program::from_source("bugs.cu", kSource); }
 
-  /// The LaunchError that `launch` gives at the next synchronize; fails the test if none.
-  template <class F>
-  std::string error_of(F&& launch) {
-    try {
-      launch();
-      device.synchronize();
-    } catch (const LaunchError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no LaunchError";
-    return {};
-  }
-
   /// Checks the report of a bug of kernel `name` (and `// BUG:name` line) by one thread.
   static void expect_report(const std::string& what, const std::string& kernel,
                             const std::string& bug, const std::string& kind,
@@ -183,7 +170,7 @@ TEST_F(CheckedMode, AWritePastTheEnd) {
   auto k = program().kernel<float*, int>("end_write", device);
   auto out = device.alloc<float>(100);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {64}}, out, 100); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {64}}, out, 100); });
   expect_report(what, "end_write", "end_write", "out-of-bounds write of 4 bytes", "1, 0, 0",
                 "36, 0, 0");
   EXPECT_NE(what.find("0 bytes past the end of a 400-byte buffer"), std::string::npos) << what;
@@ -201,7 +188,7 @@ TEST_F(CheckedMode, AReadPastTheEnd) {
   auto in = device.upload(random_vector<float>(64, -1.0F, 1.0F));
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {3}, .block = {32}}, in, out, 64); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {3}, .block = {32}}, in, out, 64); });
   expect_report(what, "end_read", "end_read", "out-of-bounds read of 4 bytes", "2, 0, 0",
                 "0, 0, 0");
 }
@@ -210,7 +197,7 @@ TEST_F(CheckedMode, AWriteBeforeTheStart) {
   auto k = program().kernel<float*, int>("before_start", device);
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out, 64); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out, 64); });
   expect_report(what, "before_start", "before_start", "out-of-bounds write", "0, 0, 0", "0, 0, 0");
   EXPECT_NE(what.find("4 bytes before a 256-byte buffer"), std::string::npos) << what;
 }
@@ -221,7 +208,7 @@ TEST_F(CheckedMode, ANegativeIndexOfThreeReadsBeforeTheStart) {
   auto out = device.alloc<float>(64);
   // Threads 0 to 2 of the one block read before `in`: thread 0 is the first to run.
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {1}}, in, out, 1); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {1}}, in, out, 1); });
   expect_report(what, "negative_index", "negative_index", "out-of-bounds read", "0, 0, 0",
                 "0, 0, 0");
   EXPECT_NE(what.find("12 bytes before"), std::string::npos) << what;
@@ -231,7 +218,7 @@ TEST_F(CheckedMode, AStrideError) {
   auto k = program().kernel<float*, int>("stride", device);
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out, 64); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out, 64); });
   expect_report(what, "stride", "stride", "out-of-bounds write", "0, 0, 0", "32, 0, 0");
 }
 
@@ -240,7 +227,7 @@ TEST_F(CheckedMode, AReadFarPastTheEndInTheRedZone) {
   auto in = device.alloc<float>(16);
   auto out = device.alloc<float>(1);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, in, out, 16); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, in, out, 16); });
   expect_report(what, "far_past_end", "far_past_end", "out-of-bounds read", "0, 0, 0", "9, 0, 0");
   EXPECT_NE(what.find("40 bytes past the end of a 64-byte buffer"), std::string::npos) << what;
 }
@@ -250,7 +237,7 @@ TEST_F(CheckedMode, AByteReadPastTheEnd) {
   auto in = device.alloc<unsigned char>(40);
   auto out = device.alloc<unsigned char>(40);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {41}}, in, out, 40); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {41}}, in, out, 40); });
   expect_report(what, "bytes", "bytes", "out-of-bounds read of 1 bytes", "0, 0, 0", "40, 0, 0");
 }
 
@@ -258,7 +245,7 @@ TEST_F(CheckedMode, ADoubleWrittenPastTheEnd) {
   auto k = program().kernel<double*, int>("doubles", device);
   auto out = device.alloc<double>(10);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {16}}, out, 10); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {16}}, out, 10); });
   expect_report(what, "doubles", "doubles", "out-of-bounds write of 8 bytes", "0, 0, 0",
                 "10, 0, 0");
 }
@@ -268,7 +255,7 @@ TEST_F(CheckedMode, AnAccessInADeviceFunctionNamesItsLineAndTheCallingThread) {
   auto in = device.alloc<float>(64);
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {32}}, in, out, 64); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {2}, .block = {32}}, in, out, 64); });
   expect_report(what, "in_a_device_function", "fetch", "out-of-bounds read", "0, 0, 0", "21, 0, 0");
 }
 
@@ -281,7 +268,7 @@ TEST_F(CheckedMode, AReadOfAFreedBuffer) {
     stale = in.ptr();
   }
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, stale, out, 32); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, stale, out, 32); });
   expect_report(what, "use_after_free", "use_after_free", "read of 4 bytes", "0, 0, 0", "5, 0, 0");
   EXPECT_NE(what.find("after free: inside a 128-byte buffer"), std::string::npos) << what;
   EXPECT_NE(what.find("(offset 20)"), std::string::npos) << what;
@@ -295,7 +282,7 @@ TEST_F(CheckedMode, AWriteToAFreedBuffer) {
     stale = buffer.ptr();
   }
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, stale, 32); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, stale, 32); });
   expect_report(what, "write_after_free", "write_after_free", "write of 4 bytes", "0, 0, 0",
                 "6, 0, 0");
   EXPECT_NE(what.find("after free"), std::string::npos) << what;
@@ -315,7 +302,7 @@ TEST_F(CheckedMode, AFreedBuffersPointerPassedInAStruct) {
     span.data = static_cast<float*>(data.native_handle());
   }
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {16}}, span, out); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {16}}, span, out); });
   expect_report(what, "freed_in_a_struct", "freed_in_a_struct", "after free", "0, 0, 0", "7, 0, 0");
 }
 
@@ -323,7 +310,7 @@ TEST_F(CheckedMode, SharedMemoryWrittenPastItsEnd) {
   auto k = program().kernel<float*>("shared_past_end", device);
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out); });
   expect_report(what, "shared_past_end", "shared_past_end",
                 "out-of-bounds write of 4 bytes in shared memory at offset 256 of the block's 256",
                 "0, 0, 0", "63, 0, 0");
@@ -333,7 +320,7 @@ TEST_F(CheckedMode, SharedMemoryReadBeforeItsStart) {
   auto k = program().kernel<float*>("shared_before_start", device);
   auto out = device.alloc<float>(64);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {64}}, out); });
   expect_report(what, "shared_before_start", "shared_before_start",
                 "out-of-bounds read of 4 bytes in shared memory at offset -4", "0, 0, 0",
                 "0, 0, 0");
@@ -342,7 +329,7 @@ TEST_F(CheckedMode, SharedMemoryReadBeforeItsStart) {
 TEST_F(CheckedMode, DynamicSharedMemoryPastTheSizeTheLaunchGave) {
   auto k = program().kernel<float*>("dynamic_shared", device);
   auto out = device.alloc<float>(64);
-  const std::string what = error_of([&] {
+  const std::string what = launch_error_of([&] {
     k.launch(LaunchConfig{.grid = {1}, .block = {64}, .shared_bytes = 32 * sizeof(float)}, out);
   });
   expect_report(what, "dynamic_shared", "dynamic_shared",
@@ -355,8 +342,8 @@ TEST_F(CheckedMode, AnAtomicPastTheEnd) {
   std::vector<int> keys(32, 3);
   keys[17] = 8;  // one past the last bin
   auto dkeys = device.upload(keys);
-  const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, bins, 8, dkeys, 32); });
+  const std::string what = launch_error_of(
+      [&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, bins, 8, dkeys, 32); });
   expect_report(what, "atomic_past_end", "atomic_past_end", "out-of-bounds atomic access of 4",
                 "0, 0, 0", "17, 0, 0");
 }
@@ -365,7 +352,7 @@ TEST_F(CheckedMode, AMemsetPastTheEnd) {
   auto k = program().kernel<float*, int>("memset_past_end", device);
   auto out = device.alloc<float>(16);
   const std::string what =
-      error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {4}}, out, 16); });
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {4}}, out, 16); });
   expect_report(what, "memset_past_end", "memset_past_end", "out-of-bounds write of 68 bytes",
                 "0, 0, 0", "0, 0, 0");
   EXPECT_NE(what.find("runs 4 bytes past the end of a 64-byte buffer"), std::string::npos) << what;

@@ -115,6 +115,20 @@ class DeviceTest : public ::testing::Test {
     return device.upload(host);
   }
 
+  /// The message of the LaunchError that `launch` gives by the next synchronize; a test failure
+  /// (and "") when none comes.
+  template <class F>
+  std::string launch_error_of(F&& launch) {
+    try {
+      launch();
+      device.synchronize();
+    } catch (const LaunchError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no LaunchError";
+    return {};
+  }
+
   Device device;
   std::mt19937_64 rng;
 };

@@ -133,13 +133,17 @@ std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept {
   return previous;
 }
 
-void stop_current_launch(std::string message) noexcept {
+void record_current_failure(std::string message) noexcept {
   if (t_failure != nullptr) {
     try {
       t_failure->record(std::move(message));
     } catch (...) {  // no memory for the message: the launch still stops
     }
   }
+}
+
+void stop_current_launch(std::string message) noexcept {
+  record_current_failure(std::move(message));
   abort_kernel_code();
 }
 

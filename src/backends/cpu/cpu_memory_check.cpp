@@ -150,17 +150,25 @@ std::string relative(std::uintptr_t address, std::uint64_t size, const Allocatio
   return fmt::format("runs {} bytes past the end of", address + size - end);
 }
 
-[[noreturn]] void report(std::string what, const char* where, const kjit_cpu_thread* thread) {
-  std::string at = where != nullptr && *where != '\0' ? fmt::format(" at {}", where) : "";
-  std::string who;
-  if (thread != nullptr) {
-    const kjit_cpu_block& b = *thread->block;
-    who = fmt::format(", block ({}, {}, {}), thread ({}, {}, {})", b.block_idx[0], b.block_idx[1],
-                      b.block_idx[2], thread->thread_idx[0], thread->thread_idx[1],
-                      thread->thread_idx[2]);
+/// Stops the launch with the message `what()` makes, completed with the place and the thread.
+/// Every string lives in the inner scope: the jump out of kernel code runs no destructor.
+template <class What>
+[[noreturn]] void report(const What& what, const char* where, const kjit_cpu_thread* thread) {
+  try {
+    std::string who;
+    if (thread != nullptr) {
+      const kjit_cpu_block& b = *thread->block;
+      who = fmt::format(", block ({}, {}, {}), thread ({}, {}, {})", b.block_idx[0], b.block_idx[1],
+                        b.block_idx[2], thread->thread_idx[0], thread->thread_idx[1],
+                        thread->thread_idx[2]);
+    }
+    record_current_failure(fmt::format(
+        "kjit: kernel '{}' stopped: {}{}{}{} (KJIT_CHECK=memory)", current_kernel(), what(),
+        where != nullptr && *where != '\0' ? " at " : "", where != nullptr ? where : "", who));
+  } catch (...) {  // no memory for the message
+    record_current_failure("kjit: a checked kernel made a bad access (no memory to say more)");
   }
-  stop_current_launch(fmt::format("kjit: kernel '{}' stopped: {}{}{} (KJIT_CHECK=memory)",
-                                  current_kernel(), what, at, who));
+  abort_kernel_code();
 }
 
 }  // namespace
@@ -208,10 +216,14 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
       if (at >= shared && at + size <= shared + bytes) {
         return;
       }
-      report(fmt::format("out-of-bounds {} of {} bytes in shared memory at offset {} of the "
-                         "block's {} bytes",
-                         access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes),
-             where, thread);
+      report(
+          [&] {
+            return fmt::format(
+                "out-of-bounds {} of {} bytes in shared memory at offset {} of the "
+                "block's {} bytes",
+                access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes);
+          },
+          where, thread);
     }
   }
   const Allocation* a = t_table->find(at);
@@ -222,18 +234,26 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
     return;  // not memory kjit allocated
   }
   if (a->freed) {
-    report(fmt::format("{} of {} bytes at {:#x} after free: inside a {}-byte buffer of {} (offset "
-                       "{}) that was freed",
-                       access_kind(flags), size, at, a->bytes, a->device,
-                       static_cast<std::int64_t>(at - a->begin)),
-           where, thread);
+    report(
+        [&] {
+          return fmt::format(
+              "{} of {} bytes at {:#x} after free: inside a {}-byte buffer of {} (offset "
+              "{}) that was freed",
+              access_kind(flags), size, at, a->bytes, a->device,
+              static_cast<std::int64_t>(at - a->begin));
+        },
+        where, thread);
   }
   if (at >= a->begin && at + size <= a->begin + a->bytes) {
     return;
   }
-  report(fmt::format("out-of-bounds {} of {} bytes at {:#x}: {} a {}-byte buffer of {} at {:#x} "
-                     "(offset {})",
-                     access_kind(flags), size, at, relative(at, size, *a), a->bytes, a->device,
-                     a->begin, static_cast<std::int64_t>(at - a->begin)),
-         where, thread);
+  report(
+      [&] {
+        return fmt::format(
+            "out-of-bounds {} of {} bytes at {:#x}: {} a {}-byte buffer of {} at {:#x} "
+            "(offset {})",
+            access_kind(flags), size, at, relative(at, size, *a), a->bytes, a->device, a->begin,
+            static_cast<std::int64_t>(at - a->begin));
+      },
+      where, thread);
 }
