@@ -11,11 +11,24 @@
 #include <chrono>
 #include <exception>
 #include <future>
+#include <optional>
 
 namespace kjit::detail {
 
+namespace {
+
+/// The file of a watched program (only programs from files are watched).
+const std::filesystem::path& watched_file(const std::optional<std::filesystem::path>& path) {
+  if (!path) {
+    throw BackendError("kjit: internal error: a watched program has no file");
+  }
+  return *path;
+}
+
+}  // namespace
+
 void ProgramImpl::watch_files(const std::string& source) {
-  std::vector<std::filesystem::path> files{path_.value()};
+  std::vector<std::filesystem::path> files{watched_file(path_)};
   try {
     for (const auto& [name, file] : cache::scan_includes(request_for({}, source)).found) {
       files.push_back(std::filesystem::absolute(file));
@@ -61,7 +74,8 @@ std::exception_ptr ProgramImpl::reload(DeviceImpl& device) {
   };
   std::shared_ptr<const std::string> source;
   try {
-    source = std::make_shared<const std::string>(read_file_or_throw(path_.value(), "kernel file"));
+    source =
+        std::make_shared<const std::string>(read_file_or_throw(watched_file(path_), "kernel file"));
   } catch (const Error& e) {  // removed, or unreadable mid-save: the next change tries again
     return failed(e);
   }

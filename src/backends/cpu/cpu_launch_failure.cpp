@@ -137,7 +137,8 @@ void record_current_failure(std::string message) noexcept {
   if (t_failure != nullptr) {
     try {
       t_failure->record(std::move(message));
-    } catch (...) {  // no memory for the message: the launch still stops
+    } catch (...) {  // no memory for the message: the launch still stops, saying less
+      std::fputs("kjit: a kernel stopped its launch, and there was no memory to say why\n", stderr);
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -101,6 +102,10 @@ class Registry {
     try {
       publish();
     } catch (...) {  // no memory for a new table: launches check against the previous one
+      std::fputs(
+          "kjit: KJIT_CHECK=memory: no memory to record a free; the freed buffer is still "
+          "seen as live\n",
+          stderr);
     }
   }
 

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 // libLLVM's list of the objects registered with gdb (JITLoaderGDB.cpp), where gdb reads them.
-extern "C" jit_descriptor __jit_debug_descriptor;  // NOLINT(readability-identifier-naming)
+extern "C" jit_descriptor __jit_debug_descriptor;  // NOLINT(bugprone-reserved-identifier)
 
 namespace kjit::cpu {
 
