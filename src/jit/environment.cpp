@@ -48,7 +48,7 @@ bool parse_switch(std::string_view text, const char* variable, std::string_view 
                       fmt::format("is not a switch; use '1' ({}) or '0'", what_one_does));
 }
 
-/// Whether the switch `variable` is on (unset: off), as `parse` reads it.
+/// Whether the setting `variable` is on (unset: off), as `parse` reads it.
 bool switched_on(const char* variable, bool (*parse)(std::string_view)) {
   const auto value = get(variable);
   return value && parse(*value);
@@ -144,8 +144,7 @@ bool parse_check(std::string_view text) {
 }
 
 bool check_memory() {
-  const auto value = get("KJIT_CHECK");
-  return value && parse_check(*value);
+  return switched_on("KJIT_CHECK", parse_check);
 }
 
 bool parse_hot_reload(std::string_view text) {

@@ -141,7 +141,7 @@ void FileWatch::watch(const std::vector<fs::path>& files) {
   }
   stamps_.clear();
   if (Hub* hub = Hub::get()) {
-    auto s = std::make_shared<Subscription>();
+    auto s = std::make_unique<Subscription>();
     if (hub->add(*s, files)) {
       subscription_ = std::move(s);
       return;

@@ -32,7 +32,7 @@ class FileWatch {
   struct Subscription;  // what the process's inotify instance flags (file_watch.cpp)
 
  private:
-  std::shared_ptr<Subscription> subscription_;  // null while polling
+  std::unique_ptr<Subscription> subscription_;  // null while polling
   struct Stamp {
     std::filesystem::path file;
     std::optional<std::filesystem::file_time_type> time;  // nullopt: absent

@@ -130,17 +130,18 @@ void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
 void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t end) {
   WorkerScratch& s = scratch();
   kjit_cpu_block b = block_record(launch);
-  b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes) : nullptr;
   // Checked mode: the allocations as they are now, and red zones around the shared memory.
   // Its kernels are never split, so they always run here.
   std::shared_ptr<const AllocationTable> allocations;
   std::optional<CheckedLaunch> checked;
+  std::size_t red_zone = 0;
   if (memory_checked()) {
     allocations = current_allocations();
     checked.emplace(allocations.get(), launch.shared_bytes);
-    b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes + 2 * kRedZone) + kRedZone
-                                       : nullptr;
+    red_zone = kRedZone;
   }
+  b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes + 2 * red_zone) + red_zone
+                                     : nullptr;
   b.frame = launch.frame_bytes > 0 ? s.frame.get(launch.frame_bytes) : nullptr;
   b.warp = launch.warp ? s.warp.get(warp_area_bytes(launch)) : nullptr;
   void* const* args = launch.argument_pointers.get();

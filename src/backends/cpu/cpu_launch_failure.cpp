@@ -143,11 +143,6 @@ void record_current_failure(std::string message) noexcept {
   }
 }
 
-void stop_current_launch(std::string message) noexcept {
-  record_current_failure(std::move(message));
-  abort_kernel_code();
-}
-
 const std::string& current_kernel() noexcept {
   static const std::string unknown = "?";
   return t_kernel != nullptr ? *t_kernel : unknown;
@@ -178,12 +173,11 @@ extern "C" void kjit_cpu_assert_failed(const char* expression, const char* file,
       message = fmt::format(
           "kjit: kernel '{}' stopped: assertion `{}` failed at {}:{} in {}, block ({}, {}, {}), "
           "thread ({}, {}, {})",
-          t_kernel != nullptr ? *t_kernel : std::string("?"), expression, file, line, function, bx,
-          by, bz, tx, ty, tz);
+          current_kernel(), expression, file, line, function, bx, by, bz, tx, ty, tz);
     } catch (...) {
       message = "kjit: a kernel's assertion failed (and its message could not be formatted)";
     }
-    stop_current_launch(std::move(message));
+    record_current_failure(std::move(message));
   }
-  abort_kernel_code();
+  abort_kernel_code();  // after `message` is gone: the jump runs no destructor
 }

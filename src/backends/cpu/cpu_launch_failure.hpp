@@ -63,11 +63,9 @@ class CurrentLaunch {
 /// or the running fiber's entry. Returns the previous target.
 std::jmp_buf* set_abort_target(std::jmp_buf* target) noexcept;
 
-/// From kernel code (a failed check): records `message` for the launch running on this thread and
-/// leaves its kernel code for the abort target.
-[[noreturn]] void stop_current_launch(std::string message) noexcept;
-/// Records `message` for the launch running on this thread, without leaving kernel code (the
-/// caller jumps with abort_kernel_code() once its own strings are gone).
+/// From kernel code (a failed assert or check): records `message` for the launch running on this
+/// thread. The caller then leaves with abort_kernel_code(), once its own strings are gone (the
+/// jump runs no destructor).
 void record_current_failure(std::string message) noexcept;
 /// The name of the kernel the running launch runs, or "?" outside one.
 const std::string& current_kernel() noexcept;

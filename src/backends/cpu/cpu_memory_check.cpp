@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,14 @@ class Registry {
     a.device = device;
     const std::uintptr_t user = a.begin;
     const std::lock_guard lock(mutex_);
-    allocations_[user] = std::move(a);
-    publish();
+    try {
+      allocations_[user] = std::move(a);
+      publish();
+    } catch (const std::bad_alloc&) {  // no memory to register it: as if none to allocate
+      allocations_.erase(user);
+      std::free(base);
+      return nullptr;
+    }
     return host_pointer(user);
   }
 
