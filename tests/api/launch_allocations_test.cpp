@@ -53,6 +53,28 @@ void* operator new(std::size_t bytes, std::align_val_t a) {
 void* operator new[](std::size_t bytes, std::align_val_t a) {
   return counted(bytes, static_cast<std::size_t>(a));
 }
+// The nothrow forms too: left to the runtime's own (AddressSanitizer's), what they allocate would
+// reach the free() below as "operator new" memory.
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept {
+  try {
+    return counted(bytes, alignof(std::max_align_t));
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t bytes, const std::nothrow_t& tag) noexcept {
+  return operator new(bytes, tag);
+}
+void* operator new(std::size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept {
+  try {
+    return counted(bytes, static_cast<std::size_t>(a));
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t bytes, std::align_val_t a, const std::nothrow_t& tag) noexcept {
+  return operator new(bytes, a, tag);
+}
 void operator delete(void* p) noexcept {
   std::free(p);
 }
