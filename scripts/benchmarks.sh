@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs kjit's benchmark suite: every suite the build has that this machine can run.
 #  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
+#  - CPU checked mode (KJIT_CHECK=memory, then memory,race) against the same kernels unchecked.
 #  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
 #  - The disk cache (cold compile against warm load, 1 and 32 programs) on each of those devices.
 #  - Time to first launch in fresh processes, cold and warm, on each (scripts/first-launch.sh).
@@ -69,6 +70,10 @@ done_suites=""
 
 suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
 suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
+suite "CPU checked mode (memory) against unchecked" checked-memory kjit_bench_checked \
+  KJIT_DEVICE=cpu KJIT_CHECK=memory
+suite "CPU checked mode (memory and race) against unchecked" checked-race kjit_bench_checked \
+  KJIT_DEVICE=cpu KJIT_CHECK=memory,race
 for device in cpu cuda; do
   if [ -x "$bench/kjit_bench_cache" ]; then
     echo "benchmarks: disk cache on $device"

@@ -42,7 +42,7 @@ struct CompileRequest {
   std::vector<std::optional<std::string>> kernel_signatures;
   bool fast_math = false;
   bool debug = false;         // CompileOptions::debug, or KJIT_DEBUG for a program from source
-  bool check_memory = false;  // KJIT_CHECK=memory: CPU kernels check their accesses
+  bool check_memory = false;  // KJIT_CHECK set: CPU kernels check their accesses
 
   /// Kernel i's parameter types, if it has them.
   [[nodiscard]] const std::optional<std::string>& signature(std::size_t i) const;

@@ -137,14 +137,37 @@ bool debug() {
   return switched_on("KJIT_DEBUG", parse_debug);
 }
 
-bool parse_check(std::string_view text) {
-  return choose<bool>(text, {{"", false}, {"none", false}, {"memory", true}}, "KJIT_CHECK",
-                      "is not a check kjit has; use 'memory' (CPU kernels' accesses checked) or "
-                      "'none'");
+Checks parse_checks(std::string_view text) {
+  Checks checks;
+  const std::string_view all = trim(text);
+  if (all.empty() || all == "none") {
+    return checks;
+  }
+  std::string_view rest = all;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view word = trim(rest.substr(0, comma));
+    if (word == "memory") {
+      checks.memory = true;
+    } else if (word == "race") {
+      checks.race = true;
+    } else {
+      throw ConfigError(fmt::format(
+          "kjit: KJIT_CHECK='{}' is not a list of checks kjit has; use 'memory' (CPU kernels' "
+          "accesses checked against their buffers), 'race' (races in shared memory), "
+          "'memory,race' or 'none'",
+          text));
+    }
+    if (comma == std::string_view::npos) {
+      return checks;
+    }
+    rest.remove_prefix(comma + 1);
+  }
 }
 
-bool check_memory() {
-  return switched_on("KJIT_CHECK", parse_check);
+Checks checks() {
+  const auto value = get("KJIT_CHECK");
+  return value ? parse_checks(*value) : Checks{};
 }
 
 bool parse_hot_reload(std::string_view text) {

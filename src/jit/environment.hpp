@@ -45,11 +45,19 @@ bool parse_perf_map(std::string_view text);
 /// or empty: each program's own option decides. ConfigError for anything else.
 bool debug();
 bool parse_debug(std::string_view text);
-/// KJIT_CHECK: 'memory' compiles CPU kernels with a check before each memory access and gives
-/// CPU allocations red zones (cpu_memory_check.hpp); 'none', unset or empty: off. ConfigError for
-/// anything else.
-bool check_memory();
-bool parse_check(std::string_view text);
+/// What KJIT_CHECK asks of the CPU backend: a comma-separated list of 'memory' (red zones around
+/// CPU allocations, a check before each memory access: cpu_memory_check.hpp) and 'race' (two
+/// threads of a block touching the same byte of shared memory between barriers, one writing:
+/// cpu_race_check.hpp); 'none', unset or empty: nothing. ConfigError for anything else.
+struct Checks {
+  bool memory = false;
+  bool race = false;
+  /// Whether kernels are compiled with a check before each access (either check needs them).
+  [[nodiscard]] bool any() const { return memory || race; }
+  bool operator==(const Checks&) const = default;
+};
+Checks checks();
+Checks parse_checks(std::string_view text);
 /// KJIT_HOT_RELOAD: '1' makes every Program::from_file program watch its files, as
 /// CompileOptions::watch does; '0', unset or empty: each program's own option decides.
 bool hot_reload();

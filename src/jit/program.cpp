@@ -74,7 +74,7 @@ backend::CompileRequest ProgramImpl::request_for(const std::vector<KernelKey>& k
   }
   request.fast_math = options_.fast_math;
   request.debug = options_.debug || (input_ == backend::InputKind::source && environment::debug());
-  request.check_memory = environment::check_memory();
+  request.check_memory = environment::checks().any();
   return request;
 }
 

@@ -60,17 +60,24 @@ void expect_switch(bool (*parse)(std::string_view), const char* variable) {
   }
 }
 
-TEST(Environment, ParsesTheCheckMode) {
-  EXPECT_TRUE(parse_check("memory"));
-  EXPECT_TRUE(parse_check(" memory "));
-  EXPECT_FALSE(parse_check("none"));
-  EXPECT_FALSE(parse_check(""));
-  for (const char* bad : {"1", "mem", "race", "Memory"}) {
+TEST(Environment, ParsesTheChecks) {
+  EXPECT_EQ(parse_checks("memory"), (Checks{true, false}));
+  EXPECT_EQ(parse_checks(" memory "), (Checks{true, false}));
+  EXPECT_EQ(parse_checks("race"), (Checks{false, true}));
+  EXPECT_EQ(parse_checks("memory,race"), (Checks{true, true}));
+  EXPECT_EQ(parse_checks(" race , memory"), (Checks{true, true}));
+  EXPECT_EQ(parse_checks("none"), Checks{});
+  EXPECT_EQ(parse_checks(""), Checks{});
+  EXPECT_FALSE(parse_checks("none").any());
+  EXPECT_TRUE(parse_checks("race").any());
+  for (const char* bad : {"1", "mem", "races", "Memory", "memory,", ",race", "memory,,race",
+                          "none,memory", "memory;race"}) {
     try {
-      (void)parse_check(bad);
+      (void)parse_checks(bad);
       ADD_FAILURE() << "'" << bad << "' was accepted";
     } catch (const ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find("KJIT_CHECK"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
     }
   }
 }

@@ -1,4 +1,4 @@
-// Checked mode (KJIT_CHECK=memory), its compile-time half: a call to the run-time check
+// Checked mode (KJIT_CHECK=memory or race), its compile-time half: a call to the run-time check
 // (cpu_memory_check.hpp) before each memory access of the user's device code.
 #pragma once
 

@@ -135,10 +135,10 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   std::shared_ptr<const AllocationTable> allocations;
   std::optional<CheckedLaunch> checked;
   std::size_t red_zone = 0;
-  if (memory_checked()) {
+  if (launches_checked()) {
     allocations = current_allocations();
     checked.emplace(allocations.get(), launch.shared_bytes);
-    red_zone = kRedZone;
+    red_zone = memory_checked() ? kRedZone : 0;
   }
   b.shared = launch.shared_bytes > 0 ? s.shared.get(launch.shared_bytes + 2 * red_zone) + red_zone
                                      : nullptr;
@@ -147,6 +147,9 @@ void run_in_order(const CpuLaunch& launch, std::uint64_t begin, std::uint64_t en
   void* const* args = launch.argument_pointers.get();
   for (std::uint64_t id = begin; id < end && !current_launch_failed(); ++id) {
     set_block_index(b, id);
+    if (checked) {
+      checked->begin_block(b);
+    }
     if (launch.block_entry != nullptr) {
       if (!enter(launch.block_entry, args, b)) {
         return;

@@ -2,6 +2,7 @@
 
 #include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
+#include "backends/cpu/cpu_race_check.hpp"
 #include "backends/cpu/fiber_sanitizers.hpp"
 
 #include <kjit/error.hpp>
@@ -195,9 +196,15 @@ void wait_on_fiber(const kjit_cpu_thread* thread, bool warp) {
 }  // namespace
 
 extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
+  if (kjit::cpu::SharedRaceCheck* races = kjit::cpu::race_check()) {
+    races->passed_barrier(kjit::cpu::linear_thread(*thread));
+  }
   wait_on_fiber(thread, false);
 }
 
 extern "C" void kjit_cpu_warp_wait(const kjit_cpu_thread* thread) {
+  if (kjit::cpu::SharedRaceCheck* races = kjit::cpu::race_check()) {
+    races->passed_warp_meeting(kjit::cpu::linear_thread(*thread));
+  }
   wait_on_fiber(thread, true);
 }

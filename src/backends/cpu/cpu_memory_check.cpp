@@ -2,6 +2,7 @@
 
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_memory.hpp"
+#include "backends/cpu/cpu_race_check.hpp"
 #include "jit/environment.hpp"
 
 #include <fmt/format.h>
@@ -142,8 +143,15 @@ class Registry {
   std::shared_ptr<const AllocationTable> current_;
 };
 
-thread_local const AllocationTable* t_table = nullptr;
+thread_local const AllocationTable* t_table = nullptr;  // set for a checked launch's blocks
 thread_local std::size_t t_shared_bytes = 0;
+thread_local SharedRaceCheck t_races;  // the worker's records, reused from launch to launch
+
+/// What KJIT_CHECK asks for, read once.
+const detail::environment::Checks& checks_in_force() {
+  static const detail::environment::Checks checks = detail::environment::checks();
+  return checks;
+}
 
 std::string access_kind(std::uint32_t flags) {
   return (flags & 2U) != 0 ? "atomic access" : (flags & 1U) != 0 ? "write" : "read";
@@ -162,10 +170,12 @@ std::string relative(std::uintptr_t address, std::uint64_t size, const Allocatio
   return fmt::format("runs {} bytes past the end of", address + size - end);
 }
 
-/// Stops the launch with the message `what()` makes, completed with the place and the thread.
+/// Stops the launch with the message `what()` makes, completed with the place, the thread and
+/// `then()` (what else the user should know), naming the check (`check`, KJIT_CHECK's word).
 /// Every string lives in the inner scope: the jump out of kernel code runs no destructor.
-template <class What>
-[[noreturn]] void report(const What& what, const char* where, const kjit_cpu_thread* thread) {
+template <class What, class Then>
+[[noreturn]] void report(const char* check, const What& what, const char* where,
+                         const kjit_cpu_thread* thread, const Then& then) {
   try {
     std::string who;
     if (thread != nullptr) {
@@ -174,20 +184,71 @@ template <class What>
                         b.block_idx[2], thread->thread_idx[0], thread->thread_idx[1],
                         thread->thread_idx[2]);
     }
-    record_current_failure(fmt::format(
-        "kjit: kernel '{}' stopped: {}{}{}{} (KJIT_CHECK=memory)", current_kernel(), what(),
-        where != nullptr && *where != '\0' ? " at " : "", where != nullptr ? where : "", who));
+    record_current_failure(fmt::format("kjit: kernel '{}' stopped: {}{}{}{}{} (KJIT_CHECK={})",
+                                       current_kernel(), what(),
+                                       where != nullptr && *where != '\0' ? " at " : "",
+                                       where != nullptr ? where : "", who, then(), check));
   } catch (...) {  // no memory for the message
     record_current_failure("kjit: a checked kernel made a bad access (no memory to say more)");
   }
   abort_kernel_code();
 }
 
+template <class What>
+[[noreturn]] void report_memory(const What& what, const char* where,
+                                const kjit_cpu_thread* thread) {
+  report("memory", what, where, thread, [] { return std::string(); });
+}
+
+/// Records an access of shared memory (`offset` in the block's) for the race check; stops the
+/// launch when it races with an earlier access.
+void check_race(SharedRaceCheck& races, std::size_t offset, std::uint64_t size, std::uint32_t flags,
+                const char* where, const kjit_cpu_thread& thread) {
+  const std::uint8_t kind = (flags & 2U) != 0   ? SharedAccess::kAtomic
+                            : (flags & 1U) != 0 ? SharedAccess::kWrite
+                                                : SharedAccess::kRead;
+  const std::optional<SharedRace> race =
+      races.record(offset, size, races.now(linear_thread(thread), where, kind));
+  if (!race) {
+    return;
+  }
+  const SharedAccess& earlier = race->earlier;
+  report(
+      "race",
+      [&] {
+        return fmt::format(
+            "data race in shared memory: {} of {} bytes at offset {} of the block's {} bytes",
+            access_kind(flags), size, offset, t_shared_bytes);
+      },
+      where, &thread,
+      [&] {
+        const kjit_cpu_block& b = *thread.block;
+        const std::uint32_t t = earlier.thread;
+        return fmt::format(
+            "; thread ({}, {}, {}) {} byte {} at {} with no barrier {}between", t % b.block_dim[0],
+            t / b.block_dim[0] % b.block_dim[1], t / (b.block_dim[0] * b.block_dim[1]),
+            earlier.kind == SharedAccess::kAtomic  ? "updated atomically"
+            : earlier.kind == SharedAccess::kWrite ? "wrote"
+                                                   : "read",
+            race->offset, earlier.where != nullptr ? earlier.where : "an unknown place",
+            t / KJIT_CPU_WARP_LANES == linear_thread(thread) / KJIT_CPU_WARP_LANES
+                ? "or warp meeting "
+                : "");
+      });
+}
+
 }  // namespace
 
 bool memory_checked() {
-  static const bool checked = detail::environment::check_memory();
-  return checked;
+  return checks_in_force().memory;
+}
+
+bool races_checked() {
+  return checks_in_force().race;
+}
+
+bool launches_checked() {
+  return checks_in_force().any();
 }
 
 void* checked_allocate(std::size_t bytes, const char* device) {
@@ -205,11 +266,22 @@ std::shared_ptr<const AllocationTable> current_allocations() {
 CheckedLaunch::CheckedLaunch(const AllocationTable* table, std::size_t shared_bytes) noexcept {
   t_table = table;
   t_shared_bytes = shared_bytes;
+  if (races_checked()) {
+    set_race_check(&t_races);
+  }
 }
 
 CheckedLaunch::~CheckedLaunch() {
   t_table = nullptr;
   t_shared_bytes = 0;
+  set_race_check(nullptr);
+}
+
+void CheckedLaunch::begin_block(const kjit_cpu_block& block) {
+  if (SharedRaceCheck* races = race_check()) {
+    races->begin_block(t_shared_bytes,
+                       std::size_t{block.block_dim[0]} * block.block_dim[1] * block.block_dim[2]);
+  }
 }
 
 }  // namespace kjit::cpu
@@ -224,11 +296,17 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
   if (thread != nullptr && thread->block->shared != nullptr) {
     const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
     const std::size_t bytes = t_shared_bytes;
-    if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
-      if (at >= shared && at + size <= shared + bytes) {
-        return;
+    if (at >= shared && at + size <= shared + bytes) {
+      if (SharedRaceCheck* races = race_check()) {
+        check_race(*races, at - shared, size, flags, where, *thread);
       }
-      report(
+      return;
+    }
+    if (!memory_checked()) {
+      return;  // no red zones: the memory around is not the shared memory's to check
+    }
+    if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
+      report_memory(
           [&] {
             return fmt::format(
                 "out-of-bounds {} of {} bytes in shared memory at offset {} of the "
@@ -237,6 +315,8 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
           },
           where, thread);
     }
+  } else if (!memory_checked()) {
+    return;
   }
   const Allocation* a = t_table->find(at);
   if (a == nullptr) {
@@ -246,7 +326,7 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
     return;  // not memory kjit allocated
   }
   if (a->freed) {
-    report(
+    report_memory(
         [&] {
           return fmt::format(
               "{} of {} bytes at {:#x} after free: inside a {}-byte buffer of {} (offset "
@@ -259,7 +339,7 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
   if (at >= a->begin && at + size <= a->begin + a->bytes) {
     return;
   }
-  report(
+  report_memory(
       [&] {
         return fmt::format(
             "out-of-bounds {} of {} bytes at {:#x}: {} a {}-byte buffer of {} at {:#x} "

@@ -6,6 +6,8 @@
 // shared memory stops the launch, as a failed assert does, with a LaunchError naming the kernel,
 // block, thread, address, the allocation it was nearest to (its size, the offset) and the source
 // line. Addresses kjit does not know (a kernel's own data, host memory, device malloc) pass.
+// With KJIT_CHECK=race, the same call hands accesses to the block's shared memory to the race
+// check (cpu_race_check.hpp).
 #pragma once
 
 #include "backends/cpu/prelude/cpu_abi.h"
@@ -22,8 +24,12 @@ inline constexpr std::size_t kRedZone = 256;
 /// The allocations known at one moment, which a launch checks its accesses against.
 class AllocationTable;
 
-/// Whether KJIT_CHECK=memory (read once; ConfigError for a value that is not 'memory' or 'none').
+/// What KJIT_CHECK asks for, read once (ConfigError for a value it does not take): red zones and
+/// checks against the allocations ('memory'); the race check of shared memory ('race',
+/// cpu_race_check.hpp); either, so that launches set CheckedLaunch.
 bool memory_checked();
+bool races_checked();
+bool launches_checked();
 
 /// Allocates `bytes` with red zones and registers them for `device` (a label for messages);
 /// nullptr when out of memory.
@@ -41,6 +47,8 @@ class CheckedLaunch {
   CheckedLaunch(const CheckedLaunch&) = delete;
   CheckedLaunch& operator=(const CheckedLaunch&) = delete;
   ~CheckedLaunch();
+  /// The worker starts running `block` (the race check's records start afresh).
+  void begin_block(const kjit_cpu_block& block);
 };
 
 }  // namespace kjit::cpu

@@ -1,0 +1,114 @@
+#include "backends/cpu/cpu_race_check.hpp"
+
+#include <algorithm>
+
+namespace kjit::cpu {
+
+namespace {
+
+thread_local SharedRaceCheck* t_check = nullptr;
+
+/// Whether `later` is ordered after `earlier` (the same thread, or a barrier or warp meeting
+/// between).
+bool ordered(const SharedAccess& earlier, const SharedAccess& later) {
+  return earlier.thread == later.thread || later.barriers > earlier.barriers ||
+         (earlier.thread / KJIT_CPU_WARP_LANES == later.thread / KJIT_CPU_WARP_LANES &&
+          later.warp_meets > earlier.warp_meets);
+}
+
+bool races(const SharedAccess& earlier, const SharedAccess& later) {
+  if (earlier.kind == SharedAccess::kRead && later.kind == SharedAccess::kRead) {
+    return false;
+  }
+  if (earlier.kind == SharedAccess::kAtomic && later.kind == SharedAccess::kAtomic) {
+    return false;
+  }
+  return !ordered(earlier, later);
+}
+
+}  // namespace
+
+void SharedRaceCheck::begin_block(std::size_t shared_bytes, std::size_t threads) {
+  if (++block_ == 0) {  // the count wrapped: no record may pass for the new block's
+    std::fill(bytes_.begin(), bytes_.end(), Byte{});
+    block_ = 1;
+  }
+  if (bytes_.size() < shared_bytes) {
+    bytes_.resize(shared_bytes);
+  }
+  threads_.assign(threads, Passed{});
+}
+
+void SharedRaceCheck::passed_barrier(std::uint32_t thread) {
+  if (thread < threads_.size()) {
+    ++threads_[thread].barriers;
+  }
+}
+
+void SharedRaceCheck::passed_warp_meeting(std::uint32_t thread) {
+  if (thread < threads_.size()) {
+    ++threads_[thread].warp_meets;
+  }
+}
+
+SharedAccess SharedRaceCheck::now(std::uint32_t thread, const char* where,
+                                  std::uint8_t kind) const {
+  SharedAccess a;
+  a.thread = thread;
+  if (thread < threads_.size()) {
+    a.barriers = threads_[thread].barriers;
+    a.warp_meets = threads_[thread].warp_meets;
+  }
+  a.where = where;
+  a.kind = kind;
+  return a;
+}
+
+std::optional<SharedRace> SharedRaceCheck::record(std::size_t offset, std::size_t size,
+                                                  SharedAccess access) {
+  const std::size_t end = std::min(offset + size, bytes_.size());
+  for (std::size_t at = offset; at < end; ++at) {
+    Byte& byte = bytes_[at];
+    for (const Record& write : byte.writes) {
+      if (current(write) && races(write.access, access)) {
+        return SharedRace{write.access, at};
+      }
+    }
+    if (access.kind == SharedAccess::kRead) {
+      // Two reads are kept, of different threads: a later write races with either.
+      Record& slot = !current(byte.reads[0]) || byte.reads[0].access.thread == access.thread
+                         ? byte.reads[0]
+                         : byte.reads[1];
+      slot = Record{access, block_};
+      continue;
+    }
+    for (const Record& read : byte.reads) {
+      if (current(read) && races(read.access, access)) {
+        return SharedRace{read.access, at};
+      }
+    }
+    // Atomic operations of two threads are not ordered, yet do not race: a later plain access
+    // races with either, so the other thread's is kept as well.
+    if (current(byte.writes[0]) && !ordered(byte.writes[0].access, access)) {
+      byte.writes[1] = byte.writes[0];
+    }
+    byte.writes[0] = Record{access, block_};
+  }
+  return std::nullopt;
+}
+
+SharedRaceCheck* race_check() noexcept {
+  return t_check;
+}
+
+void set_race_check(SharedRaceCheck* check) noexcept {
+  t_check = check;
+}
+
+std::uint32_t linear_thread(const kjit_cpu_thread& thread) noexcept {
+  const kjit_cpu_block& b = *thread.block;
+  return thread.thread_idx[0] +
+         b.block_dim[0] * (thread.thread_idx[1] + b.block_dim[1] * thread.thread_idx[2]);
+}
+
+}  // namespace kjit::cpu
