@@ -101,6 +101,16 @@ __global__ void shared_before_start(float* out) {
   out[t] = tile[t - 1];  // BUG:shared_before_start
 }
 
+__global__ void shared_neighbour(float* out) {
+  __shared__ float halo[32];
+  __shared__ float tile[32];
+  const int t = threadIdx.x;
+  tile[t] = 1.0f;
+  halo[t + 1] = 2.0f;  // BUG:shared_neighbour
+  __syncthreads();
+  out[t] = tile[t] + halo[t];
+}
+
 __global__ void dynamic_shared(float* out) {
   extern __shared__ float area[];
   area[threadIdx.x] = 1.0f;  // BUG:dynamic_shared
@@ -314,6 +324,9 @@ TEST_F(CheckedMode, SharedMemoryWrittenPastItsEnd) {
   expect_report(what, "shared_past_end", "shared_past_end",
                 "out-of-bounds write of 4 bytes in shared memory at offset 256 of the block's 256",
                 "0, 0, 0", "63, 0, 0");
+  EXPECT_NE(what.find("0 bytes past the end of __shared__ 'tile' (256 bytes at offset 0)"),
+            std::string::npos)
+      << what;
 }
 
 TEST_F(CheckedMode, SharedMemoryReadBeforeItsStart) {
@@ -324,6 +337,21 @@ TEST_F(CheckedMode, SharedMemoryReadBeforeItsStart) {
   expect_report(what, "shared_before_start", "shared_before_start",
                 "out-of-bounds read of 4 bytes in shared memory at offset -4", "0, 0, 0",
                 "0, 0, 0");
+  EXPECT_NE(what.find("4 bytes before __shared__ 'tile'"), std::string::npos) << what;
+}
+
+TEST_F(CheckedMode, SharedMemoryWrittenPastOneVariableIntoAnother) {
+  auto k = program().kernel<float*>("shared_neighbour", device);
+  auto out = device.alloc<float>(32);
+  const std::string what =
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, out); });
+  // Whichever of the two the layout put first, the write past 'halo' is named as such.
+  expect_report(what, "shared_neighbour", "shared_neighbour",
+                "out-of-bounds write of 4 bytes in shared memory at offset", "0, 0, 0", "31, 0, 0");
+  EXPECT_NE(what.find("of the block's 256 bytes: 0 bytes past the end of __shared__ 'halo' (128 "
+                      "bytes at offset"),
+            std::string::npos)
+      << what;
 }
 
 TEST_F(CheckedMode, DynamicSharedMemoryPastTheSizeTheLaunchGave) {

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kjit::cpu {
@@ -23,6 +24,7 @@ namespace {
 
 constexpr std::uint32_t kWrite = 1;
 constexpr std::uint32_t kAtomic = 2;
+constexpr const char* kSharedVariable = "kjit.shared.variable";  // metadata of a layout's slot
 
 struct Access {
   llvm::Instruction* at;
@@ -86,7 +88,25 @@ std::vector<Access> accesses_of(llvm::Function& f, const llvm::DataLayout& layou
   return out;
 }
 
+/// The variable an address is known to be in (mark_shared_variable), or nullptr.
+const llvm::CallInst* shared_variable_of(const llvm::Value* address) {
+  const auto* slot = llvm::dyn_cast<llvm::CallInst>(llvm::getUnderlyingObject(address, 0));
+  if (slot == nullptr || slot->getMetadata(kSharedVariable) == nullptr ||
+      !llvm::isa<llvm::ConstantInt>(slot->getArgOperand(0))) {
+    return nullptr;
+  }
+  return slot;
+}
+
 }  // namespace
+
+void mark_shared_variable(llvm::CallInst& slot, std::string_view name, std::uint64_t size) {
+  llvm::LLVMContext& ctx = slot.getContext();
+  slot.setMetadata(kSharedVariable,
+                   llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, name),
+                                           llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                               llvm::Type::getInt64Ty(ctx), size))}));
+}
 
 void add_access_checks(llvm::Module& module) {
   llvm::LLVMContext& ctx = module.getContext();
@@ -97,13 +117,19 @@ void add_access_checks(llvm::Module& module) {
       kCheckAccessSymbol, llvm::Type::getVoidTy(ctx), ptr, i64, i32, ptr, ptr);
   // What the optimiser may assume: the check never touches the checked address, reads only the
   // thread's context and its site's text, and keeps its own state out of the program's sight.
-  if (auto* f = llvm::dyn_cast<llvm::Function>(check.getCallee())) {
+  llvm::FunctionCallee check_shared = module.getOrInsertFunction(
+      kCheckSharedAccessSymbol, llvm::Type::getVoidTy(ctx), ptr, i64, i32, ptr, ptr, ptr);
+  for (llvm::Value* callee : {check.getCallee(), check_shared.getCallee()}) {
+    auto* f = llvm::dyn_cast<llvm::Function>(callee);
+    if (f == nullptr) {
+      continue;
+    }
     f->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
                         llvm::MemoryEffects::inaccessibleMemOnly());
     f->setDoesNotThrow();
     f->addParamAttr(0, llvm::Attribute::NoCapture);
     f->addParamAttr(0, llvm::Attribute::ReadNone);
-    for (unsigned arg : {3U, 4U}) {
+    for (unsigned arg = 3; arg < f->arg_size(); ++arg) {
       f->addParamAttr(arg, llvm::Attribute::NoCapture);
       f->addParamAttr(arg, llvm::Attribute::ReadOnly);
     }
@@ -122,6 +148,29 @@ void add_access_checks(llvm::Module& module) {
     }
     return it->second;
   };
+  // A kjit_cpu_shared_variable per variable (cpu_abi.h), by its slot's offset, size and name.
+  auto* variable_type = llvm::StructType::get(ctx, {i64, i64, ptr});
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::string>, llvm::Constant*> variables;
+  const auto variable = [&](const llvm::CallInst& slot) -> llvm::Constant* {
+    const llvm::MDNode* md = slot.getMetadata(kSharedVariable);
+    const std::string name = llvm::cast<llvm::MDString>(md->getOperand(0))->getString().str();
+    const std::uint64_t size =
+        llvm::mdconst::extract<llvm::ConstantInt>(md->getOperand(1))->getZExtValue();
+    const std::uint64_t begin =
+        llvm::cast<llvm::ConstantInt>(slot.getArgOperand(0))->getZExtValue();
+    auto [it, added] = variables.try_emplace({begin, size, name}, nullptr);
+    if (added) {
+      llvm::IRBuilder<> b(ctx);
+      llvm::Constant* text = b.CreateGlobalString(name, "kjit.shared.name", 0, &module);
+      it->second = new llvm::GlobalVariable(
+          module, variable_type, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+          llvm::ConstantStruct::get(variable_type,
+                                    {llvm::ConstantInt::get(i64, begin),
+                                     llvm::ConstantInt::get(i64, begin + size), text}),
+          "kjit.shared.variable");
+    }
+    return it->second;
+  };
   for (llvm::Function& f : module) {
     if (!is_user_code(f)) {
       continue;
@@ -129,8 +178,14 @@ void add_access_checks(llvm::Module& module) {
     for (const Access& a : accesses_of(f, module.getDataLayout())) {
       llvm::IRBuilder<> b(a.at);
       llvm::Value* size = b.CreateZExtOrTrunc(a.size, i64);
-      b.CreateCall(check, {a.address, size, llvm::ConstantInt::get(i32, a.flags), site(*a.at),
-                           b.CreateCall(context)});
+      std::vector<llvm::Value*> args{a.address, size, llvm::ConstantInt::get(i32, a.flags),
+                                     site(*a.at), b.CreateCall(context)};
+      if (const llvm::CallInst* slot = shared_variable_of(a.address)) {
+        args.push_back(variable(*slot));
+        b.CreateCall(check_shared, args);
+      } else {
+        b.CreateCall(check, args);
+      }
     }
   }
 }

@@ -2,7 +2,11 @@
 // (cpu_memory_check.hpp) before each memory access of the user's device code.
 #pragma once
 
+#include <cstdint>
+#include <string_view>
+
 namespace llvm {
+class CallInst;
 class Module;
 }  // namespace llvm
 
@@ -13,6 +17,13 @@ namespace kjit::cpu {
 /// variable's or a global variable's: a call __kjit_check_access(address, size, flags,
 /// "file:line:col", __kjit_ctx()). Runs before the lowering threads the context through, so that
 /// every checked function gets the running thread's.
+/// Accesses through an address the lowering's shared-memory layout gave (`slot`, a call that
+/// yields the block's shared memory at an offset) marked with the variable's name and size are
+/// checked against that variable's bounds (kjit_cpu_check_shared_access).
 void add_access_checks(llvm::Module& module);
+
+/// Marks `slot` as the address of the __shared__ variable `name` of `size` bytes (its offset is
+/// the call's argument).
+void mark_shared_variable(llvm::CallInst& slot, std::string_view name, std::uint64_t size);
 
 }  // namespace kjit::cpu

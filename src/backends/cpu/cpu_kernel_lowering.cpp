@@ -34,6 +34,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 
 namespace kjit::cpu {
@@ -220,9 +221,9 @@ class SharedLayout {
   void place_global(GlobalVariable* g) {
     std::set<Function*> users;
     using_functions(g, users);
-    const std::uint64_t offset = allocate(dl_.getTypeAllocSize(g->getValueType()),
-                                          g->getPointerAlignment(dl_).value(), users);
-    replace_global(g, offset);
+    const std::uint64_t size = dl_.getTypeAllocSize(g->getValueType());
+    const std::uint64_t offset = allocate(size, g->getPointerAlignment(dl_).value(), users);
+    replace_global(g, offset, Variable{source_name(g->getName()), size});
   }
 
   void place_alloca(llvm::AllocaInst* a) {
@@ -240,7 +241,9 @@ class SharedLayout {
       }
     }
     llvm::IRBuilder<> b(a);
-    llvm::Value* slot = b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)});
+    llvm::CallInst* slot = b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)});
+    mark_shared_variable(*slot, a->hasName() ? a->getName() : "a __shared__ variable",
+                         size->getFixedValue());
     a->replaceAllUsesWith(slot);
     a->eraseFromParent();
   }
@@ -317,7 +320,24 @@ class SharedLayout {
     return offset;
   }
 
-  void replace_global(GlobalVariable* g, std::uint64_t offset) {
+  /// A static variable's name in the source and its size, for checked kernels' messages.
+  struct Variable {
+    std::string name;
+    std::uint64_t size = 0;
+  };
+
+  /// The variable's own name in the source, from its symbol (a static local's names its function
+  /// too: "kernel(float*)::tile" gives "tile").
+  static std::string source_name(llvm::StringRef symbol) {
+    const std::string readable = llvm::demangle(symbol.str());
+    const std::size_t colons = readable.rfind("::");
+    return colons == std::string::npos ? readable : readable.substr(colons + 2);
+  }
+
+  /// Replaces every use of `g` with its place in shared memory (`variable`: what checked kernels
+  /// check accesses through it against; none for the dynamic area, whose size is the launch's).
+  void replace_global(GlobalVariable* g, std::uint64_t offset,
+                      const std::optional<Variable>& variable = std::nullopt) {
     llvm::convertUsersOfConstantsToInstructions({g});
     for (llvm::Use& use : llvm::make_early_inc_range(g->uses())) {
       auto* user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
@@ -331,7 +351,11 @@ class SharedLayout {
         where = phi->getIncomingBlock(use)->getTerminator();
       }
       llvm::IRBuilder<> b(where);
-      use.set(b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)}));
+      llvm::CallInst* slot = b.CreateCall(slot_fn_, {llvm::ConstantInt::get(i64_, offset)});
+      if (variable) {
+        mark_shared_variable(*slot, variable->name, variable->size);
+      }
+      use.set(slot);
     }
     g->eraseFromParent();
   }

@@ -157,12 +157,13 @@ std::string access_kind(std::uint32_t flags) {
   return (flags & 2U) != 0 ? "atomic access" : (flags & 1U) != 0 ? "write" : "read";
 }
 
-/// Where an access of `size` bytes at `address` lies relative to the allocation `a` (it is not
-/// inside it).
-std::string relative(std::uintptr_t address, std::uint64_t size, const Allocation& a) {
-  const std::uintptr_t end = a.begin + a.bytes;
-  if (address < a.begin) {
-    return fmt::format("{} bytes before", a.begin - address);
+/// Where an access of `size` bytes at `address` lies relative to the `bytes` at `begin` (it is
+/// not inside them).
+std::string relative(std::uintptr_t address, std::uint64_t size, std::uintptr_t begin,
+                     std::uint64_t bytes) {
+  const std::uintptr_t end = begin + bytes;
+  if (address < begin) {
+    return fmt::format("{} bytes before", begin - address);
   }
   if (address >= end) {
     return fmt::format("{} bytes past the end of", address - end);
@@ -344,8 +345,34 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
         return fmt::format(
             "out-of-bounds {} of {} bytes at {:#x}: {} a {}-byte buffer of {} at {:#x} "
             "(offset {})",
-            access_kind(flags), size, at, relative(at, size, *a), a->bytes, a->device, a->begin,
-            static_cast<std::int64_t>(at - a->begin));
+            access_kind(flags), size, at, relative(at, size, a->begin, a->bytes), a->bytes,
+            a->device, a->begin, static_cast<std::int64_t>(at - a->begin));
       },
       where, thread);
+}
+
+extern "C" void kjit_cpu_check_shared_access(const void* address, std::uint64_t size,
+                                             std::uint32_t flags, const char* where,
+                                             const kjit_cpu_thread* thread,
+                                             const kjit_cpu_shared_variable* variable) {
+  using namespace kjit::cpu;
+  if (t_table != nullptr && size != 0 && memory_checked() && thread != nullptr &&
+      thread->block->shared != nullptr) {
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
+    const std::uintptr_t begin = shared + variable->begin;
+    const std::uint64_t bytes = variable->end - variable->begin;
+    if (at < begin || at + size > begin + bytes) {
+      report_memory(
+          [&] {
+            return fmt::format(
+                "out-of-bounds {} of {} bytes in shared memory at offset {} of the block's {} "
+                "bytes: {} __shared__ '{}' ({} bytes at offset {})",
+                access_kind(flags), size, static_cast<std::int64_t>(at - shared), t_shared_bytes,
+                relative(at, size, begin, bytes), variable->name, bytes, variable->begin);
+          },
+          where, thread);
+    }
+  }
+  kjit_cpu_check_access(address, size, flags, where, thread);
 }

@@ -58,4 +58,10 @@ extern "C" {
 /// 1 a write, 2 an atomic; `where` "file:line:col"; `thread` the running thread's context.
 void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
                            const char* where, const kjit_cpu_thread* thread);
+/// The same for an access the compiler knows to be meant for the __shared__ variable `variable`:
+/// with KJIT_CHECK=memory, an access outside that variable is reported, naming it, even where it
+/// lands inside another variable of the block.
+void kjit_cpu_check_shared_access(const void* address, std::uint64_t size, std::uint32_t flags,
+                                  const char* where, const kjit_cpu_thread* thread,
+                                  const kjit_cpu_shared_variable* variable);
 }

@@ -165,12 +165,13 @@ std::vector<std::pair<std::string_view, void*>> runtime_functions() {
   return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
           {kWarpWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_wait)},
           {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)},
-          {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)}};
+          {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)},
+          {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)}};
 }
 
 bool is_allowed_external(std::string_view name) {
   if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kAssertFailedSymbol ||
-      name == kCheckAccessSymbol) {
+      name == kCheckAccessSymbol || name == kCheckSharedAccessSymbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

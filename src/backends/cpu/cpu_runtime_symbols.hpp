@@ -20,6 +20,8 @@ inline constexpr std::string_view kWarpCountSymbol = "__kjit_warp_count";
 inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
 /// The runtime function checked kernels call before each access (cpu_memory_check.hpp).
 inline constexpr std::string_view kCheckAccessSymbol = "__kjit_check_access";
+/// The same for an access to a __shared__ variable the compiler knows (its bounds as well).
+inline constexpr std::string_view kCheckSharedAccessSymbol = "__kjit_check_shared_access";
 
 /// kjit's own runtime functions, by the name kernels call them.
 std::vector<std::pair<std::string_view, void*>> runtime_functions();

@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 6
+#define KJIT_CPU_ABI_VERSION 7
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -38,6 +38,14 @@ struct kjit_cpu_thread {
   unsigned thread_idx[3];
   unsigned reserved;
   const struct kjit_cpu_block* block;
+};
+
+/* A __shared__ variable, as checked kernels name it to the runtime (KJIT_CHECK): its bytes
+ * [begin, end) of kjit_cpu_block.shared, and its name in the source. */
+struct kjit_cpu_shared_variable {
+  unsigned long long begin;
+  unsigned long long end;
+  const char* name;
 };
 
 /* Written by the CPU backend's IR lowering, one per kernel entry N (symbol __kjit_info_N). */
