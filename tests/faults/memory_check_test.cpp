@@ -123,6 +123,11 @@ __global__ void atomic_past_end(unsigned* bins, int nbins, const int* keys, int 
   if (i < n) atomicAdd(&bins[keys[i]], 1u);  // BUG:atomic_past_end
 }
 
+__global__ void ldg_past_end(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = __ldg(&in[i + 1]);  // BUG:ldg_past_end
+}
+
 __global__ void memset_past_end(float* out, int n) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     memset(out, 0, (n + 1) * sizeof(float));  // BUG:memset_past_end
@@ -374,6 +379,17 @@ TEST_F(CheckedMode, AnAtomicPastTheEnd) {
       [&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, bins, 8, dkeys, 32); });
   expect_report(what, "atomic_past_end", "atomic_past_end", "out-of-bounds atomic access of 4",
                 "0, 0, 0", "17, 0, 0");
+}
+
+TEST_F(CheckedMode, ALoadThroughTheReadOnlyCachePastTheEnd) {
+  auto k = program().kernel<const float*, float*, int>("ldg_past_end", device);
+  auto in = device.alloc<float>(32);
+  auto out = device.alloc<float>(32);
+  const std::string what =
+      launch_error_of([&] { k.launch(LaunchConfig{.grid = {1}, .block = {32}}, in, out, 32); });
+  expect_report(what, "ldg_past_end", "ldg_past_end", "out-of-bounds read of 4 bytes", "0, 0, 0",
+                "31, 0, 0");
+  EXPECT_NE(what.find("0 bytes past the end of a 128-byte buffer"), std::string::npos) << what;
 }
 
 TEST_F(CheckedMode, AMemsetPastTheEnd) {

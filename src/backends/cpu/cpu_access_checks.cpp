@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <tuple>
@@ -49,6 +50,21 @@ bool is_variable(const llvm::Value* address) {
   return llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::GlobalVariable>(object);
 }
 
+/// A function's name in the source, without scope, template arguments or parameters ("__ldg" for
+/// "float __ldg<float>(float const*)").
+std::string base_name(const llvm::Function& f) {
+  std::string symbol = f.getName().str();
+  llvm::ItaniumPartialDemangler demangler;
+  if (demangler.partialDemangle(symbol.c_str())) {
+    return symbol;  // not a mangled name: a C function's
+  }
+  std::size_t size = 0;
+  char* name = demangler.getFunctionBaseName(nullptr, &size);
+  std::string out = name != nullptr ? std::string(name) : symbol;
+  std::free(name);  // NOLINT(cppcoreguidelines-no-malloc): the demangler's buffer
+  return out;
+}
+
 std::vector<Access> accesses_of(llvm::Function& f, const llvm::DataLayout& layout) {
   std::vector<Access> out;
   llvm::Type* i64 = llvm::Type::getInt64Ty(f.getContext());
@@ -73,14 +89,19 @@ std::vector<Access> accesses_of(llvm::Function& f, const llvm::DataLayout& layou
       out.push_back({&i, copy->getDest(), copy->getLength(), kWrite});
       out.push_back({&i, copy->getSource(), copy->getLength(), 0});
     } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) {
-      // CUDA's atomic functions (atomicAdd ...) are the prelude's, which is not checked: their
-      // address is checked at the call, for as many bytes as they return.
+      // CUDA's atomic functions (atomicAdd ...) and cached loads (__ldg ...) are the prelude's,
+      // which is not checked: their address is checked at the call, for as many bytes as they
+      // return.
       const llvm::Function* callee = call->getCalledFunction();
       if (callee != nullptr && call->arg_size() > 0 &&
           call->getArgOperand(0)->getType()->isPointerTy() && !call->getType()->isVoidTy() &&
-          call->getType()->isSized() &&
-          llvm::StringRef(llvm::demangle(callee->getName().str())).starts_with("atomic")) {
-        out.push_back({&i, call->getArgOperand(0), bytes(call->getType()), kWrite | kAtomic});
+          call->getType()->isSized()) {
+        const std::string name = base_name(*callee);
+        if (llvm::StringRef(name).starts_with("atomic")) {
+          out.push_back({&i, call->getArgOperand(0), bytes(call->getType()), kWrite | kAtomic});
+        } else if (name == "__ldg" || name == "__ldcg" || name == "__ldca" || name == "__ldcs") {
+          out.push_back({&i, call->getArgOperand(0), bytes(call->getType()), 0});
+        }
       }
     }
   }
