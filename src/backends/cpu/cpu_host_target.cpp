@@ -2,6 +2,7 @@
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
@@ -19,13 +20,22 @@ std::string HostTarget::feature_string() const {
   return out;
 }
 
+bool left_out(std::string_view name) {
+#if LLVM_VERSION_MAJOR < 22
+  return name == "avx512fp16" || name.starts_with("avx10");
+#else
+  (void)name;
+  return false;
+#endif
+}
+
 const HostTarget& host_target() {
   static const HostTarget target = [] {
     HostTarget t;
     t.triple = llvm::sys::getProcessTriple();
     t.cpu = llvm::sys::getHostCPUName().str();
     for (const auto& entry : llvm::sys::getHostCPUFeatures()) {
-      std::string feature(entry.getValue() ? "+" : "-");
+      std::string feature(entry.getValue() && !left_out(entry.getKey()) ? "+" : "-");
       feature += entry.getKey();
       t.features.push_back(std::move(feature));
     }
