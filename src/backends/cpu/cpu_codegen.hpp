@@ -23,11 +23,10 @@ struct CodegenRequest {
   bool check_memory = false;         // checked mode (cpu_access_checks.hpp)
   std::vector<HostCall> host_calls;  // where the program uses host-only functions
 
-  /// O0 pipeline and code generation: for a debugger, every variable where the source put it;
-  /// in checked mode, every access the source makes checked (O3 would merge and drop some), and
-  /// no O3 code around the checks' calls: with them, O3 code compared half-precision values
-  /// wrongly, in a way that changed with the process's memory layout (not yet isolated).
-  [[nodiscard]] bool unoptimised() const { return debug || check_memory; }
+  /// O0 pipeline and code generation: for a debugger, every variable where the source put it.
+  /// Checked kernels are optimised: each access has its check call before O3 runs, and a call
+  /// that may stop the kernel is neither dropped nor merged (accesses may be, their checks stay).
+  [[nodiscard]] bool unoptimised() const { return debug; }
 };
 
 /// Optimises `module` at O3 for `target` (O0 for a debug request). Throws CompileError when the

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -143,8 +144,19 @@ class Registry {
   std::shared_ptr<const AllocationTable> current_;
 };
 
-thread_local const AllocationTable* t_table = nullptr;  // set for a checked launch's blocks
-thread_local std::size_t t_shared_bytes = 0;
+/// What the running worker checks against: set for a chunk of blocks of a checked launch.
+struct WorkerChecks {
+  const AllocationTable* table = nullptr;  // null: not a checked launch
+  std::size_t shared_bytes = 0;
+  bool memory = false;  // KJIT_CHECK has 'memory'
+  /// Live allocations of `table` that accesses were found in lately, looked at before the table
+  /// (a kernel mostly walks a few buffers), and the entry to replace next.
+  std::array<const Allocation*, 4> recent{};
+  unsigned next = 0;
+};
+// One thread-local record, of the initial-exec model: kernels call the check before every
+// access, and each access of a dynamic-model variable calls __tls_get_addr.
+constinit thread_local WorkerChecks t_checks __attribute__((tls_model("initial-exec")));
 thread_local SharedRaceCheck t_races;  // the worker's records, reused from launch to launch
 
 /// What KJIT_CHECK asks for, read once.
@@ -219,7 +231,7 @@ void check_race(SharedRaceCheck& races, std::size_t offset, std::uint64_t size, 
       [&] {
         return fmt::format(
             "data race in shared memory: {} of {} bytes at offset {} of the block's {} bytes",
-            access_kind(flags), size, offset, t_shared_bytes);
+            access_kind(flags), size, offset, t_checks.shared_bytes);
       },
       where, &thread,
       [&] {
@@ -265,63 +277,64 @@ std::shared_ptr<const AllocationTable> current_allocations() {
 }
 
 CheckedLaunch::CheckedLaunch(const AllocationTable* table, std::size_t shared_bytes) noexcept {
-  t_table = table;
-  t_shared_bytes = shared_bytes;
+  t_checks = WorkerChecks{};
+  t_checks.table = table;
+  t_checks.shared_bytes = shared_bytes;
+  t_checks.memory = memory_checked();
   if (races_checked()) {
     set_race_check(&t_races);
   }
 }
 
 CheckedLaunch::~CheckedLaunch() {
-  t_table = nullptr;
-  t_shared_bytes = 0;
+  t_checks = WorkerChecks{};
   set_race_check(nullptr);
 }
 
 void CheckedLaunch::begin_block(const kjit_cpu_block& block) {
   if (SharedRaceCheck* races = race_check()) {
-    races->begin_block(t_shared_bytes,
+    races->begin_block(t_checks.shared_bytes,
                        std::size_t{block.block_dim[0]} * block.block_dim[1] * block.block_dim[2]);
   }
 }
 
-}  // namespace kjit::cpu
+namespace {
 
-extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
+/// An access of `thread` at or near its block's shared memory: checked for races there, or
+/// reported when it touches the red zones around. False when the access is elsewhere.
+[[gnu::noinline]] bool check_shared_area(std::uintptr_t at, std::uint64_t size, std::uint32_t flags,
+                                         const char* where, const kjit_cpu_thread& thread) {
+  const auto shared = reinterpret_cast<std::uintptr_t>(thread.block->shared);
+  const std::size_t bytes = t_checks.shared_bytes;
+  if (at >= shared && at + size <= shared + bytes) {
+    if (SharedRaceCheck* races = race_check()) {
+      check_race(*races, at - shared, size, flags, where, thread);
+    }
+    return true;
+  }
+  if (!t_checks.memory) {
+    return true;  // no red zones: the memory around is not the shared memory's to check
+  }
+  if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
+    report_memory(
+        [&] {
+          return fmt::format(
+              "out-of-bounds {} of {} bytes in shared memory at offset {} of the block's {} bytes",
+              access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes);
+        },
+        where, &thread);
+  }
+  return false;
+}
+
+/// An access that none of the recent allocations holds: looked up in the table, remembered when
+/// it is inside a live allocation, reported when it touches a red zone or a freed one.
+[[gnu::noinline]] void check_in_table(std::uintptr_t at, std::uint64_t size, std::uint32_t flags,
                                       const char* where, const kjit_cpu_thread* thread) {
-  using namespace kjit::cpu;
-  const auto at = reinterpret_cast<std::uintptr_t>(address);
-  if (t_table == nullptr || size == 0) {
-    return;  // not a checked launch (a kernel compiled checked, run after KJIT_CHECK changed)
-  }
-  if (thread != nullptr && thread->block->shared != nullptr) {
-    const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
-    const std::size_t bytes = t_shared_bytes;
-    if (at >= shared && at + size <= shared + bytes) {
-      if (SharedRaceCheck* races = race_check()) {
-        check_race(*races, at - shared, size, flags, where, *thread);
-      }
-      return;
-    }
-    if (!memory_checked()) {
-      return;  // no red zones: the memory around is not the shared memory's to check
-    }
-    if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
-      report_memory(
-          [&] {
-            return fmt::format(
-                "out-of-bounds {} of {} bytes in shared memory at offset {} of the "
-                "block's {} bytes",
-                access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes);
-          },
-          where, thread);
-    }
-  } else if (!memory_checked()) {
-    return;
-  }
-  const Allocation* a = t_table->find(at);
+  WorkerChecks& c = t_checks;
+  const Allocation* a = c.table->find(at);
   if (a == nullptr) {
-    a = t_table->find(at + size - 1);  // an access that starts in a red zone before
+    a = c.table->find(at + size - 1);  // an access that starts in a red zone before
   }
   if (a == nullptr) {
     return;  // not memory kjit allocated
@@ -338,6 +351,7 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
         where, thread);
   }
   if (at >= a->begin && at + size <= a->begin + a->bytes) {
+    c.recent[c.next++ % c.recent.size()] = a;
     return;
   }
   report_memory(
@@ -351,12 +365,39 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
       where, thread);
 }
 
+}  // namespace
+
+}  // namespace kjit::cpu
+
+extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
+                                      const char* where, const kjit_cpu_thread* thread) {
+  using namespace kjit::cpu;
+  const WorkerChecks& c = t_checks;
+  if (c.table == nullptr || size == 0) {
+    return;  // not a checked launch (a kernel compiled checked, run after KJIT_CHECK changed)
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  if (thread != nullptr && thread->block->shared != nullptr &&
+      check_shared_area(at, size, flags, where, *thread)) {
+    return;
+  }
+  if (!c.memory) {
+    return;
+  }
+  for (const Allocation* a : c.recent) {
+    if (a != nullptr && at >= a->begin && at + size <= a->begin + a->bytes) {
+      return;
+    }
+  }
+  check_in_table(at, size, flags, where, thread);
+}
+
 extern "C" void kjit_cpu_check_shared_access(const void* address, std::uint64_t size,
                                              std::uint32_t flags, const char* where,
                                              const kjit_cpu_thread* thread,
                                              const kjit_cpu_shared_variable* variable) {
   using namespace kjit::cpu;
-  if (t_table != nullptr && size != 0 && memory_checked() && thread != nullptr &&
+  if (t_checks.table != nullptr && t_checks.memory && size != 0 && thread != nullptr &&
       thread->block->shared != nullptr) {
     const auto at = reinterpret_cast<std::uintptr_t>(address);
     const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
@@ -368,8 +409,9 @@ extern "C" void kjit_cpu_check_shared_access(const void* address, std::uint64_t 
             return fmt::format(
                 "out-of-bounds {} of {} bytes in shared memory at offset {} of the block's {} "
                 "bytes: {} __shared__ '{}' ({} bytes at offset {})",
-                access_kind(flags), size, static_cast<std::int64_t>(at - shared), t_shared_bytes,
-                relative(at, size, begin, bytes), variable->name, bytes, variable->begin);
+                access_kind(flags), size, static_cast<std::int64_t>(at - shared),
+                t_checks.shared_bytes, relative(at, size, begin, bytes), variable->name, bytes,
+                variable->begin);
           },
           where, thread);
     }

@@ -6,7 +6,9 @@ namespace kjit::cpu {
 
 namespace {
 
-thread_local SharedRaceCheck* t_check = nullptr;
+// Initial-exec: every barrier, warp meeting and shared-memory access of a checked kernel reads it.
+constinit thread_local SharedRaceCheck* t_check __attribute__((tls_model("initial-exec"))) =
+    nullptr;
 
 /// Whether `later` is ordered after `earlier` (the same thread, or a barrier or warp meeting
 /// between).
