@@ -2,8 +2,9 @@
 # On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
 # HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
-# cuda:0, the bitcode, barrier, warp and range tests on the CPU, and the CPU fault and launch
-# allocation tests. With --bench, then the CPU
+# cuda:0, the bitcode, barrier, warp and range tests on the CPU, the CPU fault and launch
+# allocation tests, and checked mode's catalogue (KJIT_CHECK=memory,race) with the kernel suites
+# run checked. With --bench, then the CPU
 # benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
 # of docs/benchmarks.md here with benchmarks/report.py --section cpu16). With --scaling FILTER,
 # only the benchmark rows FILTER matches, once per worker count (1, 4, 8 and all cores; kjit's
@@ -27,6 +28,7 @@ export KJIT_CACHE_DIR="$libs/cache"  # cold: every program compiles once
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nproc
   lscpu | grep -E "Model name|Thread|Core|Socket|NUMA node|L2|L3"
+  grep -o -m1 'avx512_fp16' /proc/cpuinfo || echo "no avx512_fp16"
 } 2>&1 | tee "$out/machine.txt"
 bench() {  # bench OUTPUT [ARGS...]: the CPU benchmark, repetitions interleaved as in benchmarks.sh
   local json="$1"
@@ -76,6 +78,13 @@ done
 grep -c "^\[       OK \]" "$out/cpu-faults.log" | sed 's/^/cpu faults: passed /'
 KJIT_DEVICE=cpu "$run/bin/kjit_launch_allocation_tests" > "$out/cpu-allocations.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/cpu-allocations.log" | sed 's/^/cpu allocations: /' | head -3
+# Checked mode (its program sets KJIT_CHECK=memory,race itself), and the kernel suites run checked.
+KJIT_DEVICE=cpu "$run/bin/kjit_memory_check_tests" > "$out/cpu-checked.log" 2>&1 || status=1
+grep -E "FAILED|PASSED" "$out/cpu-checked.log" | sed 's/^/cpu checked: /' | head -3
+KJIT_DEVICE=cpu KJIT_CHECK=memory,race "$run/bin/kjit_api_tests" \
+  --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*:GridStride*:Half*:MathApi*' \
+  > "$out/api-cpu-checked.log" 2>&1 || status=1
+grep -E "FAILED|PASSED" "$out/api-cpu-checked.log" | sed 's/^/cpu suites checked: /' | head -5
 if [ "${1:-}" = "--bench" ]; then
   bench bench-cpu || status=1
   grep -E "median" "$out/bench-cpu.log" | awk '{print $1, $2, $3}'
