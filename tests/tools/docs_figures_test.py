@@ -5,7 +5,10 @@
 - the CPU suite's count in the README's table equals the latest plain run in docs/reliability.md;
 - the cost of compiling in a child process is the same in the README and docs/reliability.md;
 - each range of the README's CPU speed table holds the speed of its cases in the latest tables of
-  docs/benchmarks.md (sections cpu and cpu16, as benchmarks/report.py writes them).
+  docs/benchmarks.md (sections cpu and cpu16, as benchmarks/report.py writes them);
+- checked mode's slowdown, wherever the README and the guides state it ("20 to 32 times slower",
+  "up to 47 times with race"), is what docs/benchmarks.md's checked-memory and checked-race
+  sections measured, rounded to whole times.
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -116,6 +119,37 @@ for line in readme.splitlines():
                                     f"measured {case} at {measured[case]:.2f}x")
 if table_rows != len(ROWS):
     problems.append(f"found {table_rows} of the README's {len(ROWS)} CPU speed rows")
+
+
+
+def slowdowns(section):
+    """Checked time over unchecked time of each case of a checked-mode section."""
+    body = re.search(f"<!-- {section}-begin -->(.*?)<!-- {section}-end -->", benchmarks, re.S)
+    if not body:
+        problems.append(f"docs/benchmarks.md has no section {section}")
+        return []
+    return [float(m.group(1)) for m in
+            re.finditer(r"^\| \S+ \| [0-9.]+ \| unchecked \| [0-9.]+ \| ([0-9.]+) \|", body.group(1),
+                        re.M)]
+
+
+memory, race = slowdowns("checked-memory"), slowdowns("checked-race")
+if memory and race:
+    measured = (round(min(memory)), round(max(memory)), round(max(race)))
+    statements = 0
+    for page in ("README.md", "docs/guide.md", "docs/cpu-backend.md"):
+        text = re.sub(r"\s+", " ", (root / page).read_text())
+        for said in re.finditer(r"Kernels run (\d+) to (\d+) times slower(?:[^.]*?up to (\d+) times "
+                                r"with (?:`race`|the race check))?", text):
+            statements += 1
+            checked += 1
+            if (int(said.group(1)), int(said.group(2))) != measured[:2] or (
+                    said.group(3) and int(said.group(3)) != measured[2]):
+                problems.append(f"{page} says '{said.group(0)}'; docs/benchmarks.md measured "
+                                f"{measured[0]} to {measured[1]} times, up to {measured[2]} with "
+                                f"race")
+    if statements != 3:
+        problems.append(f"found {statements} of the 3 statements of checked mode's slowdown")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
