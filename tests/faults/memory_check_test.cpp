@@ -4,10 +4,8 @@
 // buffer it was nearest to, and the line. Each bug is made by one thread alone, so the report is
 // exact. That correct kernels give no report is checked by running the corpus and the kernel suites
 // in checked mode (tests/CMakeLists.txt).
-#include "test_support.hpp"
+#include "checked_test_support.hpp"
 
-#include <algorithm>
-#include <cstdlib>
 #include <string>
 
 namespace kjit::test {
@@ -145,23 +143,15 @@ __global__ void correct(const float* in, float* out, int n) {
 
 /// The line of kSource that carries `// BUG:name`.
 int line_of(const std::string& name) {
-  const std::string source = kSource;
-  const auto at = source.find("// BUG:" + name + "\n");
-  EXPECT_NE(at, std::string::npos) << name;
-  return 1 + static_cast<int>(std::count(source.begin(), source.begin() + at, '\n'));
+  return line_of_marker(kSource, "// BUG:" + name);
 }
 
-class CheckedMode : public DeviceTest {
+class CheckedMode : public CheckedTest {
  protected:
   void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped()) {
-      return;
-    }
-    const char* check = std::getenv("KJIT_CHECK");
-    if (device.info().backend != BackendKind::cpu || check == nullptr ||
-        std::string(check).find("memory") == std::string::npos) {
-      GTEST_SKIP() << "checked mode is the CPU backend's, with KJIT_CHECK=memory (CTest sets it)";
+    CheckedTest::SetUp();
+    if (!IsSkipped()) {
+      require_check("memory");
     }
   }
 

@@ -2,10 +2,8 @@
 // 'memory'): races in shared memory between barriers, each reported as a LaunchError naming the
 // kernel, the block, both threads and both lines; and kernels whose threads are ordered by
 // barriers, warp meetings or atomic operations give no report and the right results.
-#include "test_support.hpp"
+#include "checked_test_support.hpp"
 
-#include <algorithm>
-#include <cstdlib>
 #include <string>
 
 namespace kjit::test {
@@ -96,29 +94,17 @@ __global__ void correct_reduce(const float* in, float* out) {
 }
 )";
 
-/// The line of kSource that carries `// AT:name`.
-int line_of(const std::string& name) {
-  const std::string source = kSource;
-  const auto at = source.find("// AT:" + name + "\n");
-  EXPECT_NE(at, std::string::npos) << name;
-  return 1 + static_cast<int>(std::count(source.begin(), source.begin() + at, '\n'));
-}
-
+/// "races.cu:N:", N the line of kSource that carries `// AT:name`.
 std::string place(const std::string& name) {
-  return "races.cu:" + std::to_string(line_of(name)) + ":";
+  return "races.cu:" + std::to_string(line_of_marker(kSource, "// AT:" + name)) + ":";
 }
 
-class RaceCheck : public DeviceTest {
+class RaceCheck : public CheckedTest {
  protected:
   void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped()) {
-      return;
-    }
-    const char* check = std::getenv("KJIT_CHECK");
-    if (device.info().backend != BackendKind::cpu || check == nullptr ||
-        std::string(check).find("race") == std::string::npos) {
-      GTEST_SKIP() << "the race check is the CPU backend's, with KJIT_CHECK=race (CTest sets it)";
+    CheckedTest::SetUp();
+    if (!IsSkipped()) {
+      require_check("race");
     }
   }
 
