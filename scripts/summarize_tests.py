@@ -5,6 +5,7 @@ With --expected LIST (tests/expected_skips/), also fails when a test skipped tha
 not expect, or when an entry of the list matched no skipped test."""
 import argparse
 import fnmatch
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -23,18 +24,25 @@ def skip_reason(output: str) -> str:
     return lines[-1] if lines else "(no reason printed)"
 
 
-def read_expected(path: str) -> list:
-    """The entries of an expected-skip list: (line number, name pattern, reason expression)."""
+def read_expected(path: str, including: tuple = ()) -> list:
+    """The entries of an expected-skip list: ("file:line", name pattern, reason expression). A
+    line `include OTHER` takes OTHER's entries (a path relative to this list's folder)."""
     entries = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
+            if line.startswith("include "):
+                other = os.path.join(os.path.dirname(path), line.split(None, 1)[1])
+                if os.path.abspath(other) in including + (os.path.abspath(path),):
+                    raise ValueError(f"{path}:{number}: {other} includes itself")
+                entries += read_expected(other, including + (os.path.abspath(path),))
+                continue
             parts = re.split(r"\s{2,}", line, maxsplit=1)
             if len(parts) != 2:
                 raise ValueError(f"{path}:{number}: expected 'pattern  reason', got {line!r}")
-            entries.append((number, parts[0], re.compile(parts[1])))
+            entries.append((f"{path}:{number}", parts[0], re.compile(parts[1])))
     return entries
 
 
@@ -47,9 +55,9 @@ def check_skips(skipped: list, entries: list, path: str) -> list:
         if not matching:
             complaints.append(f"UNEXPECTED SKIP {name}: {why} (not in {path})")
         seen.update(e[0] for e in matching)
-    for number, pattern, reason in entries:
-        if number not in seen:
-            complaints.append(f"EXPECTED SKIP NOT SEEN {path}:{number}: no test matching "
+    for where, pattern, reason in entries:
+        if where not in seen:
+            complaints.append(f"EXPECTED SKIP NOT SEEN {where}: no test matching "
                               f"{pattern!r} skipped saying /{reason.pattern}/ (it went missing, "
                               f"was renamed, or runs on this machine: update the list)")
     return complaints

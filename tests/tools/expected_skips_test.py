@@ -70,6 +70,28 @@ class ExpectedSkips(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn("cannot read the expected skips", p.stdout)
 
+    def test_an_included_lists_entries_are_expected_and_required(self):
+        (self.dir / "more.txt").write_text("include list.txt\n"
+                                           "core.Hiprtc.*          hipRTC is not installed\n")
+        cases = self.expected_cases() + [
+            ("core.Hiprtc.Compiles", "skip", "SKIPPED: hipRTC is not installed (libhiprtc.so)")]
+        (self.dir / "r.xml").write_text(report(cases))
+        run = [sys.executable, str(SCRIPT), str(self.dir / "r.xml"), "--expected",
+               str(self.dir / "more.txt")]
+        p = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        # An entry of the included list that no skip matched is named with its own file and line.
+        (self.dir / "r.xml").write_text(report([c for c in cases if c[0] != "core.docs.api"]))
+        p = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("EXPECTED SKIP NOT SEEN " + str(self.dir / "list.txt") + ":3", p.stdout)
+
+    def test_a_list_that_includes_itself_fails(self):
+        (self.dir / "list.txt").write_text("include list.txt\n")
+        p = self.run_check(self.expected_cases())
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("includes itself", p.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()
