@@ -8,7 +8,9 @@
   docs/benchmarks.md (sections cpu and cpu16, as benchmarks/report.py writes them);
 - checked mode's slowdown, wherever the README and the guides state it ("20 to 32 times slower",
   "up to 47 times with race"), is what docs/benchmarks.md's checked-memory and checked-race
-  sections measured, rounded to whole times.
+  sections measured, rounded to whole times;
+- the disk cache's warm loads and cold compiles in the README and docs/cache.md are those of
+  docs/benchmarks.md's cache table.
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -150,6 +152,37 @@ if memory and race:
                                 f"race")
     if statements != 3:
         problems.append(f"found {statements} of the 3 statements of checked mode's slowdown")
+
+
+# The disk cache table of benchmarks.md: its CUDA and CPU rows (cold, warm in ms; cold/warm).
+rows = {m.group(1): (float(m.group(2)), float(m.group(3)), m.group(4)) for m in re.finditer(
+    r"^\| (H100|[^|]*CPU backend)[^|]*\| ([0-9.]+) / ([0-9.]+) ms \| (\d+)x \|", benchmarks, re.M)}
+gpu_row = rows.get("H100")
+cpu_row = next((v for k, v in rows.items() if "CPU backend" in k), None)
+if not gpu_row or not cpu_row:
+    problems.append("docs/benchmarks.md's disk cache table has no H100 or CPU row")
+else:
+    want = {"gpu warm": f"{gpu_row[1]:.2f}", "cpu warm": f"{cpu_row[1]:.2f}", "ratio": gpu_row[2],
+            "cold from": str(round(min(gpu_row[0], cpu_row[0]))),
+            "cold to": str(round(max(gpu_row[0], cpu_row[0])))}
+    STATEMENTS = [
+        ("README.md", r"loads in ([0-9.]+) ms \(H100\) to ([0-9.]+) ms \(CPU\) instead of compiling "
+         r"in (\d+) to (\d+) ms", ["gpu warm", "cpu warm", "cold from", "cold to"]),
+        ("docs/cache.md", r"instead: ([0-9.]+) ms per program on an H100 and ([0-9.]+) ms on the CPU "
+         r"backend, against (\d+) to (\d+) ms", ["gpu warm", "cpu warm", "cold from", "cold to"]),
+        ("docs/cache.md", r"CUDA warm load ([0-9.]+) ms per program \(target 1 ms\) and (\d+)x faster "
+         r"than cold \(target 20x\); CPU warm load ([0-9.]+) ms", ["gpu warm", "ratio", "cpu warm"]),
+    ]
+    for page, pattern, names in STATEMENTS:
+        said = re.search(pattern, re.sub(r"\s+", " ", (root / page).read_text()))
+        if not said:
+            problems.append(f"{page}: the disk cache's figures were not found (/{pattern}/)")
+            continue
+        for name, value in zip(names, said.groups()):
+            checked += 1
+            if value != want[name]:
+                problems.append(f"{page} says {value} for the cache's {name}; docs/benchmarks.md's "
+                                f"table gives {want[name]}")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
