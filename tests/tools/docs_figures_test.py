@@ -10,7 +10,9 @@
   "up to 47 times with race"), is what docs/benchmarks.md's checked-memory and checked-race
   sections measured, rounded to whole times;
 - the disk cache's warm loads and cold compiles in the README and docs/cache.md are those of
-  docs/benchmarks.md's cache table.
+  docs/benchmarks.md's cache table;
+- the guide's and the README's transfer rates on the H100 span what benchmarks.md says of its
+  runs.
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -183,6 +185,33 @@ else:
             if value != want[name]:
                 problems.append(f"{page} says {value} for the cache's {name}; docs/benchmarks.md's "
                                 f"table gives {want[name]}")
+
+
+# Transfer rates: benchmarks.md's summary of its H100 runs, and what the guide makes of it.
+flat = re.sub(r"\s+", " ", benchmarks)
+pinned = re.search(r"copied at the link's speed: (\d+) to (\d+) GB/s up and (\d+) to (\d+) GB/s "
+                   r"down", flat)
+staged = re.search(r"raw pageable `cuMemcpy` \(([0-9.]+) to ([0-9.]+) GB/s\): (\d+) to (\d+) GB/s up "
+                   r"and (\d+) to (\d+) GB/s down", flat)
+guide = re.search(r"page-locked on a GPU: (\d+) to (\d+) GB/s on the H100.*?several threads: (\d+) "
+                  r"to (\d+) GB/s.*?from the same memory gets ([0-9.]+) to ([0-9.]+)",
+                  re.sub(r"\s+", " ", (root / "docs" / "guide.md").read_text()))
+if not (pinned and staged and guide):
+    problems.append("the H100 transfer rates were not found in docs/benchmarks.md and guide.md")
+else:
+    p = [int(x) for x in pinned.groups()]
+    s = staged.groups()
+    want = (str(min(p)), str(max(p)), str(min(int(s[2]), int(s[4]))),
+            str(max(int(s[3]), int(s[5]))), s[0], s[1])
+    checked += 1
+    readme_pinned = re.search(r"a raw pinned `cuMemcpy` across runs: (\d+) to (\d+) GB/s", readme)
+    checked += 1
+    if not readme_pinned or readme_pinned.groups() != want[:2]:
+        problems.append(f"README's HostBuffer transfer rate is not the {want[0]} to {want[1]} GB/s "
+                        f"of docs/benchmarks.md's runs")
+    if guide.groups() != want:
+        problems.append(f"docs/guide.md gives transfer rates {guide.groups()}; docs/benchmarks.md's "
+                        f"runs span {want} (pinned, staged, raw pageable)")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
