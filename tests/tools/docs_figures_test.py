@@ -12,7 +12,9 @@
 - the disk cache's warm loads and cold compiles in the README and docs/cache.md are those of
   docs/benchmarks.md's cache table;
 - the guide's and the README's transfer rates on the H100 span what benchmarks.md says of its
-  runs.
+  runs;
+- the README's CUDA table (launch, kernel times against nvcc, vadd bandwidth, transfers) says what
+  benchmarks.md's summary of the CUDA runs says, and its cuda section's rows lie in those ranges.
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -212,6 +214,49 @@ else:
     if guide.groups() != want:
         problems.append(f"docs/guide.md gives transfer rates {guide.groups()}; docs/benchmarks.md's "
                         f"runs span {want} (pinned, staged, raw pageable)")
+
+
+# The README's CUDA table against benchmarks.md's summary of the CUDA runs (the same words, the
+# same figures) and the cuda section's rows (inside the summary's ranges).
+CUDA_CLAIMS = [
+    (r"a typed launch, against a raw `cuLaunchKernel` \| ([0-9.]+x to [0-9.]+x) the time",
+     r"a typed kjit launch measured ([0-9.]+x to [0-9.]+x),"),
+    (r"`nvcc -O3` \| within ([0-9.]+)% \(most within", r"matmul at [0-9.]+% to ([0-9.]+)%\."),
+    (r"\(most within ([0-9.]+)%\)", r"Every kernel is within 2% of nvcc -O3: all within ([0-9.]+)%"),
+    (r"vadd bandwidth \| (\d+)% of a device-to-device copy", r"vadd reaches (\d+)% of the"),
+    (r"\| ([0-9.]+x to [0-9.]+x) a raw pinned `cuMemcpy`", r"link's speed: .*?runs, ([0-9.]+x to "
+     r"[0-9.]+x) a raw pinned"),
+    (r"\(staged\) \| ([0-9]+x to [0-9]+x) a raw pageable", r"That runs ([0-9]+x to [0-9]+x) faster"),
+]
+flat_readme = re.sub(r"\s+", " ", readme)
+for in_readme, in_benchmarks in CUDA_CLAIMS:
+    said, summary = re.search(in_readme, flat_readme), re.search(in_benchmarks, flat)
+    checked += 1
+    if not said or not summary:
+        problems.append(f"not found: /{in_readme}/ in the README or /{in_benchmarks}/ in "
+                        f"docs/benchmarks.md")
+    elif said.group(1) != summary.group(1):
+        problems.append(f"README says {said.group(1)} where docs/benchmarks.md's summary says "
+                        f"{summary.group(1)}")
+cuda = re.search(r"<!-- cuda-begin -->(.*?)<!-- cuda-end -->", benchmarks, re.S)
+launch = re.search(r"^\| launch_enqueue/empty \|[^|]*\| raw \|[^|]*\| ([0-9.]+) \|", cuda.group(1), re.M) \
+    if cuda else None
+launch_range = re.search(r"a typed kjit launch measured ([0-9.]+)x to ([0-9.]+)x", flat)
+if launch and launch_range:
+    checked += 1
+    if not float(launch_range.group(1)) - 0.005 <= float(launch.group(1)) <= \
+            float(launch_range.group(2)) + 0.005:
+        problems.append(f"the cuda section's launch ratio {launch.group(1)} is outside the summary's "
+                        f"{launch_range.group(1)}x to {launch_range.group(2)}x")
+if cuda:
+    worst = max((abs(float(m.group(1)) - 1) for m in re.finditer(
+        r"^\| (?:kernel|rajaperf)/\S+ \|[^|]*\| nvcc \|[^|]*\| ([0-9.]+) \|", cuda.group(1), re.M)),
+        default=None)
+    bound = re.search(r"matmul at [0-9.]+% to ([0-9.]+)%\.", flat)
+    checked += 1
+    if worst is None or not bound or worst * 100 > float(bound.group(1)) + 0.05:
+        problems.append(f"the cuda section's kernels against nvcc (worst {worst}) are not within the "
+                        f"summary's bound")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
