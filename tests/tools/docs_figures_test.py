@@ -14,7 +14,8 @@
 - the guide's and the README's transfer rates on the H100 span what benchmarks.md says of its
   runs;
 - the README's CUDA table (launch, kernel times against nvcc, vadd bandwidth, transfers) says what
-  benchmarks.md's summary of the CUDA runs says, and its cuda section's rows lie in those ranges.
+  benchmarks.md's summary of the CUDA runs says, and its cuda section's rows lie in those ranges;
+- the README's comparison with CuPy is what the cupy section measured (to its rounding).
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -257,6 +258,31 @@ if cuda:
     if worst is None or not bound or worst * 100 > float(bound.group(1)) + 0.05:
         problems.append(f"the cuda section's kernels against nvcc (worst {worst}) are not within the "
                         f"summary's bound")
+
+
+# The README against the cupy section: kjit's speed over CuPy, and the times it quotes.
+cupy = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4))) for m in re.finditer(
+    r"^\| (\S+) \| ([0-9.]+) \| cupy \| ([0-9.]+) \| [0-9.]+ \| ([0-9.]+)x \|$",
+    benchmarks, re.M)}
+said = re.search(r"kjit compiles ([0-9.]+)x to ([0-9.]+)x faster, loads from its disk cache ([0-9.]+)x "
+                 r"faster \(([0-9.]+) against ([0-9.]+) ms\) and enqueues a launch ([0-9.]+)x faster "
+                 r"\(([0-9.]+) against ([0-9.]+) us", flat_readme)
+needed = ["cache/cold_1_program", "cold_compile_vadd", "cache/warm_1_program", "launch_enqueue/empty"]
+if not said or any(n not in cupy for n in needed):
+    problems.append("the README's comparison with CuPy or the cupy section's rows were not found")
+else:
+    compiles = [cupy["cache/cold_1_program"][2], cupy["cold_compile_vadd"][2]]
+    warm, launch_row = cupy["cache/warm_1_program"], cupy["launch_enqueue/empty"]
+    pairs = [(said.group(1), min(compiles)), (said.group(2), max(compiles)),
+             (said.group(3), warm[2]), (said.group(4), warm[0]), (said.group(5), warm[1]),
+             (said.group(6), launch_row[2]), (said.group(7), launch_row[0] * 1000),
+             (said.group(8), launch_row[1] * 1000)]
+    for text, value in pairs:
+        checked += 1
+        step = 10 ** -len(text.split(".")[1]) if "." in text else 1
+        if abs(float(text) - value) > step * 0.6:
+            problems.append(f"README's comparison with CuPy says {text}; the cupy section measured "
+                            f"{value:g}")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
