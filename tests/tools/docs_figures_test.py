@@ -15,7 +15,9 @@
   runs;
 - the README's CUDA table (launch, kernel times against nvcc, vadd bandwidth, transfers) says what
   benchmarks.md's summary of the CUDA runs says, and its cuda section's rows lie in those ranges;
-- the README's comparison with CuPy is what the cupy section measured (to its rounding).
+- the README's comparison with CuPy is what the cupy section measured (to its rounding);
+- the README's time to the first launch on the H100 is what the first-launch-cuda section measured
+  ("about" allowing 10%).
 Exits 1 naming each disagreement."""
 import pathlib
 import re
@@ -283,6 +285,29 @@ else:
         if abs(float(text) - value) > step * 0.6:
             problems.append(f"README's comparison with CuPy says {text}; the cupy section measured "
                             f"{value:g}")
+
+
+# The README's time to the first launch against the first-launch-cuda section (overlapped rows).
+first = re.search(r"<!-- first-launch-cuda-begin -->(.*?)<!-- first-launch-cuda-end -->", benchmarks,
+                  re.S)
+runs = {(int(m.group(1)), m.group(2)): float(m.group(3)) for m in re.finditer(
+    r"^\| (\d+) \| (cold|warm) \| overlapped \|(?:[^|]*\|){4} ([0-9.]+) \|$",
+    first.group(1) if first else "", re.M)}
+said = re.search(r"about (\d+) ms for one kernel, cold or warm .*? for 32 kernels (\d+) to (\d+) ms "
+                 r"cold against (\d+) ms warm", flat_readme)
+if not said or len(runs) != 4:
+    problems.append("the README's time to the first launch or the first-launch-cuda rows were not "
+                    "found")
+else:
+    one, low, high, warm32 = (float(x) for x in said.groups())
+    for label, ok in [("1 program cold", abs(runs[(1, "cold")] / one - 1) <= 0.1),
+                      ("1 program warm", abs(runs[(1, "warm")] / one - 1) <= 0.1),
+                      ("32 programs cold", low <= runs[(32, "cold")] <= high),
+                      ("32 programs warm", abs(runs[(32, "warm")] / warm32 - 1) <= 0.1)]:
+        checked += 1
+        if not ok:
+            problems.append(f"README's time to the first launch disagrees with first-launch-cuda's "
+                            f"{label} row")
 
 print(f"{checked} repeated figures checked")
 for problem in problems:
