@@ -72,18 +72,11 @@ std::vector<DeviceRequest> parse_device_spec(std::string_view spec, std::string_
   if (trim(spec).empty()) {
     fail(spec, "it is empty", devices);
   }
-  std::string_view rest = spec;
-  while (true) {
-    const auto comma = rest.find(',');
-    const std::string_view entry = trim(rest.substr(0, comma));
+  for (const std::string_view entry : comma_list(spec)) {
     if (entry.empty()) {
       fail(spec, "it has an empty entry", devices);
     }
     requests.push_back(parse_entry(spec, entry, devices));
-    if (comma == std::string_view::npos) {
-      break;
-    }
-    rest.remove_prefix(comma + 1);
   }
   return requests;
 }

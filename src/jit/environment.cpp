@@ -143,10 +143,7 @@ Checks parse_checks(std::string_view text) {
   if (all.empty() || all == "none") {
     return checks;
   }
-  std::string_view rest = all;
-  while (true) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view word = trim(rest.substr(0, comma));
+  for (const std::string_view word : comma_list(all)) {
     if (word == "memory") {
       checks.memory = true;
     } else if (word == "race") {
@@ -158,11 +155,8 @@ Checks parse_checks(std::string_view text) {
           "'memory,race' or 'none'",
           text));
     }
-    if (comma == std::string_view::npos) {
-      return checks;
-    }
-    rest.remove_prefix(comma + 1);
   }
+  return checks;
 }
 
 Checks checks() {

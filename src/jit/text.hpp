@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace kjit::detail {
 
@@ -18,6 +19,20 @@ inline std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   }
   return s;
+}
+
+/// The entries of a comma-separated list, each trimmed (an empty entry stays, empty): what
+/// KJIT_DEVICE and KJIT_CHECK take.
+inline std::vector<std::string_view> comma_list(std::string_view list) {
+  std::vector<std::string_view> entries;
+  while (true) {
+    const auto comma = list.find(',');
+    entries.push_back(trim(list.substr(0, comma)));
+    if (comma == std::string_view::npos) {
+      return entries;
+    }
+    list.remove_prefix(comma + 1);
+  }
 }
 
 /// The text of an errno value: "No such file or directory".
