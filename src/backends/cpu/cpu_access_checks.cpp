@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_access_checks.hpp"
 
 #include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/prelude/cpu_abi.h"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
@@ -23,8 +24,8 @@ namespace kjit::cpu {
 
 namespace {
 
-constexpr std::uint32_t kWrite = 1;
-constexpr std::uint32_t kAtomic = 2;
+constexpr std::uint32_t kWrite = KJIT_CPU_ACCESS_WRITE;
+constexpr std::uint32_t kAtomic = KJIT_CPU_ACCESS_ATOMIC;
 constexpr const char* kSharedVariable = "kjit.shared.variable";  // metadata of a layout's slot
 
 struct Access {

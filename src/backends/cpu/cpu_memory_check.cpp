@@ -166,7 +166,9 @@ const detail::environment::Checks& checks_in_force() {
 }
 
 std::string access_kind(std::uint32_t flags) {
-  return (flags & 2U) != 0 ? "atomic access" : (flags & 1U) != 0 ? "write" : "read";
+  return (flags & KJIT_CPU_ACCESS_ATOMIC) != 0  ? "atomic access"
+         : (flags & KJIT_CPU_ACCESS_WRITE) != 0 ? "write"
+                                                : "read";
 }
 
 /// Where an access of `size` bytes at `address` lies relative to the `bytes` at `begin` (it is
@@ -217,11 +219,8 @@ template <class What>
 /// launch when it races with an earlier access.
 void check_race(SharedRaceCheck& races, std::size_t offset, std::uint64_t size, std::uint32_t flags,
                 const char* where, const kjit_cpu_thread& thread) {
-  const std::uint8_t kind = (flags & 2U) != 0   ? SharedAccess::kAtomic
-                            : (flags & 1U) != 0 ? SharedAccess::kWrite
-                                                : SharedAccess::kRead;
   const std::optional<SharedRace> race =
-      races.record(offset, size, races.now(linear_thread(thread), where, kind));
+      races.record(offset, size, races.now(linear_thread(thread), where, flags));
   if (!race) {
     return;
   }
@@ -240,9 +239,9 @@ void check_race(SharedRaceCheck& races, std::size_t offset, std::uint64_t size, 
         return fmt::format(
             "; thread ({}, {}, {}) {} byte {} at {} with no barrier {}between", t % b.block_dim[0],
             t / b.block_dim[0] % b.block_dim[1], t / (b.block_dim[0] * b.block_dim[1]),
-            earlier.kind == SharedAccess::kAtomic  ? "updated atomically"
-            : earlier.kind == SharedAccess::kWrite ? "wrote"
-                                                   : "read",
+            earlier.atomic()   ? "updated atomically"
+            : earlier.writes() ? "wrote"
+                               : "read",
             race->offset, earlier.where != nullptr ? earlier.where : "an unknown place",
             t / KJIT_CPU_WARP_LANES == linear_thread(thread) / KJIT_CPU_WARP_LANES
                 ? "or warp meeting "
@@ -300,31 +299,28 @@ void CheckedLaunch::begin_block(const kjit_cpu_block& block) {
 
 namespace {
 
-/// An access of `thread` at or near its block's shared memory: checked for races there, or
-/// reported when it touches the red zones around. False when the access is elsewhere.
-[[gnu::noinline]] bool check_shared_area(std::uintptr_t at, std::uint64_t size, std::uint32_t flags,
-                                         const char* where, const kjit_cpu_thread& thread) {
-  const auto shared = reinterpret_cast<std::uintptr_t>(thread.block->shared);
+/// An access of `thread` that touches its block's shared memory or the red zones around it
+/// (`shared`): checked for races inside, reported outside.
+[[gnu::noinline]] void check_shared_area(std::uintptr_t at, std::uint64_t size, std::uint32_t flags,
+                                         const char* where, const kjit_cpu_thread& thread,
+                                         std::uintptr_t shared) {
   const std::size_t bytes = t_checks.shared_bytes;
   if (at >= shared && at + size <= shared + bytes) {
     if (SharedRaceCheck* races = race_check()) {
       check_race(*races, at - shared, size, flags, where, thread);
     }
-    return true;
+    return;
   }
   if (!t_checks.memory) {
-    return true;  // no red zones: the memory around is not the shared memory's to check
+    return;  // no red zones: the memory around is not the shared memory's to check
   }
-  if (at + size > shared - kRedZone && at < shared + bytes + kRedZone) {
-    report_memory(
-        [&] {
-          return fmt::format(
-              "out-of-bounds {} of {} bytes in shared memory at offset {} of the block's {} bytes",
-              access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes);
-        },
-        where, &thread);
-  }
-  return false;
+  report_memory(
+      [&] {
+        return fmt::format(
+            "out-of-bounds {} of {} bytes in shared memory at offset {} of the block's {} bytes",
+            access_kind(flags), size, static_cast<std::int64_t>(at - shared), bytes);
+      },
+      where, &thread);
 }
 
 /// An access that none of the recent allocations holds: looked up in the table, remembered when
@@ -377,9 +373,14 @@ extern "C" void kjit_cpu_check_access(const void* address, std::uint64_t size, s
     return;  // not a checked launch (a kernel compiled checked, run after KJIT_CHECK changed)
   }
   const auto at = reinterpret_cast<std::uintptr_t>(address);
-  if (thread != nullptr && thread->block->shared != nullptr &&
-      check_shared_area(at, size, flags, where, *thread)) {
-    return;
+  if (thread != nullptr && thread->block->shared != nullptr) {
+    // Shared memory and its red zones (there only with 'memory'; without it, no access outside
+    // shared memory is checked, so the same bounds serve).
+    const auto shared = reinterpret_cast<std::uintptr_t>(thread->block->shared);
+    if (at + size > shared - kRedZone && at < shared + c.shared_bytes + kRedZone) {
+      check_shared_area(at, size, flags, where, *thread, shared);
+      return;
+    }
   }
   if (!c.memory) {
     return;

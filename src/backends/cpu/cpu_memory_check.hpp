@@ -55,7 +55,8 @@ class CheckedLaunch {
 
 extern "C" {
 /// Called by checked kernel code before an access of `size` bytes at `address`; `flags`:
-/// 1 a write, 2 an atomic; `where` "file:line:col"; `thread` the running thread's context.
+/// KJIT_CPU_ACCESS_WRITE, KJIT_CPU_ACCESS_ATOMIC (cpu_abi.h); `where` "file:line:col"; `thread`
+/// the running thread's context.
 void kjit_cpu_check_access(const void* address, std::uint64_t size, std::uint32_t flags,
                            const char* where, const kjit_cpu_thread* thread);
 /// The same for an access the compiler knows to be meant for the __shared__ variable `variable`:

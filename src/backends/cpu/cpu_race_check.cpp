@@ -19,10 +19,10 @@ bool ordered(const SharedAccess& earlier, const SharedAccess& later) {
 }
 
 bool races(const SharedAccess& earlier, const SharedAccess& later) {
-  if (earlier.kind == SharedAccess::kRead && later.kind == SharedAccess::kRead) {
+  if (!earlier.writes() && !later.writes()) {
     return false;
   }
-  if (earlier.kind == SharedAccess::kAtomic && later.kind == SharedAccess::kAtomic) {
+  if (earlier.atomic() && later.atomic()) {
     return false;
   }
   return !ordered(earlier, later);
@@ -54,7 +54,7 @@ void SharedRaceCheck::passed_warp_meeting(std::uint32_t thread) {
 }
 
 SharedAccess SharedRaceCheck::now(std::uint32_t thread, const char* where,
-                                  std::uint8_t kind) const {
+                                  std::uint32_t flags) const {
   SharedAccess a;
   a.thread = thread;
   if (thread < threads_.size()) {
@@ -62,7 +62,7 @@ SharedAccess SharedRaceCheck::now(std::uint32_t thread, const char* where,
     a.warp_meets = threads_[thread].warp_meets;
   }
   a.where = where;
-  a.kind = kind;
+  a.flags = flags;
   return a;
 }
 
@@ -76,7 +76,7 @@ std::optional<SharedRace> SharedRaceCheck::record(std::size_t offset, std::size_
         return SharedRace{write.access, at};
       }
     }
-    if (access.kind == SharedAccess::kRead) {
+    if (!access.writes()) {
       // Two reads are kept, of different threads: a later write races with either.
       Record& slot = !current(byte.reads[0]) || byte.reads[0].access.thread == access.thread
                          ? byte.reads[0]

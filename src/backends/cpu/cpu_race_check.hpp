@@ -24,11 +24,12 @@ struct SharedAccess {
   std::uint32_t thread = 0;      // linear index in the block
   std::uint32_t barriers = 0;    // barriers the thread had passed
   std::uint32_t warp_meets = 0;  // warp meetings the thread had passed
+  std::uint32_t flags = 0;       // KJIT_CPU_ACCESS_WRITE, KJIT_CPU_ACCESS_ATOMIC (cpu_abi.h)
   const char* where = nullptr;   // "file:line:col" of the access
-  std::uint8_t kind = 0;         // kRead, kWrite or kAtomic
-  static constexpr std::uint8_t kRead = 0;
-  static constexpr std::uint8_t kWrite = 1;
-  static constexpr std::uint8_t kAtomic = 2;
+  [[nodiscard]] bool writes() const {
+    return (flags & (KJIT_CPU_ACCESS_WRITE | KJIT_CPU_ACCESS_ATOMIC)) != 0;
+  }
+  [[nodiscard]] bool atomic() const { return (flags & KJIT_CPU_ACCESS_ATOMIC) != 0; }
 };
 
 /// An access that races with an earlier one.
@@ -48,8 +49,9 @@ class SharedRaceCheck {
   /// Records `access` of `size` bytes at `offset` of the block's shared memory; the first earlier
   /// access it races with, if any. Bytes outside the block's shared memory are not looked at.
   std::optional<SharedRace> record(std::size_t offset, std::size_t size, SharedAccess access);
-  /// What the thread of linear index `thread` has passed now, with `where` and `kind`.
-  [[nodiscard]] SharedAccess now(std::uint32_t thread, const char* where, std::uint8_t kind) const;
+  /// What the thread of linear index `thread` has passed now, with `where` and `flags`.
+  [[nodiscard]] SharedAccess now(std::uint32_t thread, const char* where,
+                                 std::uint32_t flags) const;
 
  private:
   struct Record {
@@ -60,6 +62,7 @@ class SharedRaceCheck {
     Record writes[2];  // the last; an earlier one of another thread it is not ordered after
     Record reads[2];   // of different threads
   };
+  static_assert(sizeof(Byte) == 128, "docs/cpu-backend.md gives the records' size");
   struct Passed {
     std::uint32_t barriers = 0;
     std::uint32_t warp_meets = 0;

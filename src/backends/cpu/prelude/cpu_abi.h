@@ -40,6 +40,11 @@ struct kjit_cpu_thread {
   const struct kjit_cpu_block* block;
 };
 
+/* The flags checked kernels pass with each access to the runtime's check (KJIT_CHECK): a write,
+ * and an atomic operation (which also carries the write flag); neither: a read. */
+#define KJIT_CPU_ACCESS_WRITE 1u
+#define KJIT_CPU_ACCESS_ATOMIC 2u
+
 /* A __shared__ variable, as checked kernels name it to the runtime (KJIT_CHECK): its bytes
  * [begin, end) of kjit_cpu_block.shared, and its name in the source. */
 struct kjit_cpu_shared_variable {
