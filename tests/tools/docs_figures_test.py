@@ -92,14 +92,19 @@ ROWS = {
 benchmarks = (root / "docs" / "benchmarks.md").read_text()
 
 
-def speeds(section):
-    """Case -> kjit's speed over the baseline, from a report.py section of benchmarks.md."""
-    body = re.search(f"<!-- {section}-begin -->(.*?)<!-- {section}-end -->", benchmarks, re.S)
+def section(name):
+    """The text of a generated section of benchmarks.md (between its markers); "" when missing."""
+    body = re.search(f"<!-- {name}-begin -->(.*?)<!-- {name}-end -->", benchmarks, re.S)
     if not body:
-        problems.append(f"docs/benchmarks.md has no section {section}")
-        return {}
+        problems.append(f"docs/benchmarks.md has no section {name}")
+        return ""
+    return body.group(1)
+
+
+def speeds(name):
+    """Case -> kjit's speed over the baseline, from a report.py section of benchmarks.md."""
     return {m.group(1): float(m.group(2)) for m in
-            re.finditer(r"^\| (\S+) \|.*\| ([0-9.]+)x \|$", body.group(1), re.M)}
+            re.finditer(r"^\| (\S+) \|.*\| ([0-9.]+)x \|$", section(name), re.M)}
 
 
 latest = [speeds("cpu"), speeds("cpu16")]
@@ -131,14 +136,10 @@ if table_rows != len(ROWS):
 
 
 
-def slowdowns(section):
+def slowdowns(name):
     """Checked time over unchecked time of each case of a checked-mode section."""
-    body = re.search(f"<!-- {section}-begin -->(.*?)<!-- {section}-end -->", benchmarks, re.S)
-    if not body:
-        problems.append(f"docs/benchmarks.md has no section {section}")
-        return []
     return [float(m.group(1)) for m in
-            re.finditer(r"^\| \S+ \| [0-9.]+ \| unchecked \| [0-9.]+ \| ([0-9.]+) \|", body.group(1),
+            re.finditer(r"^\| \S+ \| [0-9.]+ \| unchecked \| [0-9.]+ \| ([0-9.]+) \|", section(name),
                         re.M)]
 
 
@@ -241,9 +242,8 @@ for in_readme, in_benchmarks in CUDA_CLAIMS:
     elif said.group(1) != summary.group(1):
         problems.append(f"README says {said.group(1)} where docs/benchmarks.md's summary says "
                         f"{summary.group(1)}")
-cuda = re.search(r"<!-- cuda-begin -->(.*?)<!-- cuda-end -->", benchmarks, re.S)
-launch = re.search(r"^\| launch_enqueue/empty \|[^|]*\| raw \|[^|]*\| ([0-9.]+) \|", cuda.group(1), re.M) \
-    if cuda else None
+cuda = section("cuda")
+launch = re.search(r"^\| launch_enqueue/empty \|[^|]*\| raw \|[^|]*\| ([0-9.]+) \|", cuda, re.M)
 launch_range = re.search(r"a typed kjit launch measured ([0-9.]+)x to ([0-9.]+)x", flat)
 if launch and launch_range:
     checked += 1
@@ -253,7 +253,7 @@ if launch and launch_range:
                         f"{launch_range.group(1)}x to {launch_range.group(2)}x")
 if cuda:
     worst = max((abs(float(m.group(1)) - 1) for m in re.finditer(
-        r"^\| (?:kernel|rajaperf)/\S+ \|[^|]*\| nvcc \|[^|]*\| ([0-9.]+) \|", cuda.group(1), re.M)),
+        r"^\| (?:kernel|rajaperf)/\S+ \|[^|]*\| nvcc \|[^|]*\| ([0-9.]+) \|", cuda, re.M)),
         default=None)
     bound = re.search(r"matmul at [0-9.]+% to ([0-9.]+)%\.", flat)
     checked += 1
@@ -265,7 +265,7 @@ if cuda:
 # The README against the cupy section: kjit's speed over CuPy, and the times it quotes.
 cupy = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4))) for m in re.finditer(
     r"^\| (\S+) \| ([0-9.]+) \| cupy \| ([0-9.]+) \| [0-9.]+ \| ([0-9.]+)x \|$",
-    benchmarks, re.M)}
+    section("cupy"), re.M)}
 said = re.search(r"kjit compiles ([0-9.]+)x to ([0-9.]+)x faster, loads from its disk cache ([0-9.]+)x "
                  r"faster \(([0-9.]+) against ([0-9.]+) ms\) and enqueues a launch ([0-9.]+)x faster "
                  r"\(([0-9.]+) against ([0-9.]+) us", flat_readme)
@@ -288,11 +288,9 @@ else:
 
 
 # The README's time to the first launch against the first-launch-cuda section (overlapped rows).
-first = re.search(r"<!-- first-launch-cuda-begin -->(.*?)<!-- first-launch-cuda-end -->", benchmarks,
-                  re.S)
 runs = {(int(m.group(1)), m.group(2)): float(m.group(3)) for m in re.finditer(
     r"^\| (\d+) \| (cold|warm) \| overlapped \|(?:[^|]*\|){4} ([0-9.]+) \|$",
-    first.group(1) if first else "", re.M)}
+    section("first-launch-cuda"), re.M)}
 said = re.search(r"about (\d+) ms for one kernel, cold or warm .*? for 32 kernels (\d+) to (\d+) ms "
                  r"cold against (\d+) ms warm", flat_readme)
 if not said or len(runs) != 4:
