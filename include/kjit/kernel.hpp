@@ -2,6 +2,7 @@
 #pragma once
 
 #include <kjit/detail/arguments.hpp>
+#include <kjit/detail/specialization.hpp>
 #include <kjit/device.hpp>
 #include <kjit/export.hpp>
 #include <kjit/program.hpp>
@@ -46,6 +47,36 @@ class Kernel {
     launch_on(&stream, config, std::forward<Args>(args)...);
   }
 
+  /// A variant of this kernel with parameters I... fixed to `values` (one each, in the order of
+  /// I...), which the compiler folds into the code: loop bounds, strides, coefficients become
+  /// constants. It takes the other parameters, in their order:
+  ///   Kernel<int, float, const float*, float*> saxpy = ...;
+  ///   Kernel<const float*, float*> fixed = saxpy.specialize<0, 1>(n, 2.5f);
+  /// Fixes parameters of arithmetic or enum type. Compiled on first use per device and set of
+  /// values (a few hundred milliseconds; then from the disk cache), kept in memory up to
+  /// CompileOptions::max_variants per kernel. A variant is a module of its own: Program::symbol
+  /// writes reach it, but __device__ variables that its kernels write are its own copies.
+  /// Throws what Program::kernel throws, and UsageError for a program from bitcode.
+  template <std::size_t... I, class... V>
+  [[nodiscard]] auto specialize(const V&... values) const ->
+      typename detail::variant_kernel<std::tuple<Params...>, I...>::type {
+    static_assert(sizeof...(I) > 0 && sizeof...(I) == sizeof...(V),
+                  "kjit: specialize<I...>(values...) takes one value per position I");
+    static_assert(detail::valid_positions<sizeof...(Params), I...>(),
+                  "kjit: specialize<I...>: positions must be distinct parameter indices");
+    using All = std::tuple<Params...>;
+    const std::array<detail::Constant, sizeof...(I)> constants{
+        detail::make_constant<std::tuple_element_t<I, All>>(I, values)...};
+    using Variant = typename detail::variant_kernel<All, I...>::type;
+    return Variant(detail::specialize_kernel(checked_impl(), constants, std::nullopt));
+  }
+  /// A variant compiled for blocks of exactly `block` threads: blockDim is a constant in its code
+  /// and it gets launch bounds (__launch_bounds__) of block.volume(). Launching it with another
+  /// block is a LaunchError. Combines with specialize(), in either order.
+  [[nodiscard]] Kernel specialize_block(Dim3 block) const {
+    return Kernel(detail::specialize_kernel(checked_impl(), {}, block));
+  }
+
   [[nodiscard]] const std::string& name() const { return detail::kernel_name(checked()); }
   [[nodiscard]] Device device() const { return detail::kernel_device(checked()); }
   [[nodiscard]] explicit operator bool() const noexcept { return impl_ != nullptr; }
@@ -56,6 +87,10 @@ class Kernel {
       throw UsageError("kjit: use of an empty Kernel (default-constructed or moved-from)");
     }
     return *impl_;
+  }
+  [[nodiscard]] const std::shared_ptr<detail::KernelImpl>& checked_impl() const {
+    (void)checked();
+    return impl_;
   }
 
   template <class... Args>

@@ -57,6 +57,10 @@ struct CompileOptions {
   /// Called after each reload of a watched program, on the thread whose kernel() call reloaded:
   /// with nullptr when the new text compiled, else with the error (the previous kernels stay).
   std::function<void(const Error* failure)> on_reload{};
+  /// How many specialised variants (Kernel::specialize) of one kernel stay in memory per device;
+  /// asking for more forgets the least recently asked-for one (logged as a warning), which the
+  /// disk cache then loads again when asked for. At least 1.
+  std::size_t max_variants = 16;
 };
 
 /// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles

@@ -30,9 +30,11 @@ std::string CompileRequest::kernel_label(std::size_t i) const {
 }
 
 std::string CompileRequest::kernel_address(std::size_t i) const {
-  const auto& types = signature(i);
-  return types ? "static_cast<void (*)(" + *types + ")>(&" + kernel_names.at(i) + ")"
-               : "&" + kernel_names.at(i);
+  return backend::kernel_address(kernel_names.at(i), signature(i));
+}
+
+std::string kernel_address(const std::string& name, const std::optional<std::string>& signature) {
+  return signature ? "static_cast<void (*)(" + *signature + ")>(&" + name + ")" : "&" + name;
 }
 
 Device::~Device() = default;

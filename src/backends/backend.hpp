@@ -54,6 +54,11 @@ struct CompileRequest {
   [[nodiscard]] std::string kernel_address(std::size_t i) const;
 };
 
+/// A C++ expression for the address of kernel `name` ("&saxpy<float>"), cast to its function type
+/// when `signature` gives its parameter types, to pick an instantiation or overload.
+[[nodiscard]] std::string kernel_address(const std::string& name,
+                                         const std::optional<std::string>& signature);
+
 /// A compiled program, as it would be stored in the disk cache.
 struct Binary {
   std::string program;  // the program's name, for messages

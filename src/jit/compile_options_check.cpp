@@ -54,6 +54,11 @@ void check_compile_options(const CompileOptions& options, bool from_file) {
         "kjit: CompileOptions::watch needs a program from a file (Program::from_file): a program "
         "from text, an embedded one or bitcode has no file to watch");
   }
+  if (options.max_variants == 0) {
+    throw UsageError(
+        "kjit: CompileOptions::max_variants is 0; a kernel needs room for at least one "
+        "specialised variant");
+  }
   for (const auto& [name, text] : options.headers) {
     if (!is_plain_relative_path(name)) {
       throw UsageError(

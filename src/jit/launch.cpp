@@ -56,6 +56,12 @@ void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t 
 void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
                    const KernelArg* args, std::size_t count) {
   backend::Function& function = kernel.function();
+  if (const std::optional<Dim3>& block = kernel.specialization().block;
+      block && *block != config.block) {
+    throw LaunchError(fmt::format("kjit: {} cannot be launched with blocks of ({}, {}, {})",
+                                  kernel.describe(), config.block.x, config.block.y,
+                                  config.block.z));
+  }
   if (count != function.params().size()) {
     throw LaunchError(fmt::format("kjit: {} takes {} arguments, launch() gave {}",
                                   kernel.describe(), function.params().size(), count));

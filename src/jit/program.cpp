@@ -23,15 +23,18 @@ namespace kjit {
 namespace detail {
 
 KernelImpl::KernelImpl(std::shared_ptr<LoadedBuild> build,
-                       std::unique_ptr<backend::Function> function, std::string name,
-                       std::string program)
+                       std::unique_ptr<backend::Function> function,
+                       std::shared_ptr<ProgramImpl> program, KernelKey key, Specialization spec)
     : build_(std::move(build)),
       function_(std::move(function)),
-      name_(std::move(name)),
-      program_(std::move(program)) {}
+      program_(std::move(program)),
+      key_(std::move(key)),
+      spec_(std::move(spec)) {}
 
 std::string KernelImpl::describe() const {
-  return fmt::format("kernel '{}' of '{}' on {}", name_, program_, build_->device->info().id());
+  const std::string text = fmt::format("kernel '{}' of '{}' on {}", key_.name, program_->name(),
+                                       build_->device->info().id());
+  return spec_.empty() ? text : fmt::format("{} (specialised: {})", text, spec_.describe());
 }
 
 const std::string& kernel_name(const KernelImpl& kernel) {
@@ -80,7 +83,8 @@ backend::CompileRequest ProgramImpl::request_for(const std::vector<KernelKey>& k
 
 std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey> kernels,
                                                            DeviceImpl& device,
-                                                           const std::string& source) const {
+                                                           const std::string& source,
+                                                           std::string_view label) const {
   const backend::CompileRequest request = request_for(kernels, source);
   cache::CachedBuild built = cache::build_through_cache(request, device.backend());
   auto build = std::make_shared<LoadedBuild>();
@@ -88,16 +92,20 @@ std::shared_ptr<LoadedBuild> ProgramImpl::compile_and_load(std::vector<KernelKey
   build->kernels = std::move(kernels);
   build->symbols = std::move(built.symbols);
   build->module = std::move(built.module);
-  std::vector<std::string> described;
-  for (const KernelKey& k : build->kernels) {
-    described.push_back(k.describe());
+  std::string what(label);
+  if (what.empty()) {
+    std::vector<std::string> described;
+    for (const KernelKey& k : build->kernels) {
+      described.push_back(k.describe());
+    }
+    what = fmt::format("{}", fmt::join(described, ", "));
   }
   if (built.from_cache) {
-    log().info("loaded '{}' [{}] for {} from the cache in {:.2f} ms", name_,
-               fmt::join(described, ", "), device.info().id(), built.load_ms);
+    log().info("loaded '{}' [{}] for {} from the cache in {:.2f} ms", name_, what,
+               device.info().id(), built.load_ms);
   } else {
-    log().info("compiled '{}' [{}] for {}: compile {:.1f} ms, load {:.1f} ms", name_,
-               fmt::join(described, ", "), device.info().id(), built.compile_ms, built.load_ms);
+    log().info("compiled '{}' [{}] for {}: compile {:.1f} ms, load {:.1f} ms", name_, what,
+               device.info().id(), built.compile_ms, built.load_ms);
   }
   if (!built.log.empty()) {
     log().warn("compiling '{}' for {}:\n{}", name_, device.info().id(), built.log);
@@ -252,7 +260,8 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, Devi
                     name, name_, device.info().id(), real.size(), fmt::join(real_sizes, ", "),
                     param_sizes.size(), fmt::join(param_sizes, ", ")));
   }
-  return std::make_shared<KernelImpl>(std::move(build), std::move(function), name, name_);
+  return std::make_shared<KernelImpl>(std::move(build), std::move(function), shared_from_this(),
+                                      std::move(key));
 }
 
 }  // namespace detail

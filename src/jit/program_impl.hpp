@@ -5,12 +5,14 @@
 #include "backends/backend.hpp"
 #include "jit/device_impl.hpp"
 #include "jit/file_watch.hpp"
+#include "jit/specialization.hpp"
 
 #include <kjit/program.hpp>
 
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,24 +54,32 @@ struct LoadedBuild {
   std::vector<backend::Variable> variables_;
 };
 
+class ProgramImpl;
+
 class KernelImpl {
  public:
+  /// Kernel `key` of `program`, or its variant `spec` (then `function` is the variant's kernel).
   KernelImpl(std::shared_ptr<LoadedBuild> build, std::unique_ptr<backend::Function> function,
-             std::string name, std::string program);
+             std::shared_ptr<ProgramImpl> program, KernelKey key, Specialization spec = {});
   [[nodiscard]] DeviceImpl& device() const noexcept { return *build_->device; }
   [[nodiscard]] backend::Function& function() const noexcept { return *function_; }
-  [[nodiscard]] const std::string& name() const noexcept { return name_; }
-  /// "kernel 'saxpy<float>' of 'saxpy.cu' on cpu:0"
+  [[nodiscard]] const std::string& name() const noexcept { return key_.name; }
+  [[nodiscard]] const KernelKey& key() const noexcept { return key_; }
+  [[nodiscard]] ProgramImpl& program() const noexcept { return *program_; }
+  /// What this kernel fixes of the program's kernel `key()` (nothing, unless a variant).
+  [[nodiscard]] const Specialization& specialization() const noexcept { return spec_; }
+  /// "kernel 'saxpy<float>' of 'saxpy.cu' on cpu:0", and a variant's fixed values
   [[nodiscard]] std::string describe() const;
 
  private:
   std::shared_ptr<LoadedBuild> build_;  // declared first: outlives the function below
   std::unique_ptr<backend::Function> function_;
-  std::string name_;
-  std::string program_;
+  std::shared_ptr<ProgramImpl> program_;
+  KernelKey key_;
+  Specialization spec_;
 };
 
-class ProgramImpl {
+class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
  public:
   ProgramImpl(std::string name, backend::InputKind input, std::string source,
               std::optional<std::filesystem::path> path, CompileOptions options);
@@ -85,6 +95,11 @@ class ProgramImpl {
                                      ParameterSpellings spellings);
   /// Builds the declared kernels (options.kernels) for `device`; UsageError when there are none.
   void build_declared(DeviceImpl& device);
+  /// A variant of `base` with `more` constants (positions among base's parameters) and, when
+  /// set, a fixed `block` (program_variants.cpp): compiled once per device and values, kept in
+  /// memory up to options.max_variants per kernel.
+  std::shared_ptr<KernelImpl> variant(const std::shared_ptr<KernelImpl>& base,
+                                      std::span<const Constant> more, std::optional<Dim3> block);
 
   /// Program::symbol's work (program_variables.cpp). The size of variable `name` on `device`,
   /// building the declared kernels when the device has no build; UsageError for an unknown name.
@@ -110,8 +125,13 @@ class ProgramImpl {
   /// A finished or running build that has `key`, if any.
   std::optional<std::shared_future<std::shared_ptr<LoadedBuild>>> find_build(const KernelKey& key,
                                                                              DeviceImpl& device);
+  /// `label` names the build in the log; empty: its kernels do.
   std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels, DeviceImpl& device,
-                                                const std::string& source) const;
+                                                const std::string& source,
+                                                std::string_view label = {}) const;
+  /// The build of variant `spec` of kernel `key` on `device`, from the table or compiled.
+  std::shared_ptr<LoadedBuild> variant_build(const KernelKey& key, const Specialization& spec,
+                                             std::size_t count, DeviceImpl& device);
   /// What the backend is asked to compile: `kernels` of `source` with this program's options.
   [[nodiscard]] backend::CompileRequest request_for(const std::vector<KernelKey>& kernels,
                                                     const std::string& source) const;
@@ -124,8 +144,9 @@ class ProgramImpl {
   std::exception_ptr reload(DeviceImpl& device);
   /// Watches the main file and the headers `source` includes from disk.
   void watch_files(const std::string& source);
-  /// Gives a new build the variable writes made so far, then lets later writes reach it.
-  void adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device);
+  /// Gives a new build the variable writes made so far, then lets later writes reach it (a
+  /// variant's build while it lives: the program does not keep it).
+  void adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device, bool variant = false);
 
   /// Bytes written into a variable, replayed into builds made after the write.
   struct VariableWrite {
@@ -153,10 +174,18 @@ class ProgramImpl {
   CompileOptions options_;
   std::mutex mutex_;
   std::map<const DeviceImpl*, std::vector<Build>> builds_;
+  /// A variant's build, by Specialization::key().
+  struct Variant {
+    std::string key;
+    std::shared_future<std::shared_ptr<LoadedBuild>> result;
+  };
+  /// Per device and kernel (KernelKey::describe()): its variants, most recently asked for first.
+  std::map<const DeviceImpl*, std::map<std::string, std::list<Variant>, std::less<>>> variants_;
 
   std::mutex variables_mutex_;  // never held together with mutex_
   std::map<const DeviceImpl*, std::vector<std::shared_ptr<LoadedBuild>>> loaded_;
   std::map<const DeviceImpl*, std::vector<VariableWrite>> written_;
+  std::map<const DeviceImpl*, std::vector<std::weak_ptr<LoadedBuild>>> loaded_variants_;
 
   std::unique_ptr<FileWatch> watch_;  // set when the program reloads on changes
   std::mutex reload_mutex_;           // one reload at a time; taken before mutex_

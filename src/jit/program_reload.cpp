@@ -102,6 +102,7 @@ std::exception_ptr ProgramImpl::reload(DeviceImpl& device) {
     const std::lock_guard lock(mutex_);
     source_ = source;
     builds_.clear();  // other devices build the new text when they next ask
+    variants_.clear();
     std::vector<Build>& builds = builds_[&device];
     for (std::size_t i = 0; i < rebuilt.size(); ++i) {
       std::promise<std::shared_ptr<LoadedBuild>> done;

@@ -25,7 +25,8 @@ const backend::Variable* LoadedBuild::variable(std::string_view name) {
   return it == all.end() ? nullptr : &*it;
 }
 
-void ProgramImpl::adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device) {
+void ProgramImpl::adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& device,
+                        bool variant) {
   const std::lock_guard lock(variables_mutex_);
   const auto written = written_.find(&device);
   if (written != written_.end() && !written->second.empty()) {
@@ -36,7 +37,13 @@ void ProgramImpl::adopt(const std::shared_ptr<LoadedBuild>& build, DeviceImpl& d
       }
     }
   }
-  loaded_[&device].push_back(build);
+  if (variant) {
+    std::vector<std::weak_ptr<LoadedBuild>>& variants = loaded_variants_[&device];
+    std::erase_if(variants, [](const std::weak_ptr<LoadedBuild>& v) { return v.expired(); });
+    variants.push_back(build);
+  } else {
+    loaded_[&device].push_back(build);
+  }
 }
 
 void ProgramImpl::ensure_built(DeviceImpl& device) {
@@ -124,7 +131,17 @@ void ProgramImpl::write_variable(std::string_view name, DeviceImpl& device, std:
   if (stream == nullptr) {
     device.synchronize();
   }
-  for (const backend::Variable& v : places) {
+  std::vector<backend::Variable> everywhere = places;
+  std::vector<std::shared_ptr<LoadedBuild>> variants;  // alive until the copies are made
+  for (const std::weak_ptr<LoadedBuild>& weak : loaded_variants_[&device]) {
+    if (std::shared_ptr<LoadedBuild> variant = weak.lock()) {
+      if (const backend::Variable* v = variant->variable(name)) {
+        everywhere.push_back(*v);
+        variants.push_back(std::move(variant));
+      }
+    }
+  }
+  for (const backend::Variable& v : everywhere) {
     if (stream == nullptr) {
       s->copy_to_device_now(v.address + offset, src, bytes);
     } else {

@@ -10,6 +10,7 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"
+#include "variant_request.hpp"
 
 #include <kjit/error.hpp>
 
@@ -88,6 +89,16 @@ TEST_F(Hiprtc, EveryKernelCompilesToACodeObjectForGfx90aAndGfx908) {
 /// Real kernel files as their projects build them (tests/corpus): the headers they include from
 /// disk (helper_cuda.h, helper_string.h) lose their host code as on the other backends, and what
 /// device code uses without an include (clock_t, umin, assert) is there.
+TEST_F(Hiprtc, ASpecialisedVariantHasOneKernelWithItsLaunchBounds) {
+  const backend::Binary b = compile(test::saxpy_variant_request());
+  ASSERT_EQ(b.kernel_symbols, std::vector<std::string>{"__kjit_variant"});
+  const CodeObject code = read_code_object(b.bytes, "variant");
+  ASSERT_EQ(code.kernels.size(), 1U);
+  EXPECT_EQ(code.kernels[0].name, "__kjit_variant");
+  EXPECT_EQ(code.kernels[0].params.size(), 3U);  // stride, x, y
+  EXPECT_EQ(code.kernels[0].max_threads_per_block, 128U);
+}
+
 TEST_F(Hiprtc, CorpusFilesWithHostHeadersFromDiskCompile) {
   const std::filesystem::path samples =
       std::filesystem::path(KJIT_SOURCE_DIR) / "tests/corpus/cuda-samples";

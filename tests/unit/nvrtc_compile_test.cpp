@@ -6,6 +6,7 @@
 #include "backends/device_variables.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"
+#include "variant_request.hpp"
 
 #include <kjit/error.hpp>
 
@@ -174,6 +175,21 @@ TEST_F(Nvrtc, EveryKernelCompilesToPtxThatPtxasAccepts) {
     EXPECT_EQ(std::system(command.c_str()), 0) << k.file << ": ptxas rejected the PTX";
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_F(Nvrtc, ASpecialisedVariantFoldsItsValuesAndHasLaunchBounds) {
+  const backend::Binary b =
+      compile_with_nvrtc(*api, test::saxpy_variant_request(), {90, false}, "sm_90");
+  const std::string ptx(b.bytes.begin(), b.bytes.end() - 1);
+  ASSERT_EQ(b.kernel_symbols, std::vector<std::string>{"__kjit_variant"});
+  // One entry, of the three parameters left (stride, x, y), the others demoted and gone.
+  EXPECT_NE(ptx.find(".entry __kjit_variant("), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("__kjit_variant_param_2"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("__kjit_variant_param_3"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find(".entry _Z"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".maxntid 128, 1, 1"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("0f40200000"), std::string::npos) << "a = 2.5 as an immediate\n" << ptx;
+  EXPECT_NE(ptx.find("1000"), std::string::npos) << "n = 1000 as an immediate\n" << ptx;
 }
 
 TEST_F(Nvrtc, CompileErrorsAreLocatedInTheUsersFile) {

@@ -47,7 +47,11 @@ typedef __UINT32_TYPE__ uint32_t;
 typedef __UINT64_TYPE__ uint64_t;
 
 // ---- function and variable qualifiers --------------------------------------------------------
-#define __global__ __attribute__((annotate("kjit.kernel")))
+#define __global__ __KJIT_KERNEL
+// The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+#define __KJIT_KERNEL __attribute__((annotate("kjit.kernel")))
+#define __KJIT_LAUNCH_BOUNDS(threads)
 #define __device__
 #define __host__
 #define __shared__ __attribute__((annotate("kjit.shared")))

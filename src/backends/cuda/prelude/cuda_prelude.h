@@ -18,6 +18,11 @@ typedef unsigned long uintptr_t;
 // same path on every backend.
 #define __NVCC__ 1
 
+// The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+#define __KJIT_KERNEL __attribute__((global))
+#define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((launch_bounds(threads)))
+
 // __host__ alone means nothing here: with --device-as-default-execution-space a function marked
 // __host__ (NVRTC refuses those) is compiled as any unmarked one, and __host__ __device__ as
 // __device__. Host function bodies are erased before NVRTC sees the program.

@@ -12,6 +12,11 @@
 #define __CUDACC_RTC__ 1
 #define __CUDA_ARCH__ 700
 
+// The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+#define __KJIT_KERNEL __attribute__((global))
+#define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((amdgpu_flat_work_group_size(1, threads)))
+
 // Host functions of kjit's headers and of the program need no mark: hipRTC is Clang, which
 // refuses a device function's call to a host function at the call.
 #define __KJIT_HOST_ONLY

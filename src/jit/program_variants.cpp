@@ -1,0 +1,122 @@
+// Kernel::specialize: variants of a program's kernels with arguments fixed, compiled from the
+// program's text (specialization.hpp), kept per kernel and device in a table with a cap.
+#include "jit/logging.hpp"
+#include "jit/program_impl.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kjit::detail {
+
+std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>& kernel,
+                                              std::span<const Constant> constants,
+                                              std::optional<Dim3> block) {
+  return kernel->program().variant(kernel, constants, block);
+}
+
+namespace {
+
+void check_block(const KernelImpl& base, const Dim3& block) {
+  const DeviceInfo& info = base.device().info();
+  if (block.volume() == 0 || block.x > info.max_block.x || block.y > info.max_block.y ||
+      block.z > info.max_block.z || block.volume() > info.max_threads_per_block) {
+    throw UsageError(fmt::format(
+        "kjit: {}: specialize_block(({}, {}, {})): {} allows blocks of up to ({}, {}, {}) and {} "
+        "threads, and none empty",
+        base.describe(), block.x, block.y, block.z, info.id(), info.max_block.x, info.max_block.y,
+        info.max_block.z, info.max_threads_per_block));
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImpl>& kernel,
+                                                 std::span<const Constant> more,
+                                                 std::optional<Dim3> block) {
+  const KernelImpl& base = *kernel;
+  if (input_ != backend::InputKind::source) {
+    throw UsageError(fmt::format(
+        "kjit: {}: a program from bitcode cannot be specialised (kjit specialises the source)",
+        base.describe()));
+  }
+  if (block) {
+    check_block(base, *block);
+  }
+  const Specialization& had = base.specialization();
+  const std::size_t count = base.function().params().size() + had.constants.size();
+  const Specialization spec = had.with(more, block, count);
+  if (spec.key() == had.key()) {
+    // Nothing new (the same block again): the same kernel.
+    return kernel;
+  }
+  DeviceImpl& device = base.device();
+  std::shared_ptr<LoadedBuild> build = variant_build(base.key(), spec, count, device);
+  std::unique_ptr<backend::Function> function =
+      build->module->function(build->symbols.at(0), base.name());
+  const std::size_t expected = count - spec.constants.size();
+  if (function->params().size() != expected) {
+    throw LaunchError(fmt::format("kjit: {}: the variant with {} takes {} parameters, not {}",
+                                  base.describe(), spec.describe(), function->params().size(),
+                                  expected));
+  }
+  return std::make_shared<KernelImpl>(std::move(build), std::move(function), shared_from_this(),
+                                      base.key(), spec);
+}
+
+std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
+                                                        const Specialization& spec,
+                                                        std::size_t count, DeviceImpl& device) {
+  const std::string kernel = key.describe();
+  const std::string spec_key = spec.key();
+  std::promise<std::shared_ptr<LoadedBuild>> promise;
+  std::shared_future<std::shared_ptr<LoadedBuild>> result;
+  std::shared_ptr<const std::string> source;
+  bool compile = false;
+  {
+    const std::lock_guard lock(mutex_);
+    source = source_;
+    std::list<Variant>& table = variants_[&device][kernel];
+    const auto it = std::find_if(table.begin(), table.end(),
+                                 [&](const Variant& v) { return v.key == spec_key; });
+    if (it != table.end()) {
+      table.splice(table.begin(), table, it);  // most recently asked for
+      result = it->result;
+    } else {
+      compile = true;
+      result = promise.get_future().share();
+      table.push_front({spec_key, result});
+      if (table.size() > options_.max_variants) {
+        log().warn(
+            "kernel '{}' of '{}' on {} has more than {} specialised variants "
+            "(CompileOptions::max_variants): forgetting the least recently asked for; asking "
+            "for it again loads it from the disk cache",
+            kernel, name_, device.info().id(), options_.max_variants);
+        table.pop_back();
+      }
+    }
+  }
+  if (!compile) {
+    return result.get();
+  }
+  try {
+    const std::string text = variant_source(
+        *source, key.name, backend::kernel_address(key.name, key.signature), count, spec);
+    std::shared_ptr<LoadedBuild> build =
+        compile_and_load({KernelKey{std::string(kVariantKernel), std::nullopt}}, device, text,
+                         fmt::format("{} with {}", kernel, spec.describe()));
+    adopt(build, device, /*variant=*/true);
+    promise.set_value(std::move(build));
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+    // Forget the failure so that a later call tries again (and reports afresh).
+    const std::lock_guard lock(mutex_);
+    std::list<Variant>& table = variants_[&device][kernel];
+    table.remove_if([&](const Variant& v) { return v.key == spec_key; });
+  }
+  return result.get();
+}
+
+}  // namespace kjit::detail

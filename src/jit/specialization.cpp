@@ -1,0 +1,180 @@
+#include "jit/specialization.hpp"
+
+#include <kjit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace kjit::detail {
+
+namespace {
+
+/// A constant's value as C++ would print it, for messages.
+std::string readable(const Constant& c) {
+  switch (c.kind) {
+    case Constant::Kind::boolean:
+      return c.bits != 0 ? "true" : "false";
+    case Constant::Kind::signed_integer:
+      return fmt::format("{}", static_cast<std::int64_t>(c.bits));
+    case Constant::Kind::unsigned_integer:
+      return fmt::format("{}", c.bits);
+    case Constant::Kind::floating:
+      return c.size == 4
+                 ? fmt::format("{}", std::bit_cast<float>(static_cast<std::uint32_t>(c.bits)))
+                 : fmt::format("{}", std::bit_cast<double>(c.bits));
+  }
+  return {};
+}
+
+std::string dims(const Dim3& d) {
+  return fmt::format("({}, {}, {})", d.x, d.y, d.z);
+}
+
+}  // namespace
+
+std::vector<std::size_t> Specialization::kept(std::size_t count) const {
+  std::vector<std::size_t> kept;
+  for (std::size_t p = 0; p < count; ++p) {
+    if (std::none_of(constants.begin(), constants.end(),
+                     [&](const Constant& c) { return c.position == p; })) {
+      kept.push_back(p);
+    }
+  }
+  return kept;
+}
+
+Specialization Specialization::with(std::span<const Constant> more, std::optional<Dim3> fixed,
+                                    std::size_t count) const {
+  Specialization result = *this;
+  const std::vector<std::size_t> open = kept(count);
+  for (Constant c : more) {
+    if (c.position >= open.size()) {
+      throw UsageError(fmt::format(
+          "kjit: specialize(): parameter {} does not exist; the kernel takes {} parameters",
+          c.position, open.size()));
+    }
+    c.position = open[c.position];
+    result.constants.push_back(c);
+  }
+  std::sort(result.constants.begin(), result.constants.end(),
+            [](const Constant& a, const Constant& b) { return a.position < b.position; });
+  if (fixed) {
+    if (block && *block != *fixed) {
+      throw UsageError(fmt::format(
+          "kjit: specialize_block{}: the kernel is specialised for blocks of {} already",
+          dims(*fixed), dims(*block)));
+    }
+    result.block = fixed;
+  }
+  return result;
+}
+
+std::string Specialization::describe() const {
+  std::vector<std::string> parts;
+  for (const Constant& c : constants) {
+    parts.push_back(fmt::format("parameter {} = {}", c.position, readable(c)));
+  }
+  if (block) {
+    parts.push_back("block " + dims(*block));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string Specialization::key() const {
+  std::string key;
+  for (const Constant& c : constants) {
+    key += fmt::format("p{}:{}{}:{:x};", c.position, static_cast<int>(c.kind), c.size, c.bits);
+  }
+  if (block) {
+    key += fmt::format("b{}x{}x{}", block->x, block->y, block->z);
+  }
+  return key;
+}
+
+std::string constant_literal(const Constant& c) {
+  switch (c.kind) {
+    case Constant::Kind::boolean:
+      return c.bits != 0 ? "true" : "false";
+    case Constant::Kind::signed_integer: {
+      const auto v = static_cast<std::int64_t>(c.bits);
+      if (v == std::numeric_limits<std::int64_t>::min()) {
+        return "(-9223372036854775807LL - 1)";
+      }
+      return v < 0 ? fmt::format("({}LL)", v) : fmt::format("{}LL", v);
+    }
+    case Constant::Kind::unsigned_integer:
+      return fmt::format("{}ULL", c.bits);
+    case Constant::Kind::floating:
+      break;
+  }
+  // Finite values as hexadecimal literals (exact); infinities and NaNs by their bits.
+  if (c.size == 4) {
+    const auto bits = static_cast<std::uint32_t>(c.bits);
+    const float f = std::bit_cast<float>(bits);
+    return std::isfinite(f) ? fmt::format("({:a})", static_cast<double>(f))
+                            : fmt::format("__int_as_float(static_cast<int>(0x{:08x}U))", bits);
+  }
+  const double d = std::bit_cast<double>(c.bits);
+  return std::isfinite(d)
+             ? fmt::format("({:a})", d)
+             : fmt::format("__longlong_as_double(static_cast<long long>(0x{:016x}ULL))", c.bits);
+}
+
+std::string variant_source(std::string_view source, std::string_view call, std::string_view address,
+                           std::size_t count, const Specialization& spec) {
+  std::string text = fmt::format(
+      "// kjit: a variant of {} with {}.\n"
+      "// The program's kernels become device functions; the variant's kernel is at the end.\n"
+      "#undef __global__\n#define __global__ __device__\n"
+      "#undef __launch_bounds__\n#define __launch_bounds__(...)\n"
+      "#undef __grid_constant__\n#define __grid_constant__\n",
+      call, spec.describe());
+  if (spec.block) {
+    text += fmt::format("#undef blockDim\n#define blockDim (dim3({}u, {}u, {}u))\n", spec.block->x,
+                        spec.block->y, spec.block->z);
+  }
+  text += "#line 1\n";
+  text += source;
+  if (!source.empty() && source.back() != '\n') {
+    text += '\n';
+  }
+  text += fmt::format(
+      "#line 1 \"kjit-variant\"\n"
+      "template <int I, class... P> struct __kjit_nth;\n"
+      "template <class H, class... T> struct __kjit_nth<0, H, T...> {{ typedef H type; }};\n"
+      "template <int I, class H, class... T>\n"
+      "struct __kjit_nth<I, H, T...> : __kjit_nth<I - 1, T...> {{}};\n"
+      "template <class F> struct __kjit_signature;\n"
+      "template <class R, class... P> struct __kjit_signature<R (*)(P...)> {{\n"
+      "  template <int I> using param = typename __kjit_nth<I, P...>::type;\n"
+      "}};\n"
+      "template <class R, class... P> struct __kjit_signature<R (*)(P...) noexcept>\n"
+      "    : __kjit_signature<R (*)(P...)> {{}};\n"
+      "typedef __kjit_signature<decltype({})> __kjit_kernel_type;\n",
+      address);
+  std::vector<std::string> params;
+  std::vector<std::string> args;
+  auto constant = spec.constants.begin();
+  for (std::size_t p = 0; p < count; ++p) {
+    const std::string type = fmt::format("__kjit_kernel_type::param<{}>", p);
+    if (constant != spec.constants.end() && constant->position == p) {
+      args.push_back(fmt::format("static_cast<{}>({})", type, constant_literal(*constant)));
+      ++constant;
+    } else {
+      params.push_back(fmt::format("{} p{}", type, p));
+      args.push_back(fmt::format("p{}", p));
+    }
+  }
+  const std::string bounds =
+      spec.block ? fmt::format(" __KJIT_LAUNCH_BOUNDS({})", spec.block->volume()) : "";
+  text += fmt::format("extern \"C\" __KJIT_KERNEL void{} {}({}) {{\n  {}({});\n}}\n", bounds,
+                      kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));
+  return text;
+}
+
+}  // namespace kjit::detail

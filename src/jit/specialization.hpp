@@ -1,0 +1,52 @@
+// Runtime specialisation: which arguments of a kernel a variant fixes, and the source a variant is
+// compiled from. The program's own text is compiled again with its kernels demoted to device
+// functions, followed by one new kernel that calls the chosen one with the fixed values as
+// literals (and, for a fixed block, blockDim as a constant and launch bounds). Every backend's
+// compiler then folds the values as it would constants written in the source.
+#pragma once
+
+#include <kjit/detail/specialization.hpp>
+#include <kjit/types.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kjit::detail {
+
+/// The name of a variant's one kernel (extern "C").
+inline constexpr std::string_view kVariantKernel = "__kjit_variant";
+
+/// What a variant fixes, against the parameters of the unspecialised kernel.
+struct Specialization {
+  std::vector<Constant> constants;  // sorted by position
+  std::optional<Dim3> block;
+
+  [[nodiscard]] bool empty() const noexcept { return constants.empty() && !block; }
+  /// The unspecialised kernel's parameters that this leaves to the launch, of `count`.
+  [[nodiscard]] std::vector<std::size_t> kept(std::size_t count) const;
+  /// This with `more` added, whose positions count the `kept(count)` parameters, and `block`.
+  /// UsageError when `block` differs from a block fixed already.
+  [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> block,
+                                    std::size_t count) const;
+  /// "parameter 1 = 1000, parameter 3 = 2.5, block (128, 1, 1)", for messages.
+  [[nodiscard]] std::string describe() const;
+  /// Exact and unique text (values as bits), for the in-memory table of variants.
+  [[nodiscard]] std::string key() const;
+};
+
+/// A C++ expression of `c`'s type's value, exact in every backend (casts to the parameter's type
+/// are the caller's).
+[[nodiscard]] std::string constant_literal(const Constant& c);
+
+/// The source of a variant of the kernel that `call` names ("saxpy<float>", "ns::scale") and
+/// `address` designates ("&saxpy<float>", or a cast that picks an overload), which takes `count`
+/// parameters, made from the program's text `source`.
+[[nodiscard]] std::string variant_source(std::string_view source, std::string_view call,
+                                         std::string_view address, std::size_t count,
+                                         const Specialization& spec);
+
+}  // namespace kjit::detail

@@ -1,0 +1,33 @@
+// A compile request for a specialised variant (jit/specialization.hpp), as Kernel::specialize
+// makes it: saxpy of tests/kernels/specialize.cu with n = 1000 and a = 2.5 fixed and blocks of
+// 128 threads, for the compilers' tests that need no device.
+#pragma once
+
+#include "backends/backend.hpp"
+#include "jit/specialization.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace kjit::test {
+
+inline backend::CompileRequest saxpy_variant_request() {
+  const std::filesystem::path path =
+      std::filesystem::path(KJIT_SOURCE_DIR) / "tests" / "kernels" / "specialize.cu";
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  detail::Specialization spec;
+  spec.constants = {detail::make_constant<int>(0, 1000), detail::make_constant<float>(1, 2.5f)};
+  spec.block = Dim3{128};
+  backend::CompileRequest r;
+  r.program_name = path.string();
+  r.source_path = path;
+  r.source = detail::variant_source(text.str(), "saxpy", "&saxpy", 5, spec);
+  r.kernel_names = {std::string(detail::kVariantKernel)};
+  r.kernel_signatures.resize(1);
+  return r;
+}
+
+}  // namespace kjit::test
