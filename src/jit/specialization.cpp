@@ -135,8 +135,8 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       "#undef __grid_constant__\n#define __grid_constant__\n",
       call, spec.describe());
   if (spec.block) {
-    text += fmt::format("#undef blockDim\n#define blockDim (dim3({}u, {}u, {}u))\n", spec.block->x,
-                        spec.block->y, spec.block->z);
+    text += fmt::format("#undef blockDim\n#define blockDim __KJIT_FIXED_BLOCK({}u, {}u, {}u)\n",
+                        spec.block->x, spec.block->y, spec.block->z);
   }
   text += "#line 1\n";
   text += source;
@@ -172,8 +172,9 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   }
   const std::string bounds =
       spec.block ? fmt::format(" __KJIT_LAUNCH_BOUNDS({})", spec.block->volume()) : "";
-  text += fmt::format("extern \"C\" __KJIT_KERNEL void{} {}({}) {{\n  {}({});\n}}\n", bounds,
-                      kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));
+  text +=
+      fmt::format("extern \"C\" __KJIT_KERNEL void{} {}({}) {{\n  __KJIT_INLINE_CALL {}({});\n}}\n",
+                  bounds, kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));
   return text;
 }
 

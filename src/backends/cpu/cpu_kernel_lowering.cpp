@@ -676,7 +676,69 @@ std::set<llvm::Function*> kernel_functions(llvm::Module& module) {
   return read_global_annotations(module).kernels;
 }
 
+namespace {
+
+/// Inlines the calls that the source marks [[clang::always_inline]] (a specialised variant's call
+/// of the kernel it fixes, jit/specialization.cpp), so that the lowering's analyses see the
+/// kernel's own code in the entry.
+void inline_marked_calls(llvm::Module& m, const LoweringRequest& request) {
+  std::vector<llvm::CallBase*> marked;
+  for (Function& f : m) {
+    for (llvm::Instruction& inst : llvm::instructions(f)) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
+      if (call != nullptr && call->getAttributes().hasFnAttr(llvm::Attribute::AlwaysInline) &&
+          call->getCalledFunction() != nullptr && !call->getCalledFunction()->isDeclaration()) {
+        marked.push_back(call);
+      }
+    }
+  }
+  for (llvm::CallBase* call : marked) {
+    const std::string callee = readable(call->getCalledFunction()->getName());
+    llvm::InlineFunctionInfo info;
+    const llvm::InlineResult result = llvm::InlineFunction(*call, info);
+    if (!result.isSuccess()) {
+      throw BackendError(fmt::format("kjit: cannot inline '{}' in '{}': {}", callee,
+                                     request.program, result.getFailureReason()));
+    }
+  }
+}
+
+/// A fixed block's blockDim (the prelude's __kjit_fixed_dim(read, fixed)): the fixed value where
+/// the kernel synchronises (its threads run on fibers or in loops between barriers, where a
+/// constant block unrolls and simplifies them), the read elsewhere (its threads may run as
+/// ranges, which recognise the read and not a constant). `reach`: what each kernel calls.
+void resolve_fixed_dims(llvm::Module& m, const std::vector<std::set<Function*>>& reach) {
+  Function* fixed_dim = m.getFunction("__kjit_fixed_dim");
+  if (fixed_dim == nullptr) {
+    return;
+  }
+  const auto reached = [&](const Function* f) {
+    return std::any_of(reach.begin(), reach.end(), [&](const std::set<Function*>& r) {
+      return r.count(const_cast<Function*>(f)) !=
+             0;  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    });
+  };
+  bool synchronises = false;
+  for (const std::string_view symbol : {kBarrierWaitSymbol, kWarpWaitSymbol}) {
+    if (Function* wait = m.getFunction(symbol)) {
+      for (llvm::User* user : wait->users()) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+        synchronises = synchronises || (call != nullptr && reached(call->getFunction()));
+      }
+    }
+  }
+  for (llvm::User* user : llvm::make_early_inc_range(fixed_dim->users())) {
+    auto* call = llvm::cast<llvm::CallInst>(user);
+    call->replaceAllUsesWith(call->getArgOperand(synchronises ? 1 : 0));
+    call->eraseFromParent();
+  }
+  fixed_dim->eraseFromParent();
+}
+
+}  // namespace
+
 void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
+  inline_marked_calls(m, request);
   const Annotated annotated = take_global_annotations(m);
   const std::vector<Function*> targets = take_entry_targets(m, request);
   for (std::size_t n = 0; n < targets.size(); ++n) {
@@ -688,7 +750,9 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     }
   }
 
-  SharedLayout layout(m, request, kernel_reach(m, targets));
+  const std::vector<std::set<Function*>> reach = kernel_reach(m, targets);
+  resolve_fixed_dims(m, reach);
+  SharedLayout layout(m, request, reach);
   for (GlobalVariable* g : annotated.shared) {
     layout.place_global(g);
   }

@@ -16,6 +16,7 @@
 #include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include <mutex>
 
@@ -128,6 +129,10 @@ void add_range_check_splits(llvm::PassBuilder& builder) {
         if (level == llvm::OptimizationLevel::O3) {
           passes.addPass(SplitGuardedSharedLoads());
         }
+      });
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel /*level*/) {
+        passes.addPass(llvm::LowerSwitchPass());
       });
 }
 

@@ -49,9 +49,12 @@ typedef __UINT64_TYPE__ uint64_t;
 // ---- function and variable qualifiers --------------------------------------------------------
 #define __global__ __KJIT_KERNEL
 // The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
-// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined, and its call of
+// the kernel it fixes.
 #define __KJIT_KERNEL __attribute__((annotate("kjit.kernel")))
 #define __KJIT_LAUNCH_BOUNDS(threads)
+// Marks that call (its kernel lowering inlines it first: cpu_kernel_lowering.cpp).
+#define __KJIT_INLINE_CALL [[clang::always_inline]]
 #define __device__
 #define __host__
 #define __shared__ __attribute__((annotate("kjit.shared")))
@@ -184,6 +187,23 @@ __KJIT_BUILTIN(blockIdx, uint3, block->block_idx)
 __KJIT_BUILTIN(blockDim, dim3, block->block_dim)
 __KJIT_BUILTIN(gridDim, dim3, block->grid_dim)
 #undef __KJIT_BUILTIN
+
+// blockDim in a specialised variant with a fixed block (jit/specialization.cpp): the block
+// record's value as ever, marked with the one the variant was compiled for. The lowering folds the
+// fixed value in kernels that synchronise, and keeps the read in the others, whose threads may
+// then run as ranges (those recognise the read: cpu_thread_ranges.hpp).
+extern "C" unsigned int __kjit_fixed_dim(unsigned int read, unsigned int fixed);
+template <unsigned int X, unsigned int Y, unsigned int Z>
+struct __kjit_fixed_block_t {
+  static unsigned int __get_x() { return __kjit_fixed_dim(__kjit_ctx()->block->block_dim[0], X); }
+  static unsigned int __get_y() { return __kjit_fixed_dim(__kjit_ctx()->block->block_dim[1], Y); }
+  static unsigned int __get_z() { return __kjit_fixed_dim(__kjit_ctx()->block->block_dim[2], Z); }
+  __declspec(property(get = __get_x)) unsigned int x;
+  __declspec(property(get = __get_y)) unsigned int y;
+  __declspec(property(get = __get_z)) unsigned int z;
+  operator dim3() const { return dim3{__get_x(), __get_y(), __get_z()}; }
+};
+#define __KJIT_FIXED_BLOCK(x, y, z) (__kjit_fixed_block_t<x, y, z>{})
 
 // assert() (kjit's <assert.h>): stops the launch, naming this thread and block.
 static inline void __kjit_assert_fail(const char* expression, const char* file, unsigned line,

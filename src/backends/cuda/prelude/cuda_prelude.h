@@ -19,8 +19,11 @@ typedef unsigned long uintptr_t;
 #define __NVCC__ 1
 
 // The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
-// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined, its call of the
+// kernel it fixes (which the compiler inlines of itself), and blockDim for a fixed block.
 #define __KJIT_KERNEL __attribute__((global))
+#define __KJIT_INLINE_CALL
+#define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((launch_bounds(threads)))
 
 // __host__ alone means nothing here: with --device-as-default-execution-space a function marked

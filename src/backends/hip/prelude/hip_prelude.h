@@ -13,8 +13,11 @@
 #define __CUDA_ARCH__ 700
 
 // The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
-// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined.
+// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined, its call of the
+// kernel it fixes (which the compiler inlines of itself), and blockDim for a fixed block.
 #define __KJIT_KERNEL __attribute__((global))
+#define __KJIT_INLINE_CALL
+#define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((amdgpu_flat_work_group_size(1, threads)))
 
 // Host functions of kjit's headers and of the program need no mark: hipRTC is Clang, which
