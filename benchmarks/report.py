@@ -9,6 +9,7 @@ the run has them.
 import argparse
 import datetime
 import json
+import math
 import re
 import sys
 
@@ -30,6 +31,7 @@ def medians(data):
         if has_aggregates and b.get("aggregate_name") != "median":
             continue
         name = re.sub(r"/(real|manual)_time(_median)?$", "", b["run_name"] if has_aggregates else b["name"])
+        name = re.sub(r"/iterations:\d+$", "", name)
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
         reps = b.get("repetitions", 1)
         out[name] = (b["real_time"] * scale, reps)
@@ -49,7 +51,12 @@ def build_rows(times):
     return ratios, compiles
 
 
-def markdown(section, context, ratios, compiles, bandwidth, reps):
+def geometric_mean(ratios):
+    """The geometric mean of kjit time / baseline time over `ratios`' rows."""
+    return math.exp(sum(math.log(t / bt) for _, _, t, bt in ratios) / len(ratios))
+
+
+def markdown(section, context, ratios, compiles, bandwidth, reps, geomean=False):
     who = f"`{context.get('kjit_device', '?')}`"
     if "kjit_threads" in context:
         who += (f", kjit with {context['kjit_threads']} worker threads, OpenMP with "
@@ -62,6 +69,10 @@ def markdown(section, context, ratios, compiles, bandwidth, reps):
              "|---|---:|---|---:|---:|---:|"]
     for case, baseline, t, bt in ratios:
         lines.append(f"| {case} | {t:.4g} | {baseline} | {bt:.4g} | {t / bt:.3f} | {bt / t:.2f}x |")
+    if geomean and ratios:
+        g = geometric_mean(ratios)
+        lines += ["", f"Geometric mean over the {len(ratios)} cases: kjit time / baseline {g:.3f}, "
+                      f"kjit {1 / g:.2f}x the baseline's speed."]
     if compiles:
         lines += ["", "| kernel | cold compile to a launchable kernel (ms) |", "|---|---:|"]
         for kernel, t in compiles:
@@ -90,6 +101,8 @@ def main():
     parser.add_argument("results")
     parser.add_argument("--markdown", help="file whose section to replace")
     parser.add_argument("--section", default="cpu")
+    parser.add_argument("--geomean", action="store_true",
+                        help="also state the geometric mean of the ratios")
     args = parser.parse_args()
     with open(args.results) as f:
         data = json.load(f)
@@ -99,6 +112,8 @@ def main():
     for case, baseline, t, bt in ratios:
         unit, scale = ("us", 1e3) if max(t, bt) < 0.1 else ("ms", 1.0)
         print(f"ratio {case} {t / bt:.3f}   (kjit {t * scale:.2f} {unit}, {baseline} {bt * scale:.2f} {unit})")
+    if args.geomean and ratios:
+        print(f"geomean {geometric_mean(ratios):.3f}")
     for kernel, t in compiles:
         print(f"compile {kernel} {t:.1f} ms")
     for name, bps in sorted(bandwidths(data).items()):
@@ -106,7 +121,7 @@ def main():
     if args.markdown:
         replace_section(args.markdown, args.section,
                         markdown(args.section, data.get("context", {}), ratios, compiles,
-                                 bandwidths(data), reps))
+                                 bandwidths(data), reps, args.geomean))
     return 0
 
 

@@ -16,7 +16,6 @@
 
 namespace {
 
-using kjit::Dim3;
 using kjit::LaunchConfig;
 
 kjit::Device& device() {
@@ -208,7 +207,7 @@ void matmul(benchmark::State& state, bool fixed) {
   const unsigned tile = 16;
   const LaunchConfig config{.grid = {m / tile, m / tile},
                             .block = {tile, tile},
-                            .shared_bytes = 2 * tile * tile * sizeof(float)};
+                            .shared_bytes = std::size_t{2} * tile * tile * sizeof(float)};
   if (fixed) {
     auto v = k.specialize<3, 4, 5>(m, m, m).specialize_block(config.block);
     timed(state, [&] { v.launch(config, a, b, c); });

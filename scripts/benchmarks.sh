@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs kjit's benchmark suite: every suite the build has that this machine can run.
 #  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
+#  - Runtime specialisation (Kernel::specialize) against the same kernels as they are, on the CPU
+#    and, where a CUDA device exists, on it.
 #  - CPU checked mode (KJIT_CHECK=memory, then memory,race) against the same kernels unchecked.
 #  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
 #  - The disk cache (cold compile against warm load, 1 and 32 programs) on each of those devices.
@@ -46,9 +48,12 @@ interleave=(--benchmark_enable_random_interleaving=true)
 ran=0
 
 # suite <name> <docs section> <binary> [environment...]: runs one suite, reports, or says why not.
+# Sections named specialize-* also state the geometric mean of their ratios.
 suite() {
   local name="$1" section="$2" binary="$3"
   shift 3
+  local extra=()
+  [[ "$section" == specialize-* ]] && extra=(--geomean)
   if [ ! -x "$bench/$binary" ]; then
     echo "benchmarks: $name: skipped, this build has no $binary"
     return 0
@@ -62,7 +67,7 @@ suite() {
     return 0
   fi
   python3 "$root/benchmarks/report.py" "$out/bench-$section.json" --markdown "$docs" \
-    --section "$section"
+    --section "$section" "${extra[@]}"
   ran=$((ran + 1))
   done_suites+=" $section"
 }
@@ -70,6 +75,8 @@ done_suites=""
 
 suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
 suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
+suite "Runtime specialisation on the CPU" specialize-cpu kjit_bench_specialization KJIT_DEVICE=cpu
+suite "Runtime specialisation on CUDA" specialize-cuda kjit_bench_specialization KJIT_DEVICE=cuda
 suite "CPU checked mode (memory) against unchecked" checked-memory kjit_bench_checked \
   KJIT_DEVICE=cpu KJIT_CHECK=memory
 suite "CPU checked mode (memory and race) against unchecked" checked-race kjit_bench_checked \

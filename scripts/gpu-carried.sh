@@ -10,7 +10,9 @@
 # only the benchmark rows FILTER matches, once per worker count (1, 4, 8 and all cores; kjit's
 # pool and OpenMP's team alike; SCALING_THREADS to choose, SCALING_TAG to tell runs apart):
 # bench-cpu-N.json. With --probe, benchmarks/probes/grid_stride_scaling.cpp (built into
-# .carry-run/bin by hand) at those worker counts. Logs go to $OUT.
+# .carry-run/bin by hand) at those worker counts. With --specialize, then the specialisation
+# benchmark on cuda:0 and on the CPU's cores (bench-specialize-cuda.json, bench-specialize-cpu.json;
+# benchmarks/report.py --section specialize-h100 / specialize-cpu16 here). Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -85,6 +87,16 @@ KJIT_DEVICE=cpu KJIT_CHECK=memory,race "$run/bin/kjit_api_tests" \
   --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*:GridStride*:Half*:MathApi*' \
   > "$out/api-cpu-checked.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/api-cpu-checked.log" | sed 's/^/cpu suites checked: /' | head -5
+if [ "${1:-}" = "--specialize" ]; then
+  for device in cuda cpu; do
+    KJIT_DEVICE=$device KJIT_BENCH_SOURCE_DIR="$root" "$run/bin/kjit_bench_specialization" \
+      --benchmark_repetitions=5 --benchmark_min_time=0.3 --benchmark_report_aggregates_only=true \
+      --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+      --benchmark_out="$out/bench-specialize-$device.json" > "$out/bench-specialize-$device.log" 2>&1 ||
+      status=1
+    grep -E "median" "$out/bench-specialize-$device.log" | awk -v d="$device" '{print d, $1, $2, $3}'
+  done
+fi
 if [ "${1:-}" = "--bench" ]; then
   bench bench-cpu || status=1
   grep -E "median" "$out/bench-cpu.log" | awk '{print $1, $2, $3}'

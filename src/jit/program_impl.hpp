@@ -95,10 +95,10 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
                                      ParameterSpellings spellings);
   /// Builds the declared kernels (options.kernels) for `device`; UsageError when there are none.
   void build_declared(DeviceImpl& device);
-  /// A variant of `base` with `more` constants (positions among base's parameters) and, when
+  /// A variant of `kernel` with `more` constants (positions among its parameters) and, when
   /// set, a fixed `block` (program_variants.cpp): compiled once per device and values, kept in
   /// memory up to options.max_variants per kernel.
-  std::shared_ptr<KernelImpl> variant(const std::shared_ptr<KernelImpl>& base,
+  std::shared_ptr<KernelImpl> variant(const std::shared_ptr<KernelImpl>& kernel,
                                       std::span<const Constant> more, std::optional<Dim3> block);
 
   /// Program::symbol's work (program_variables.cpp). The size of variable `name` on `device`,

@@ -76,6 +76,7 @@ Specialization Specialization::with(std::span<const Constant> more, std::optiona
 
 std::string Specialization::describe() const {
   std::vector<std::string> parts;
+  parts.reserve(constants.size() + 1);
   for (const Constant& c : constants) {
     parts.push_back(fmt::format("parameter {} = {}", c.position, readable(c)));
   }

@@ -28,9 +28,9 @@ struct Specialization {
   [[nodiscard]] bool empty() const noexcept { return constants.empty() && !block; }
   /// The unspecialised kernel's parameters that this leaves to the launch, of `count`.
   [[nodiscard]] std::vector<std::size_t> kept(std::size_t count) const;
-  /// This with `more` added, whose positions count the `kept(count)` parameters, and `block`.
-  /// UsageError when `block` differs from a block fixed already.
-  [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> block,
+  /// This with `more` added, whose positions count the `kept(count)` parameters, and the block
+  /// `fixed`. UsageError when `fixed` differs from a block fixed already.
+  [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> fixed,
                                     std::size_t count) const;
   /// "parameter 1 = 1000, parameter 3 = 2.5, block (128, 1, 1)", for messages.
   [[nodiscard]] std::string describe() const;

@@ -146,7 +146,7 @@ TEST_F(Specialize, ConstantWritesReachVariantsBeforeAndAfter) {
   auto sums = poisoned<long long>(4);
   const LaunchConfig config{.grid = {4}, .block = {256}};
   fixed.launch(config, dx, sums);
-  EXPECT_EQ(sums.download(), std::vector<long long>(4, 2 * 256));  // written before it existed
+  EXPECT_EQ(sums.download(), std::vector<long long>(4, 2LL * 256));  // written before it existed
   const float after[4] = {1.0f, 0.0f, 3.0f, 0.0f};
   weights.write(after);
   fixed.launch(config, dx, sums);
