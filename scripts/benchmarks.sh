@@ -3,6 +3,7 @@
 #  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
 #  - Runtime specialisation (Kernel::specialize) against the same kernels as they are, on the CPU
 #    and, where a CUDA device exists, on it.
+#  - Managed memory against device memory, where a CUDA device exists.
 #  - CPU checked mode (KJIT_CHECK=memory, then memory,race) against the same kernels unchecked.
 #  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
 #  - The disk cache (cold compile against warm load, 1 and 32 programs) on each of those devices.
@@ -77,6 +78,7 @@ suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
 suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
 suite "Runtime specialisation on the CPU" specialize-cpu kjit_bench_specialization KJIT_DEVICE=cpu
 suite "Runtime specialisation on CUDA" specialize-cuda kjit_bench_specialization KJIT_DEVICE=cuda
+suite "Managed memory on CUDA" managed-cuda kjit_bench_managed KJIT_DEVICE=cuda
 suite "CPU checked mode (memory) against unchecked" checked-memory kjit_bench_checked \
   KJIT_DEVICE=cpu KJIT_CHECK=memory
 suite "CPU checked mode (memory and race) against unchecked" checked-race kjit_bench_checked \

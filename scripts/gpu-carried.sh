@@ -12,7 +12,8 @@
 # bench-cpu-N.json. With --probe, benchmarks/probes/grid_stride_scaling.cpp (built into
 # .carry-run/bin by hand) at those worker counts. With --specialize, then the specialisation
 # benchmark on cuda:0 and on the CPU's cores (bench-specialize-cuda.json, bench-specialize-cpu.json;
-# benchmarks/report.py --section specialize-h100 / specialize-cpu16 here). Logs go to $OUT.
+# benchmarks/report.py --section specialize-cuda / specialize-cpu16 here); with it or with
+# --managed, the managed-memory benchmark on cuda:0 (bench-managed-cuda.json). Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -87,6 +88,13 @@ KJIT_DEVICE=cpu KJIT_CHECK=memory,race "$run/bin/kjit_api_tests" \
   --gtest_filter='Barriers*:Dialect*:Kernels*:RajaPerf*:Warp*:CooperativeGroups*:GridStride*:Half*:MathApi*' \
   > "$out/api-cpu-checked.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/api-cpu-checked.log" | sed 's/^/cpu suites checked: /' | head -5
+if [ "${1:-}" = "--specialize" ] || [ "${1:-}" = "--managed" ]; then
+  KJIT_DEVICE=cuda "$run/bin/kjit_bench_managed" --benchmark_repetitions=5 \
+    --benchmark_min_time=0.3 --benchmark_report_aggregates_only=true \
+    --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+    --benchmark_out="$out/bench-managed-cuda.json" > "$out/bench-managed-cuda.log" 2>&1 || status=1
+  grep -E "median" "$out/bench-managed-cuda.log" | awk '{print "cuda", $1, $2, $3, $NF}'
+fi
 if [ "${1:-}" = "--specialize" ]; then
   for device in cuda cpu; do
     KJIT_DEVICE=$device KJIT_BENCH_SOURCE_DIR="$root" "$run/bin/kjit_bench_specialization" \

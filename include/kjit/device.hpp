@@ -20,6 +20,8 @@ template <DeviceCopyable T>
 class DeviceBuffer;
 template <DeviceCopyable T>
 class HostBuffer;
+template <DeviceCopyable T>
+class ManagedBuffer;
 class Stream;
 
 /// A handle to a device; cheap to copy, and equal handles name the same device. Devices live
@@ -52,6 +54,12 @@ class KJIT_API Device {
   /// speed: page-locked on a GPU (no staging, truly asynchronous stream copies).
   template <DeviceCopyable T>
   [[nodiscard]] HostBuffer<T> alloc_host(std::size_t count) const;
+  /// count uninitialised elements of managed memory: one address that the host (through
+  /// ManagedBuffer::host()) and this device's kernels both use. cuMemAllocManaged on CUDA,
+  /// hipMallocManaged on HIP, the device's own memory on the CPU. Throws BackendError where the
+  /// device has none.
+  template <DeviceCopyable T>
+  [[nodiscard]] ManagedBuffer<T> alloc_managed(std::size_t count) const;
 
   /// The stream launches use when none is given.
   [[nodiscard]] Stream default_stream() const;

@@ -29,6 +29,9 @@ class KJIT_API RawBuffer {
  public:
   RawBuffer() noexcept = default;
   RawBuffer(const Device& device, std::size_t bytes);
+  /// Managed memory (Device::alloc_managed), which the host addresses too.
+  struct Managed {};
+  RawBuffer(const Device& device, std::size_t bytes, Managed /*kind*/);
   RawBuffer(RawBuffer&& other) noexcept;
   RawBuffer& operator=(RawBuffer&& other) noexcept;
   RawBuffer(const RawBuffer&) = delete;
@@ -85,6 +88,11 @@ class KJIT_API RawHostBuffer {
 
 /// Throws UsageError for a moved-from or default-constructed buffer used as `what`.
 KJIT_API void require_valid_buffer(const RawBuffer& buffer, const char* what);
+
+/// ManagedBuffer's hints: the memory of `buffer` moved toward `to` on `stream` (the device's
+/// default stream when null), or advised.
+KJIT_API void prefetch_managed(const RawBuffer& buffer, ManagedPlace to, const Stream* stream);
+KJIT_API void advise_managed(const RawBuffer& buffer, ManagedAdvice advice);
 
 }  // namespace detail
 
@@ -228,6 +236,10 @@ class DeviceBuffer {
 
   [[nodiscard]] const detail::RawBuffer& raw() const noexcept { return raw_; }
 
+ protected:
+  DeviceBuffer(detail::RawBuffer raw, std::size_t count) noexcept
+      : raw_(std::move(raw)), count_(count) {}
+
  private:
   [[nodiscard]] std::size_t span_bytes(std::size_t n) const {
     if (n < count_) {
@@ -282,6 +294,46 @@ class HostBuffer {
   detail::RawHostBuffer raw_;
   std::size_t count_ = 0;
 };
+
+/// count elements of managed memory (Device::alloc_managed): a DeviceBuffer, passed to kernels
+/// and copied as one, whose elements the host reads and writes in place through host(). The host
+/// may touch them only while no kernel that uses them runs (after a synchronize()); where the
+/// memory lives is the driver's business, which prefetch() and advise() inform.
+template <DeviceCopyable T>
+class ManagedBuffer : public DeviceBuffer<T> {
+ public:
+  ManagedBuffer() noexcept = default;
+  ManagedBuffer(const Device& device, std::size_t count)
+      : DeviceBuffer<T>(
+            detail::RawBuffer(device, detail::checked_bytes(count, sizeof(T), "ManagedBuffer"),
+                              detail::RawBuffer::Managed{}),
+            count) {}
+
+  /// The elements, where the host reads and writes them.
+  [[nodiscard]] std::span<T> host() noexcept { return {data(), this->size()}; }
+  [[nodiscard]] std::span<const T> host() const noexcept { return {data(), this->size()}; }
+
+  /// Moves the memory to the device (before kernels use it) or to the host (before the host
+  /// does), in order on `stream` or on the default stream. Only a hint: nothing where the memory
+  /// never moves (the CPU).
+  void prefetch(ManagedPlace to) const { detail::prefetch_managed(this->raw(), to, nullptr); }
+  void prefetch(ManagedPlace to, const Stream& stream) const {
+    detail::prefetch_managed(this->raw(), to, &stream);
+  }
+  /// Tells the driver how the memory will be used; nothing where there is no such hint.
+  void advise(ManagedAdvice advice) const { detail::advise_managed(this->raw(), advice); }
+
+ private:
+  [[nodiscard]] T* data() const noexcept {
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): managed memory's address is a host pointer too
+    return reinterpret_cast<T*>(this->raw().address());
+  }
+};
+
+template <DeviceCopyable T>
+ManagedBuffer<T> Device::alloc_managed(std::size_t count) const {
+  return ManagedBuffer<T>(*this, count);
+}
 
 template <DeviceCopyable T>
 HostBuffer<T> Device::alloc_host(std::size_t count) const {

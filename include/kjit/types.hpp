@@ -33,6 +33,18 @@ struct LaunchConfig {
 
 enum class BackendKind { cpu, cuda, hip };
 
+/// Where ManagedBuffer::prefetch moves managed memory.
+enum class ManagedPlace { device, host };
+/// How managed memory will be used (ManagedBuffer::advise), as CUDA's and HIP's hints say it.
+enum class ManagedAdvice {
+  read_mostly,         // read by both sides, rarely written: each may keep a copy
+  not_read_mostly,     // undoes read_mostly
+  prefer_device,       // keep it on the device where possible
+  prefer_host,         // keep it in host memory where possible
+  no_preference,       // undoes prefer_device and prefer_host
+  accessed_by_device,  // map it for the device wherever it lives, to avoid faults
+};
+
 /// "cpu", "cuda" or "hip": the spelling KJIT_DEVICE uses.
 [[nodiscard]] KJIT_API const char* to_string(BackendKind kind) noexcept;
 

@@ -103,6 +103,10 @@ void Device::free(std::uint64_t address) noexcept {
   }
 }
 
+std::uint64_t Device::allocate_managed(std::size_t bytes) {
+  return bytes == 0 ? 0 : allocate_managed_impl(bytes);
+}
+
 void* Device::allocate_host(std::size_t bytes) {
   return bytes == 0 ? nullptr : allocate_host_impl(bytes);
 }

@@ -217,6 +217,16 @@ class Device {
   /// gives nullptr. Throws BackendError when none can be had.
   void* allocate_host(std::size_t bytes);
   void free_host(void* pointer) noexcept;
+  /// Managed memory: one address that the host and this device's kernels both use (the memory
+  /// moves on demand where the hardware pages it). Freed with free(); 0 bytes gives 0. Throws
+  /// BackendError when the device has none.
+  std::uint64_t allocate_managed(std::size_t bytes);
+  /// Moves managed memory to the device or to the host ahead of use, ordered on `stream`; a
+  /// backend whose managed memory never moves does nothing.
+  virtual void prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
+                                Stream& stream) = 0;
+  /// Tells the driver how managed memory will be used; nothing where there is no such hint.
+  virtual void advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) = 0;
 
   virtual std::unique_ptr<Stream> create_stream() = 0;
   /// Why the device can run nothing more (a kernel faulted on the CPU), or empty.
@@ -230,6 +240,7 @@ class Device {
   virtual void free_impl(std::uint64_t address) noexcept = 0;
   virtual void* allocate_host_impl(std::size_t bytes) = 0;
   virtual void free_host_impl(void* pointer) noexcept = 0;
+  virtual std::uint64_t allocate_managed_impl(std::size_t bytes) = 0;
 };
 
 class Backend {

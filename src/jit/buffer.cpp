@@ -44,6 +44,9 @@ void require_valid_buffer(const RawBuffer& buffer, const char* what) {
 RawBuffer::RawBuffer(const Device& device, std::size_t bytes)
     : device_(device.impl()), address_(device_->backend().allocate(bytes)), bytes_(bytes) {}
 
+RawBuffer::RawBuffer(const Device& device, std::size_t bytes, Managed /*kind*/)
+    : device_(device.impl()), address_(device_->backend().allocate_managed(bytes)), bytes_(bytes) {}
+
 RawBuffer::RawBuffer(RawBuffer&& other) noexcept
     : device_(std::move(other.device_)),
       address_(std::exchange(other.address_, 0)),
@@ -193,6 +196,24 @@ Device RawBuffer::device() const {
 void* RawBuffer::native_handle() const {
   require_valid_buffer(*this, "native_handle()");
   return reinterpret_cast<void*>(address_);  // NOLINT(performance-no-int-to-ptr)
+}
+
+void prefetch_managed(const RawBuffer& buffer, ManagedPlace to, const Stream* stream) {
+  require_valid_buffer(buffer, "prefetch()");
+  DeviceImpl& device = *buffer.device_impl();
+  backend::Stream& s = stream_of(device, stream);
+  if (buffer.bytes() == 0) {
+    return;
+  }
+  device.backend().prefetch_managed(buffer.address(), buffer.bytes(), to, s);
+}
+
+void advise_managed(const RawBuffer& buffer, ManagedAdvice advice) {
+  require_valid_buffer(buffer, "advise()");
+  if (buffer.bytes() == 0) {
+    return;
+  }
+  buffer.device_impl()->backend().advise_managed(buffer.address(), buffer.bytes(), advice);
 }
 
 }  // namespace kjit::detail

@@ -233,6 +233,22 @@ TEST_F(Hiprtc, CompileErrorsAreLocatedInTheUsersFile) {
   }
 }
 
+TEST_F(Hiprtc, ManagedVariablesAreAnErrorThatNamesThem) {
+  const backend::CompileRequest r = test::request_for_text(
+      "managed.cu", "__managed__ int counter;\n__global__ void k(int* o) {\n  o[0] = counter;\n}\n",
+      "k");
+  try {
+    (void)compile(r);
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.line(), 3U) << e.what();
+    EXPECT_NE(
+        std::string(e.what()).find("__managed__ memory is not supported by kjit's HIP backend"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(Hiprtc, ErrorsInHeadersNameTheHeader) {
   backend::CompileRequest r;
   r.program_name = "main.cu";

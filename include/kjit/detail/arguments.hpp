@@ -40,6 +40,8 @@ struct is_device_buffer : std::false_type {};
 template <class T>
 struct is_device_buffer<DeviceBuffer<T>> : std::true_type {};
 template <class T>
+struct is_device_buffer<ManagedBuffer<T>> : std::true_type {};
+template <class T>
 struct is_device_ptr : std::false_type {};
 template <class T>
 struct is_device_ptr<DevicePtr<T>> : std::true_type {};
@@ -55,6 +57,10 @@ struct referenced_element {
 };
 template <class Arg, class T>
 struct referenced_element<Arg, DeviceBuffer<T>> {
+  using type = std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>, const T, T>;
+};
+template <class Arg, class T>
+struct referenced_element<Arg, ManagedBuffer<T>> {
   using type = std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>, const T, T>;
 };
 template <class Arg, class T>

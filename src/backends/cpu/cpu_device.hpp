@@ -31,12 +31,18 @@ class CpuDevice : public backend::Device {
   std::unique_ptr<backend::Stream> create_stream() override;
   void synchronize() override;
   void* native_handle() override { return nullptr; }
+  // Managed memory is the device's memory, which is host memory: nothing moves, nothing to hint.
+  void prefetch_managed(std::uint64_t /*address*/, std::size_t /*bytes*/, ManagedPlace /*to*/,
+                        backend::Stream& /*stream*/) override {}
+  void advise_managed(std::uint64_t /*address*/, std::size_t /*bytes*/,
+                      ManagedAdvice /*advice*/) override {}
 
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
   void free_impl(std::uint64_t address) noexcept override;
   void* allocate_host_impl(std::size_t bytes) override;  // on the CPU, host memory is device memory
   void free_host_impl(void* pointer) noexcept override;
+  std::uint64_t allocate_managed_impl(std::size_t bytes) override { return allocate_impl(bytes); }
 
  private:
   friend class TrackedStream;

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace kjit::cuda {
 
@@ -163,6 +164,75 @@ void CudaDevice::free_impl(std::uint64_t address) noexcept {
   } catch (const std::exception& e) {
     detail::log().warn("freeing memory on {}: {}", id_, e.what());
   }
+}
+
+namespace {
+
+/// The driver's function for managed memory, or BackendError naming what the driver lacks.
+template <class F>
+F managed_function(F f, const char* name, const std::string& id) {
+  if (f == nullptr) {
+    throw BackendError(fmt::format(
+        "kjit: {}: this CUDA driver has no {} (managed memory needs driver 12.2 or newer)", id,
+        name));
+  }
+  return f;
+}
+
+}  // namespace
+
+std::uint64_t CudaDevice::allocate_managed_impl(std::size_t bytes) {
+  make_current();
+  int managed = 0;
+  check(api_, api_.cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, device_),
+        "cuDeviceGetAttribute", id_);
+  if (managed == 0) {
+    throw BackendError(fmt::format("kjit: {} cannot allocate managed memory", id_));
+  }
+  CUdeviceptr address = 0;
+  check(api_,
+        managed_function(api_.cuMemAllocManaged, "cuMemAllocManaged", id_)(&address, bytes,
+                                                                           CU_MEM_ATTACH_GLOBAL),
+        "cuMemAllocManaged", fmt::format("{}, {} bytes", id_, bytes));
+  return address;
+}
+
+void CudaDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
+                                  backend::Stream& stream) {
+  make_current();
+  const CUmemLocation where = to == ManagedPlace::device
+                                  ? CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, device_}
+                                  : CUmemLocation{CU_MEM_LOCATION_TYPE_HOST, 0};
+  check(api_,
+        managed_function(api_.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id_)(
+            address, bytes, where, 0, static_cast<CUstream>(stream.native_handle())),
+        "cuMemPrefetchAsync", fmt::format("{}, {} bytes", id_, bytes));
+}
+
+void CudaDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
+  make_current();
+  const CUmemLocation device{CU_MEM_LOCATION_TYPE_DEVICE, device_};
+  const CUmemLocation host{CU_MEM_LOCATION_TYPE_HOST, 0};
+  const auto [what, where] = [&]() -> std::pair<CUmem_advise, CUmemLocation> {
+    switch (advice) {
+      case ManagedAdvice::read_mostly:
+        return {CU_MEM_ADVISE_SET_READ_MOSTLY, device};
+      case ManagedAdvice::not_read_mostly:
+        return {CU_MEM_ADVISE_UNSET_READ_MOSTLY, device};
+      case ManagedAdvice::prefer_device:
+        return {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, device};
+      case ManagedAdvice::prefer_host:
+        return {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host};
+      case ManagedAdvice::no_preference:
+        return {CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, device};
+      case ManagedAdvice::accessed_by_device:
+        return {CU_MEM_ADVISE_SET_ACCESSED_BY, device};
+    }
+    throw UsageError("kjit: an unknown ManagedAdvice");
+  }();
+  check(api_,
+        managed_function(api_.cuMemAdvise, "cuMemAdvise_v2", id_)(address, bytes, what, where),
+        "cuMemAdvise", fmt::format("{}, {} bytes", id_, bytes));
 }
 
 }  // namespace kjit::cuda

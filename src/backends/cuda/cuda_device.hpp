@@ -51,8 +51,13 @@ class CudaDevice : public backend::Device {
   void note_launch(const std::string* kernel) noexcept { last_launch_.note(kernel); }
   [[nodiscard]] std::string last_launch() const { return last_launch_.describe(); }
 
+  void prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
+                        backend::Stream& stream) override;
+  void advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) override;
+
  protected:
   std::uint64_t allocate_impl(std::size_t bytes) override;
+  std::uint64_t allocate_managed_impl(std::size_t bytes) override;
   void free_impl(std::uint64_t address) noexcept override;
   void* allocate_host_impl(std::size_t bytes) override;
   void free_host_impl(void* pointer) noexcept override;

@@ -48,6 +48,12 @@ namespace kjit::cuda {
   X(cuMemFree, "cuMemFree_v2", nullptr, true, CUresult, (CUdeviceptr address))                    \
   X(cuMemAllocHost, "cuMemAllocHost_v2", nullptr, true, CUresult, (void** pointer, size_t bytes)) \
   X(cuMemFreeHost, "cuMemFreeHost", nullptr, true, CUresult, (void* pointer))                     \
+  X(cuMemAllocManaged, "cuMemAllocManaged", nullptr, false, CUresult,                             \
+    (CUdeviceptr * address, size_t bytes, unsigned int flags))                                    \
+  X(cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", nullptr, false, CUresult,                        \
+    (CUdeviceptr address, size_t bytes, CUmemLocation to, unsigned int flags, CUstream stream))   \
+  X(cuMemAdvise, "cuMemAdvise_v2", nullptr, false, CUresult,                                      \
+    (CUdeviceptr address, size_t bytes, CUmem_advise advice, CUmemLocation location))             \
   X(cuMemHostAlloc, "cuMemHostAlloc", nullptr, true, CUresult,                                    \
     (void** pointer, size_t bytes, unsigned int flags))                                           \
   X(cuPointerGetAttribute, "cuPointerGetAttribute", nullptr, true, CUresult,                      \

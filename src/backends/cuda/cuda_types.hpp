@@ -34,7 +34,23 @@ enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+
+// Managed memory (cuMemAllocManaged, cuMemPrefetchAsync_v2, cuMemAdvise_v2).
+inline constexpr unsigned int CU_MEM_ATTACH_GLOBAL = 1;
+enum CUmemLocationType : int { CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_LOCATION_TYPE_HOST = 2 };
+struct CUmemLocation {
+  CUmemLocationType type;
+  int id;
+};
+enum CUmem_advise : int {
+  CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+  CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+  CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+  CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+  CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
 };
 
 enum CUjit_option : int {

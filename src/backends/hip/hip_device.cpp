@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace kjit::hip {
 
@@ -143,6 +144,75 @@ void HipDevice::free_host_impl(void* pointer) noexcept {
   if (r != hipSuccess) {
     detail::log().warn("hipHostFree on {}: {}", id_, describe_result(api_, r));
   }
+}
+
+namespace {
+
+/// The runtime's function for managed memory, or BackendError naming what the runtime lacks.
+template <class F>
+F managed_function(F f, const char* name, const std::string& id) {
+  if (f == nullptr) {
+    throw BackendError(fmt::format("kjit: {}: this HIP runtime has no {}", id, name));
+  }
+  return f;
+}
+
+// hipMemoryAdvise's values (hip_runtime_api.h), and hipCpuDeviceId.
+constexpr int kSetReadMostly = 1;
+constexpr int kUnsetReadMostly = 2;
+constexpr int kSetPreferredLocation = 3;
+constexpr int kUnsetPreferredLocation = 4;
+constexpr int kSetAccessedBy = 5;
+constexpr int kCpuDevice = -1;
+constexpr unsigned int kAttachGlobal = 1;  // hipMemAttachGlobal
+
+}  // namespace
+
+std::uint64_t HipDevice::allocate_managed_impl(std::size_t bytes) {
+  make_current();
+  void* address = nullptr;
+  check(api_,
+        managed_function(api_.hipMallocManaged, "hipMallocManaged", id_)(&address, bytes,
+                                                                         kAttachGlobal),
+        "hipMallocManaged", fmt::format("{}, {} bytes", id_, bytes));
+  return reinterpret_cast<std::uint64_t>(address);
+}
+
+void HipDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
+                                 backend::Stream& stream) {
+  make_current();
+  check(api_,
+        managed_function(api_.hipMemPrefetchAsync, "hipMemPrefetchAsync", id_)(
+            reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
+            bytes, to == ManagedPlace::device ? ordinal_ : kCpuDevice,
+            static_cast<hipStream_t>(stream.native_handle())),
+        "hipMemPrefetchAsync", fmt::format("{}, {} bytes", id_, bytes));
+}
+
+void HipDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
+  make_current();
+  const auto [what, device] = [&]() -> std::pair<int, int> {
+    switch (advice) {
+      case ManagedAdvice::read_mostly:
+        return {kSetReadMostly, ordinal_};
+      case ManagedAdvice::not_read_mostly:
+        return {kUnsetReadMostly, ordinal_};
+      case ManagedAdvice::prefer_device:
+        return {kSetPreferredLocation, ordinal_};
+      case ManagedAdvice::prefer_host:
+        return {kSetPreferredLocation, kCpuDevice};
+      case ManagedAdvice::no_preference:
+        return {kUnsetPreferredLocation, ordinal_};
+      case ManagedAdvice::accessed_by_device:
+        return {kSetAccessedBy, ordinal_};
+    }
+    throw UsageError("kjit: an unknown ManagedAdvice");
+  }();
+  check(api_,
+        managed_function(api_.hipMemAdvise, "hipMemAdvise", id_)(
+            reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
+            bytes, what, device),
+        "hipMemAdvise", fmt::format("{}, {} bytes", id_, bytes));
 }
 
 }  // namespace kjit::hip

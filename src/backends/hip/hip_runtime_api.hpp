@@ -39,6 +39,12 @@ namespace kjit::hip {
      void** extra))                                                                               \
   X(hipMalloc, "hipMalloc", true, hipError_t, (void** address, size_t bytes))                     \
   X(hipFree, "hipFree", true, hipError_t, (void* address))                                        \
+  X(hipMallocManaged, "hipMallocManaged", false, hipError_t,                                      \
+    (void** address, size_t bytes, unsigned int flags))                                           \
+  X(hipMemPrefetchAsync, "hipMemPrefetchAsync", false, hipError_t,                                \
+    (const void* address, size_t bytes, int device, hipStream_t stream))                          \
+  X(hipMemAdvise, "hipMemAdvise", false, hipError_t,                                              \
+    (const void* address, size_t bytes, int advice, int device))                                  \
   X(hipHostMalloc, "hipHostMalloc", true, hipError_t,                                             \
     (void** pointer, size_t bytes, unsigned int flags))                                           \
   X(hipHostFree, "hipHostFree", true, hipError_t, (void* pointer))                                \

@@ -33,6 +33,13 @@ __attribute__((unavailable(
 __kjit_device_launch(A...);
 #define __KJIT_DEVICE_LAUNCH __kjit_device_launch
 
+// __managed__ variables, which ROCm 5's hipRTC does not know ("unknown type name"): an error at
+// their use that names them. (Managed buffers work: Device::alloc_managed.)
+#ifndef __managed__
+#define __managed__ \
+  __attribute__((unavailable("__managed__ memory is not supported by kjit's HIP backend")))
+#endif
+
 // The fixed-width types hipRTC 5.2 leaves out, spelled as Clang's own <stdint.h> spells them, so
 // that a hipRTC that has them declares the same types. (Its int64_t is long long.)
 typedef __INT8_TYPE__ int8_t;
