@@ -50,6 +50,36 @@ void launch_kjit(benchmark::State& state) {
   check(cuStreamSynchronize(setup().stream), "sync");
 }
 
+// 100 launches of an empty kernel and a wait: replayed from a kjit::Graph (a CUDA graph) against
+// 100 raw cuLaunchKernel calls.
+constexpr int kGraphLaunches = 100;
+
+void graph100_kjit(benchmark::State& state) {
+  auto k = kjit::Program::from_source("empty.cu", "__global__ void empty_kernel() {}")
+               .kernel<>("empty_kernel", setup().device);
+  const kjit::Stream stream = setup().device.default_stream();
+  const kjit::Graph graph = kjit::Graph::record(stream, [&] {
+    for (int i = 0; i < kGraphLaunches; ++i) {
+      k.launch(stream, kjit::LaunchConfig{});
+    }
+  });
+  for (auto _ : state) {
+    graph.launch(stream);
+    check(cuStreamSynchronize(setup().stream), "sync");
+  }
+}
+
+void graph100_raw(benchmark::State& state) {
+  const CUfunction f = setup().nvcc_function("_Z12empty_kernelv");
+  const CUstream s = setup().stream;
+  for (auto _ : state) {
+    for (int i = 0; i < kGraphLaunches; ++i) {
+      check(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, nullptr, nullptr), "cuLaunchKernel");
+    }
+    check(cuStreamSynchronize(s), "sync");
+  }
+}
+
 void launch_raw(benchmark::State& state) {
   const CUfunction f = setup().nvcc_function("_Z12empty_kernelv");
   const CUstream s = setup().stream;
@@ -346,6 +376,8 @@ int main(int argc, char** argv) {
   const auto kernel_case = kjit::bench::register_kernel_case;
   real("launch_enqueue/empty/kjit", launch_kjit);
   real("launch_enqueue/empty/raw", launch_raw);
+  real("graph100/empty/kjit", graph100_kjit);
+  real("graph100/empty/raw", graph100_raw);
   kernel_case("kernel/vadd_2^26", vadd);
   kernel_case("kernel/saxpy_2^26", saxpy);
   kernel_case("kernel/mandelbrot_2048x2048x256", mandelbrot);

@@ -3,6 +3,8 @@
 #  - CPU: kjit against the same loops compiled ahead of time with OpenMP, and cold compiles.
 #  - Runtime specialisation (Kernel::specialize) against the same kernels as they are, on the CPU
 #    and, where a CUDA device exists, on it.
+#  - Launch graphs (a replayed kjit::Graph of 100 launches) against the launches, on the CPU and
+#    CUDA; kjit_bench_cuda also has them against raw cuLaunchKernel calls.
 #  - Managed memory against device memory, where a CUDA device exists.
 #  - CPU checked mode (KJIT_CHECK=memory, then memory,race) against the same kernels unchecked.
 #  - CUDA, where a CUDA device exists: kjit against raw driver calls, nvcc -O3 and plain NVRTC.
@@ -78,6 +80,8 @@ suite "CPU against OpenMP" cpu kjit_bench_cpu KJIT_DEVICE=cpu
 suite "CUDA against raw driver calls, nvcc and NVRTC" cuda kjit_bench_cuda KJIT_DEVICE=cuda
 suite "Runtime specialisation on the CPU" specialize-cpu kjit_bench_specialization KJIT_DEVICE=cpu
 suite "Runtime specialisation on CUDA" specialize-cuda kjit_bench_specialization KJIT_DEVICE=cuda
+suite "Launch graphs on the CPU" graphs-cpu kjit_bench_graphs KJIT_DEVICE=cpu
+suite "Launch graphs on CUDA" graphs-cuda kjit_bench_graphs KJIT_DEVICE=cuda
 suite "Managed memory on CUDA" managed-cuda kjit_bench_managed KJIT_DEVICE=cuda
 suite "CPU checked mode (memory) against unchecked" checked-memory kjit_bench_checked \
   KJIT_DEVICE=cpu KJIT_CHECK=memory

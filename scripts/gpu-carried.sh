@@ -13,7 +13,9 @@
 # .carry-run/bin by hand) at those worker counts. With --specialize, then the specialisation
 # benchmark on cuda:0 and on the CPU's cores (bench-specialize-cuda.json, bench-specialize-cpu.json;
 # benchmarks/report.py --section specialize-cuda / specialize-cpu16 here); with it or with
-# --managed, the managed-memory benchmark on cuda:0 (bench-managed-cuda.json). Logs go to $OUT.
+# --managed, the managed-memory benchmark on cuda:0 (bench-managed-cuda.json); with --graphs,
+# the graph benchmark on cuda:0 and the CPU (bench-graphs-*.json) and kjit_bench_cuda's graph and
+# launch rows against raw cuLaunchKernel (bench-graphs-raw.json). Logs go to $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
@@ -23,7 +25,7 @@ libs="$(mktemp -d /tmp/kjit-carried-XXXXXX)"
 for deb in "$run"/debs/*.deb; do
   dpkg -x "$deb" "$libs"
 done
-export LD_LIBRARY_PATH="$run/bin:$libs/usr/lib/x86_64-linux-gnu:$libs/usr/lib/llvm-19/lib"
+export LD_LIBRARY_PATH="$run/bin:$libs/usr/lib/x86_64-linux-gnu:$libs/usr/lib/llvm-19/lib:/usr/local/cuda/lib64"
 export KJIT_TEST_SOURCE_DIR="$root"  # where the tests find kernels/
 export KJIT_CACHE_DIR="$libs/cache"  # cold: every program compiles once
 {
@@ -94,6 +96,22 @@ if [ "${1:-}" = "--specialize" ] || [ "${1:-}" = "--managed" ]; then
     --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
     --benchmark_out="$out/bench-managed-cuda.json" > "$out/bench-managed-cuda.log" 2>&1 || status=1
   grep -E "median" "$out/bench-managed-cuda.log" | awk '{print "cuda", $1, $2, $3, $NF}'
+fi
+if [ "${1:-}" = "--graphs" ]; then  # replayed graphs against kjit's and raw launches
+  for device in cuda cpu; do
+    KJIT_DEVICE=$device "$run/bin/kjit_bench_graphs" --benchmark_repetitions=5 \
+      --benchmark_min_time=0.3 --benchmark_report_aggregates_only=true \
+      --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+      --benchmark_out="$out/bench-graphs-$device.json" > "$out/bench-graphs-$device.log" 2>&1 ||
+      status=1
+    grep -E "median" "$out/bench-graphs-$device.log" | awk -v d="$device" '{print d, $1, $2, $3}'
+  done
+  KJIT_BENCH_NVCC_CUBIN="$run/bin/nvcc_baselines.cubin" KJIT_BENCH_SOURCE_DIR="$root" \
+    "$run/bin/kjit_bench_cuda" --benchmark_filter='graph100|launch_enqueue' \
+    --benchmark_repetitions=5 --benchmark_min_time=0.3 --benchmark_report_aggregates_only=true \
+    --benchmark_enable_random_interleaving=true --benchmark_out_format=json \
+    --benchmark_out="$out/bench-graphs-raw.json" > "$out/bench-graphs-raw.log" 2>&1 || status=1
+  grep -E "median" "$out/bench-graphs-raw.log" | awk '{print "raw", $1, $2, $3}'
 fi
 if [ "${1:-}" = "--specialize" ]; then
   for device in cuda cpu; do

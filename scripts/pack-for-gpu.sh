@@ -10,7 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
 cmake --build "$root/build" --target kjit kjit_api_tests kjit_cross_backend_tests kjit_bench_cpu \
   kjit_cpu_fault_tests kjit_launch_allocation_tests kjit_memory_check_tests \
-  kjit_bench_specialization kjit_bench_managed
+  kjit_bench_specialization kjit_bench_managed kjit_bench_graphs kjit_bench_cuda
 rm -rf "$run"
 mkdir -p "$run/bin" "$run/debs"
 cp -L "$root/build/src/libkjit.so.0" "$run/bin/"  # the SONAME, as a plain file
@@ -18,8 +18,9 @@ cp "$root/build/tests/kjit_api_tests" "$root/build/tests/kjit_cross_backend_test
   "$root/build/tests/kjit_cpu_fault_tests" "$root/build/tests/kjit_launch_allocation_tests" \
   "$root/build/tests/kjit_memory_check_tests" "$root/build/benchmarks/kjit_bench_cpu" \
   "$root/build/benchmarks/kjit_bench_specialization" "$root/build/benchmarks/kjit_bench_managed" \
-  "$run/bin/"
-strip --strip-unneeded "$run"/bin/*
+  "$root/build/benchmarks/kjit_bench_graphs" "$root/build/benchmarks/kjit_bench_cuda" \
+  "$root/build/benchmarks/nvcc_baselines.cubin" "$run/bin/"
+strip --strip-unneeded "$run"/bin/kjit_* "$run"/bin/libkjit.so.0
 (cd "$run/debs" && apt-get download libllvm19 libclang-cpp19 libspdlog1.10 libfmt9 \
   libboost-context1.74.0 libz3-4 libbenchmark1debian >/dev/null)
 du -sh "$run"

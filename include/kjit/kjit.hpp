@@ -10,6 +10,7 @@
 #include <kjit/device.hpp>
 #include <kjit/embedded.hpp>
 #include <kjit/error.hpp>
+#include <kjit/graph.hpp>
 #include <kjit/half.hpp>
 #include <kjit/kernel.hpp>
 #include <kjit/memory.hpp>

@@ -37,6 +37,7 @@ std::string kernel_address(const std::string& name, const std::optional<std::str
   return signature ? "static_cast<void (*)(" + *signature + ")>(&" + name + ")" : "&" + name;
 }
 
+Graph::~Graph() = default;
 Device::~Device() = default;
 Compiler::~Compiler() = default;
 Backend::~Backend() = default;

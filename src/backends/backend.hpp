@@ -120,6 +120,22 @@ class Event {
   virtual double elapsed_ms_since(Event& start) = 0;
 };
 
+class Stream;
+
+/// Work recorded from a stream (Stream::begin_recording), replayed as one unit.
+class Graph {
+ public:
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  virtual ~Graph();
+  /// Enqueues the recorded work on `stream`, a stream of the same device; replays of one graph
+  /// run one after another.
+  virtual void launch(Stream& stream) = 0;
+  /// The operations recorded (kernel launches and copies).
+  [[nodiscard]] virtual std::size_t size() const = 0;
+};
+
 /// An in-order queue. Copies are asynchronous: host memory must stay valid until synchronize().
 class Stream {
  public:
@@ -139,6 +155,11 @@ class Stream {
   /// Waits for the queue; throws the first error its work hit (then forgets it).
   virtual void synchronize() = 0;
   virtual void* native_handle() = 0;
+  /// From now on, launches and copies enqueued here are recorded instead of run, until
+  /// end_recording() returns them as a graph (which the caller drops to abandon them). The core
+  /// keeps everything else (synchronising, events) away from a recording stream.
+  virtual void begin_recording() = 0;
+  virtual std::unique_ptr<Graph> end_recording() = 0;
 };
 
 /// A kernel in a loaded module.

@@ -1,5 +1,6 @@
 // detail::RawBuffer: the untyped allocation behind DeviceBuffer<T>.
 #include "jit/device_impl.hpp"
+#include "jit/graph_recording.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -42,10 +43,14 @@ void require_valid_buffer(const RawBuffer& buffer, const char* what) {
 }
 
 RawBuffer::RawBuffer(const Device& device, std::size_t bytes)
-    : device_(device.impl()), address_(device_->backend().allocate(bytes)), bytes_(bytes) {}
+    : device_(device.impl()), address_(device_->backend().allocate(bytes)), bytes_(bytes) {
+  device_->note_allocated(address_, bytes_);
+}
 
 RawBuffer::RawBuffer(const Device& device, std::size_t bytes, Managed /*kind*/)
-    : device_(device.impl()), address_(device_->backend().allocate_managed(bytes)), bytes_(bytes) {}
+    : device_(device.impl()), address_(device_->backend().allocate_managed(bytes)), bytes_(bytes) {
+  device_->note_allocated(address_, bytes_);
+}
 
 RawBuffer::RawBuffer(RawBuffer&& other) noexcept
     : device_(std::move(other.device_)),
@@ -72,6 +77,7 @@ void RawBuffer::release() noexcept {
     return;
   }
   wait_before_freeing(*device_, "device memory");
+  device_->note_freed(address_);
   device_->backend().free(address_);
   device_.reset();
   address_ = 0;
@@ -88,8 +94,8 @@ void check_range(const RawBuffer& buffer, std::size_t offset, std::size_t bytes,
   }
 }
 
-backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
-  backend::Stream* s = device.stream(stream);
+StreamImpl& stream_impl_of(DeviceImpl& device, const Stream* stream) {
+  StreamImpl* s = device.stream_impl(stream);
   if (s == nullptr) {
     throw UsageError(fmt::format("kjit: a buffer of {} cannot be copied on a stream of {}",
                                  device.describe(), stream->impl()->device().describe()));
@@ -97,18 +103,35 @@ backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
   return *s;
 }
 
-/// One copy between the host and a buffer, checked: ordered on `stream`, or without one,
-/// synchronous after the device's earlier work (`now` then does the copy).
+backend::Stream& stream_of(DeviceImpl& device, const Stream* stream) {
+  return stream_impl_of(device, stream).backend();
+}
+
+/// One copy between the host and a buffer (or, with `source`, between two buffers), checked:
+/// ordered on `stream`, or without one, synchronous after the device's earlier work (`now` then
+/// does the copy). A recording stream records a copy between buffers and refuses the others.
 template <class Ordered, class Now>
 void transfer(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, const Stream* stream,
-              const char* what, Ordered ordered, Now now) {
+              const char* what, Ordered ordered, Now now, const RawBuffer* source = nullptr) {
   require_valid_buffer(buffer, what);
   check_range(buffer, offset, bytes, what);
   if (bytes == 0) {
     return;
   }
   DeviceImpl& device = *buffer.device_impl();
-  backend::Stream& s = stream_of(device, stream);
+  StreamImpl& impl = stream_impl_of(device, stream);
+  backend::Stream& s = impl.backend();
+  if (Recording* recording = impl.recording()) {
+    if (source == nullptr) {
+      impl.refuse_while_recording(what);
+    }
+    if (stream == nullptr) {
+      impl.refuse_while_recording("a synchronous copy");
+    }
+    ordered(s, buffer.address() + offset);
+    recording->note_copy(buffer, *source);
+    return;
+  }
   if (stream != nullptr) {
     ordered(s, buffer.address() + offset);
     return;
@@ -153,7 +176,8 @@ void RawBuffer::copy_from(std::size_t offset, const RawBuffer& src, std::size_t 
       [&](backend::Stream& s, std::uint64_t at) {
         s.copy_on_device(at, from, bytes);
         s.synchronize();
-      });
+      },
+      &src);
 }
 
 RawHostBuffer::RawHostBuffer(const Device& device, std::size_t bytes)

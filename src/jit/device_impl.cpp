@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kjit::detail {
 
 DeviceImpl::DeviceImpl(backend::Backend& backend, DeviceInfo info)
@@ -39,6 +41,55 @@ std::shared_ptr<StreamImpl> DeviceImpl::create_stream() {
   return std::make_shared<StreamImpl>(*this, backend().create_stream());
 }
 
+StreamImpl* DeviceImpl::stream_impl(const Stream* stream) {
+  if (stream == nullptr) {
+    return default_stream().get();
+  }
+  const auto& s = stream->impl();
+  return &s->device() == this ? s.get() : nullptr;
+}
+
+void DeviceImpl::note_allocated(std::uint64_t address, std::size_t bytes) {
+  if (address == 0) {
+    return;
+  }
+  const std::lock_guard lock(allocations_mutex_);
+  allocations_[address] = Live{bytes, next_allocation_++};
+}
+
+void DeviceImpl::note_freed(std::uint64_t address) noexcept {
+  const std::lock_guard lock(allocations_mutex_);
+  allocations_.erase(address);
+}
+
+std::optional<Allocation> DeviceImpl::allocation_of(std::uint64_t address) {
+  const std::lock_guard lock(allocations_mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) {
+    return std::nullopt;
+  }
+  --it;
+  if (address - it->first >= std::max<std::size_t>(it->second.bytes, 1)) {
+    return std::nullopt;
+  }
+  return Allocation{it->first, it->second.number};
+}
+
+bool DeviceImpl::is_live(const Allocation& allocation) {
+  const std::lock_guard lock(allocations_mutex_);
+  const auto it = allocations_.find(allocation.base);
+  return it != allocations_.end() && it->second.number == allocation.number;
+}
+
+void StreamImpl::refuse_while_recording(const char* what) const {
+  if (recording() != nullptr) {
+    throw UsageError(fmt::format(
+        "kjit: {} on a stream of {} that is recording a graph (Graph::record): only kernel "
+        "launches and copies between device buffers are recorded",
+        what, device_.describe()));
+  }
+}
+
 backend::Stream* DeviceImpl::stream(const Stream* stream) {
   if (stream == nullptr) {
     return &default_stream()->backend();
@@ -48,6 +99,11 @@ backend::Stream* DeviceImpl::stream(const Stream* stream) {
 }
 
 void DeviceImpl::synchronize() {
+  if (recording_streams.load(std::memory_order_acquire) > 0) {
+    throw UsageError(
+        fmt::format("kjit: waiting for {} while one of its streams records a graph (Graph::record)",
+                    describe()));
+  }
   backend().synchronize();
 }
 

@@ -7,8 +7,11 @@
 #include <kjit/types.hpp>
 
 #include <atomic>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace kjit {
@@ -18,6 +21,15 @@ class Stream;
 namespace kjit::detail {
 
 class StreamImpl;
+class Recording;
+
+/// An allocation of a device, as recorded graphs know it: where it starts, and its number (no
+/// two allocations of a device share one, even at the same address).
+struct Allocation {
+  std::uint64_t base = 0;
+  std::uint64_t number = 0;
+  friend bool operator==(const Allocation&, const Allocation&) = default;
+};
 
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  public:
@@ -42,6 +54,22 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
     return std::make_shared<DeviceImpl>(backend_kind_, info_);
   }
 
+  /// The StreamImpl `stream` names (the default stream for null), or nullptr when it belongs to
+  /// another device.
+  [[nodiscard]] StreamImpl* stream_impl(const Stream* stream);
+
+  /// Live buffers (RawBuffer notes them), so that a recorded graph can tell that one it uses was
+  /// freed. 0 is never an allocation.
+  void note_allocated(std::uint64_t address, std::size_t bytes);
+  void note_freed(std::uint64_t address) noexcept;
+  /// The live allocation holding `address`, if any.
+  [[nodiscard]] std::optional<Allocation> allocation_of(std::uint64_t address);
+  [[nodiscard]] bool is_live(const Allocation& allocation);
+
+  /// Streams of this device that record (Graph::record): synchronize() refuses while any does,
+  /// since waiting would end a CUDA capture.
+  std::atomic<int> recording_streams{0};
+
  private:
   void open();
   backend::Backend& backend_kind_;
@@ -50,6 +78,13 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::atomic<bool> is_open_{false};
   std::unique_ptr<backend::Device> device_;
   std::shared_ptr<StreamImpl> default_stream_;
+  struct Live {
+    std::size_t bytes;
+    std::uint64_t number;
+  };
+  std::mutex allocations_mutex_;
+  std::map<std::uint64_t, Live> allocations_;  // by base address
+  std::uint64_t next_allocation_ = 1;
 };
 
 class StreamImpl {
@@ -58,10 +93,18 @@ class StreamImpl {
       : device_(device), stream_(std::move(stream)) {}
   [[nodiscard]] DeviceImpl& device() const noexcept { return device_; }
   [[nodiscard]] backend::Stream& backend() const noexcept { return *stream_; }
+  /// The recording in progress on this stream (Graph::record), or null.
+  [[nodiscard]] Recording* recording() const noexcept {
+    return recording_.load(std::memory_order_acquire);
+  }
+  void set_recording(Recording* r) noexcept { recording_.store(r, std::memory_order_release); }
+  /// UsageError naming `what` when this stream is recording.
+  void refuse_while_recording(const char* what) const;
 
  private:
   DeviceImpl& device_;  // devices live until the process ends
   std::unique_ptr<backend::Stream> stream_;
+  std::atomic<Recording*> recording_{nullptr};
 };
 
 class EventImpl {

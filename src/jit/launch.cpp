@@ -1,6 +1,7 @@
 // The run-time half of Kernel::launch: argument checks that need the devices, and staging of
 // host spans.
 #include "jit/device_impl.hpp"
+#include "jit/graph_recording.hpp"
 #include "jit/program_impl.hpp"
 
 #include <kjit/error.hpp>
@@ -15,8 +16,8 @@ namespace kjit::detail {
 
 namespace {
 
-backend::Stream& launch_stream(const KernelImpl& kernel, const Stream* stream) {
-  backend::Stream* s = kernel.device().stream(stream);
+StreamImpl& launch_stream(const KernelImpl& kernel, const Stream* stream) {
+  StreamImpl* s = kernel.device().stream_impl(stream);
   if (s == nullptr) {
     throw LaunchError(fmt::format("kjit: {} cannot be launched on a stream of {}",
                                   kernel.describe(), stream->impl()->device().info().id()));
@@ -78,7 +79,11 @@ void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchC
     check_argument(kernel, args[i], i);
     values[i] = args[i].value;
   }
-  function.launch(launch_stream(kernel, stream), config, values);
+  StreamImpl& s = launch_stream(kernel, stream);
+  function.launch(s.backend(), config, values);
+  if (Recording* recording = s.recording()) {
+    recording->note_launch(kernel, args, count);
+  }
 }
 
 StagingContext::StagingContext(const KernelImpl& kernel, const Stream* stream)
@@ -89,6 +94,12 @@ Stream StagingContext::stream() const {
 }
 
 RawBuffer StagingContext::stage_in(const void* host, std::size_t bytes) const {
+  if (StreamImpl* s = kernel_.device().stream_impl(stream_); s != nullptr && s->recording()) {
+    throw UsageError(fmt::format(
+        "kjit: {}: a host span argument cannot be recorded in a graph (it is copied in and out "
+        "at each launch); pass a DeviceBuffer",
+        kernel_.describe()));
+  }
   RawBuffer staged(Device(kernel_.device().shared_from_this()), bytes);
   const Stream s = stream();
   staged.write(0, host, bytes, &s);

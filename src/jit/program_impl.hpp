@@ -56,7 +56,7 @@ struct LoadedBuild {
 
 class ProgramImpl;
 
-class KernelImpl {
+class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
  public:
   /// Kernel `key` of `program`, or its variant `spec` (then `function` is the variant's kernel).
   KernelImpl(std::shared_ptr<LoadedBuild> build, std::unique_ptr<backend::Function> function,

@@ -17,17 +17,21 @@ const std::shared_ptr<detail::StreamImpl>& Stream::impl() const {
 }
 
 void Stream::synchronize() const {
-  impl()->backend().synchronize();
+  const auto& s = impl();
+  s->refuse_while_recording("waiting");
+  s->backend().synchronize();
 }
 
 Event Stream::record() const {
   const auto& s = impl();
+  s->refuse_while_recording("an event");
   return Event(std::make_shared<detail::EventImpl>(s->device(), s->backend().record()));
 }
 
 void Stream::wait(const Event& event) const {
   const auto& s = impl();
   const auto& e = event.impl();
+  s->refuse_while_recording("waiting for an event");
   if (&e->device() != &s->device()) {
     throw UsageError(fmt::format("kjit: a stream of {} cannot wait for an event of {}",
                                  s->device().describe(), e->device().describe()));

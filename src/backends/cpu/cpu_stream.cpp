@@ -100,6 +100,10 @@ CpuStream::TaskQueue::~TaskQueue() {
 void CpuStream::push(Task task) {
   {
     const std::lock_guard lock(mutex_);
+    if (recording_) {
+      recorded_.push_back(std::move(task));
+      return;
+    }
     if (!dispatcher_.joinable()) {
       dispatcher_ = std::thread([this] { dispatch(); });
     }
@@ -198,6 +202,49 @@ std::unique_ptr<backend::Event> CpuStream::record() {
 
 void CpuStream::wait(backend::Event& event) {
   enqueue([state = static_cast<CpuEvent&>(event).state()] { state->wait(); }, "wait for event");
+}
+
+void CpuStream::begin_recording() {
+  const std::lock_guard lock(mutex_);
+  recording_ = true;
+}
+
+std::unique_ptr<backend::Graph> CpuStream::end_recording() {
+  std::vector<Task> tasks;
+  {
+    const std::lock_guard lock(mutex_);
+    recording_ = false;
+    tasks.swap(recorded_);
+  }
+  return std::make_unique<CpuGraph>(std::move(tasks));
+}
+
+CpuGraph::CpuGraph(std::vector<CpuStream::Task> tasks) : tasks_(std::make_shared<Tasks>()) {
+  tasks_->list = std::move(tasks);
+}
+
+CpuGraph::Tasks::~Tasks() {
+  for (CpuStream::Task& t : list) {
+    if (t.work != nullptr) {
+      t.work->done();
+    }
+  }
+}
+
+void CpuGraph::launch(backend::Stream& stream) {
+  std::shared_ptr<Tasks> tasks = tasks_;
+  static_cast<CpuStream&>(stream).enqueue(
+      [tasks] {
+        const std::lock_guard replay(tasks->replaying);
+        for (CpuStream::Task& t : tasks->list) {
+          if (t.work != nullptr) {
+            t.work->run();
+          } else {
+            t.run();
+          }
+        }
+      },
+      fmt::format("a replay of a recorded graph of {} operations", tasks->list.size()));
 }
 
 }  // namespace kjit::cpu

@@ -77,13 +77,18 @@ class CpuStream : public backend::Stream {
   void wait(backend::Event& event) override;
   void synchronize() override;
   void* native_handle() override { return nullptr; }
+  void begin_recording() override;
+  std::unique_ptr<backend::Graph> end_recording() override;
 
- private:
+  /// A task: a function, or (when `run` is null) a record of work that the enqueuer keeps alive
+  /// until done() (a kernel launch).
   struct Task {
     std::function<void()> run;  // or, when null, `work`
     std::string what;
     StreamWork* work = nullptr;
   };
+
+ private:
   /// A ring of tasks that grows only past its largest length so far (a std::deque frees and
   /// allocates its nodes as tasks come and go).
   class TaskQueue {
@@ -111,6 +116,30 @@ class CpuStream : public backend::Stream {
   bool stopping_ = false;
   std::exception_ptr error_;
   std::thread dispatcher_;
+  bool recording_ = false;
+  std::vector<Task> recorded_;  // while recording_: the tasks pushed, in order
+};
+
+/// Work recorded from a CpuStream: replayed as one task that runs each recorded launch and copy
+/// in order, with the arguments copied when they were recorded, so a replay skips each launch's
+/// checks, argument copies and queueing. The launch records stay out of their pools until the
+/// graph goes.
+class CpuGraph : public backend::Graph {
+ public:
+  explicit CpuGraph(std::vector<CpuStream::Task> tasks);
+  void launch(backend::Stream& stream) override;
+  [[nodiscard]] std::size_t size() const override { return tasks_->list.size(); }
+
+ private:
+  struct Tasks {
+    Tasks() = default;
+    Tasks(const Tasks&) = delete;
+    Tasks& operator=(const Tasks&) = delete;
+    ~Tasks();              // hands the launch records back
+    std::mutex replaying;  // one replay at a time: they share the launch records
+    std::vector<CpuStream::Task> list;
+  };
+  std::shared_ptr<Tasks> tasks_;  // shared with queued replays
 };
 
 }  // namespace kjit::cpu

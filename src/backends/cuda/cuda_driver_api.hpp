@@ -48,6 +48,17 @@ namespace kjit::cuda {
   X(cuMemFree, "cuMemFree_v2", nullptr, true, CUresult, (CUdeviceptr address))                    \
   X(cuMemAllocHost, "cuMemAllocHost_v2", nullptr, true, CUresult, (void** pointer, size_t bytes)) \
   X(cuMemFreeHost, "cuMemFreeHost", nullptr, true, CUresult, (void* pointer))                     \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2", nullptr, false, CUresult,                    \
+    (CUstream stream, CUstreamCaptureMode mode))                                                  \
+  X(cuStreamEndCapture, "cuStreamEndCapture", nullptr, false, CUresult,                           \
+    (CUstream stream, CUgraph * graph))                                                           \
+  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags", nullptr, false, CUresult,                  \
+    (CUgraphExec * exec, CUgraph graph, unsigned long long flags))                                \
+  X(cuGraphLaunch, "cuGraphLaunch", nullptr, false, CUresult, (CUgraphExec exec, CUstream stream)) \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy", nullptr, false, CUresult, (CUgraphExec exec))       \
+  X(cuGraphDestroy, "cuGraphDestroy", nullptr, false, CUresult, (CUgraph graph))                  \
+  X(cuGraphGetNodes, "cuGraphGetNodes", nullptr, false, CUresult,                                 \
+    (CUgraph graph, CUgraphNode * nodes, size_t * count))                                         \
   X(cuMemAllocManaged, "cuMemAllocManaged", nullptr, false, CUresult,                             \
     (CUdeviceptr * address, size_t bytes, unsigned int flags))                                    \
   X(cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", nullptr, false, CUresult,                        \

@@ -145,4 +145,73 @@ void CudaStream::note_launch(const std::string* kernel) noexcept {
   device_.note_launch(kernel);
 }
 
+namespace {
+
+/// The driver's function for graphs, or BackendError naming what the driver lacks.
+template <class F>
+F graph_function(F f, const char* name, const std::string& id) {
+  if (f == nullptr) {
+    throw BackendError(fmt::format("kjit: {}: this CUDA driver has no {}", id, name));
+  }
+  return f;
+}
+
+}  // namespace
+
+void CudaStream::begin_recording() {
+  const CUstream stream = handle();
+  const DriverApi& api = device_.api();
+  check(api,
+        graph_function(api.cuStreamBeginCapture, "cuStreamBeginCapture_v2", device_.id())(
+            stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+        "cuStreamBeginCapture", device_.id());
+}
+
+std::unique_ptr<backend::Graph> CudaStream::end_recording() {
+  const CUstream stream = handle();
+  const DriverApi& api = device_.api();
+  CUgraph graph = nullptr;
+  check(api,
+        graph_function(api.cuStreamEndCapture, "cuStreamEndCapture", device_.id())(stream, &graph),
+        "cuStreamEndCapture", device_.id());
+  std::size_t nodes = 0;
+  CUgraphExec exec = nullptr;
+  try {
+    check(api,
+          graph_function(api.cuGraphGetNodes, "cuGraphGetNodes", device_.id())(graph, nullptr,
+                                                                               &nodes),
+          "cuGraphGetNodes", device_.id());
+    check(api,
+          graph_function(api.cuGraphInstantiate, "cuGraphInstantiateWithFlags", device_.id())(
+              &exec, graph, 0),
+          "cuGraphInstantiateWithFlags", device_.id());
+  } catch (...) {
+    if (api.cuGraphDestroy != nullptr) {
+      (void)api.cuGraphDestroy(graph);
+    }
+    throw;
+  }
+  return std::make_unique<CudaGraph>(device_, graph, exec, nodes);
+}
+
+CudaGraph::~CudaGraph() {
+  try {
+    device_.make_current();
+    const DriverApi& api = device_.api();
+    const CUresult a = api.cuGraphExecDestroy(exec_);
+    const CUresult b = api.cuGraphDestroy(graph_);
+    if (a != CUDA_SUCCESS || b != CUDA_SUCCESS) {
+      detail::log().warn("destroying a graph on {}: {}", device_.id(),
+                         describe_result(&api, a != CUDA_SUCCESS ? a : b));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("destroying a graph on {}: {}", device_.id(), e.what());
+  }
+}
+
+void CudaGraph::launch(backend::Stream& stream) {
+  const CUstream s = static_cast<CudaStream&>(stream).handle();
+  check(device_.api(), device_.api().cuGraphLaunch(exec_, s), "cuGraphLaunch", device_.id());
+}
+
 }  // namespace kjit::cuda

@@ -29,6 +29,24 @@ class CudaEvent : public backend::Event {
   CUevent event_;
 };
 
+/// A captured CUDA graph, instantiated.
+class CudaGraph : public backend::Graph {
+ public:
+  CudaGraph(CudaDevice& device, CUgraph graph, CUgraphExec exec, std::size_t nodes)
+      : device_(device), graph_(graph), exec_(exec), nodes_(nodes) {}
+  ~CudaGraph() override;
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  void launch(backend::Stream& stream) override;
+  [[nodiscard]] std::size_t size() const override { return nodes_; }
+
+ private:
+  CudaDevice& device_;
+  CUgraph graph_;
+  CUgraphExec exec_;
+  std::size_t nodes_;
+};
+
 class CudaStream : public backend::Stream {
  public:
   explicit CudaStream(CudaDevice& device) : device_(device) {}
@@ -43,6 +61,8 @@ class CudaStream : public backend::Stream {
   void wait(backend::Event& event) override;
   void synchronize() override;
   void* native_handle() override { return handle(); }
+  void begin_recording() override;
+  std::unique_ptr<backend::Graph> end_recording() override;
 
   /// The CUstream, created on first use; the device's context is current afterwards.
   CUstream handle();

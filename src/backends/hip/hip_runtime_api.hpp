@@ -39,6 +39,18 @@ namespace kjit::hip {
      void** extra))                                                                               \
   X(hipMalloc, "hipMalloc", true, hipError_t, (void** address, size_t bytes))                     \
   X(hipFree, "hipFree", true, hipError_t, (void* address))                                        \
+  X(hipStreamBeginCapture, "hipStreamBeginCapture", false, hipError_t,                            \
+    (hipStream_t stream, int mode))                                                               \
+  X(hipStreamEndCapture, "hipStreamEndCapture", false, hipError_t,                                \
+    (hipStream_t stream, hipGraph_t * graph))                                                     \
+  X(hipGraphInstantiate, "hipGraphInstantiate", false, hipError_t,                                \
+    (hipGraphExec_t * exec, hipGraph_t graph, hipGraphNode_t * error_node, char* log,             \
+     size_t log_bytes))                                                                           \
+  X(hipGraphLaunch, "hipGraphLaunch", false, hipError_t, (hipGraphExec_t exec, hipStream_t s))    \
+  X(hipGraphExecDestroy, "hipGraphExecDestroy", false, hipError_t, (hipGraphExec_t exec))         \
+  X(hipGraphDestroy, "hipGraphDestroy", false, hipError_t, (hipGraph_t graph))                    \
+  X(hipGraphGetNodes, "hipGraphGetNodes", false, hipError_t,                                      \
+    (hipGraph_t graph, hipGraphNode_t * nodes, size_t * count))                                   \
   X(hipMallocManaged, "hipMallocManaged", false, hipError_t,                                      \
     (void** address, size_t bytes, unsigned int flags))                                           \
   X(hipMemPrefetchAsync, "hipMemPrefetchAsync", false, hipError_t,                                \

@@ -137,4 +137,74 @@ void HipStream::note_launch(const std::string* kernel) noexcept {
   device_.note_launch(kernel);
 }
 
+namespace {
+
+/// The runtime's function for graphs, or BackendError naming what the runtime lacks.
+template <class F>
+F graph_function(F f, const char* name, const std::string& id) {
+  if (f == nullptr) {
+    throw BackendError(fmt::format("kjit: {}: this HIP runtime has no {}", id, name));
+  }
+  return f;
+}
+
+}  // namespace
+
+void HipStream::begin_recording() {
+  const hipStream_t stream = handle();
+  const HipApi& api = device_.api();
+  check(api,
+        graph_function(api.hipStreamBeginCapture, "hipStreamBeginCapture", device_.id())(
+            stream, hipStreamCaptureModeRelaxed),
+        "hipStreamBeginCapture", device_.id());
+}
+
+std::unique_ptr<backend::Graph> HipStream::end_recording() {
+  const hipStream_t stream = handle();
+  const HipApi& api = device_.api();
+  hipGraph_t graph = nullptr;
+  check(
+      api,
+      graph_function(api.hipStreamEndCapture, "hipStreamEndCapture", device_.id())(stream, &graph),
+      "hipStreamEndCapture", device_.id());
+  std::size_t nodes = 0;
+  hipGraphExec_t exec = nullptr;
+  try {
+    check(api,
+          graph_function(api.hipGraphGetNodes, "hipGraphGetNodes", device_.id())(graph, nullptr,
+                                                                                 &nodes),
+          "hipGraphGetNodes", device_.id());
+    check(api,
+          graph_function(api.hipGraphInstantiate, "hipGraphInstantiate", device_.id())(
+              &exec, graph, nullptr, nullptr, 0),
+          "hipGraphInstantiate", device_.id());
+  } catch (...) {
+    if (api.hipGraphDestroy != nullptr) {
+      (void)api.hipGraphDestroy(graph);
+    }
+    throw;
+  }
+  return std::make_unique<HipGraph>(device_, graph, exec, nodes);
+}
+
+HipGraph::~HipGraph() {
+  try {
+    device_.make_current();
+    const HipApi& api = device_.api();
+    const hipError_t a = api.hipGraphExecDestroy(exec_);
+    const hipError_t b = api.hipGraphDestroy(graph_);
+    if (a != hipSuccess || b != hipSuccess) {
+      detail::log().warn("destroying a graph on {}: {}", device_.id(),
+                         describe_result(api, a != hipSuccess ? a : b));
+    }
+  } catch (const std::exception& e) {
+    detail::log().warn("destroying a graph on {}: {}", device_.id(), e.what());
+  }
+}
+
+void HipGraph::launch(backend::Stream& stream) {
+  const hipStream_t s = static_cast<HipStream&>(stream).handle();
+  check(device_.api(), device_.api().hipGraphLaunch(exec_, s), "hipGraphLaunch", device_.id());
+}
+
 }  // namespace kjit::hip

@@ -28,6 +28,24 @@ class HipEvent : public backend::Event {
   hipEvent_t event_;
 };
 
+/// A captured HIP graph, instantiated.
+class HipGraph : public backend::Graph {
+ public:
+  HipGraph(HipDevice& device, hipGraph_t graph, hipGraphExec_t exec, std::size_t nodes)
+      : device_(device), graph_(graph), exec_(exec), nodes_(nodes) {}
+  ~HipGraph() override;
+  HipGraph(const HipGraph&) = delete;
+  HipGraph& operator=(const HipGraph&) = delete;
+  void launch(backend::Stream& stream) override;
+  [[nodiscard]] std::size_t size() const override { return nodes_; }
+
+ private:
+  HipDevice& device_;
+  hipGraph_t graph_;
+  hipGraphExec_t exec_;
+  std::size_t nodes_;
+};
+
 class HipStream : public backend::Stream {
  public:
   explicit HipStream(HipDevice& device) : device_(device) {}
@@ -40,6 +58,8 @@ class HipStream : public backend::Stream {
   void wait(backend::Event& event) override;
   void synchronize() override;
   void* native_handle() override { return handle(); }
+  void begin_recording() override;
+  std::unique_ptr<backend::Graph> end_recording() override;
 
   /// The hipStream_t, created on first use; the device is current afterwards.
   hipStream_t handle();

@@ -15,6 +15,10 @@ using hipFunction_t = struct ihipModuleSymbol_t*;
 using hipStream_t = struct ihipStream_t*;
 using hipEvent_t = struct ihipEvent_t*;
 using hipDeviceptr_t = void*;
+using hipGraph_t = struct ihipGraph*;
+using hipGraphExec_t = struct hipGraphExec*;
+using hipGraphNode_t = struct hipGraphNode*;
+inline constexpr int hipStreamCaptureModeRelaxed = 2;
 
 inline constexpr hipError_t hipSuccess = 0;
 inline constexpr hipError_t hipErrorNoDevice = 100;

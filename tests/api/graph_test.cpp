@@ -1,0 +1,208 @@
+// kjit::Graph: launches and device copies recorded from a stream and replayed give what running
+// them gives, on random inputs, replay after replay; the recorded kernels stay loaded; a freed
+// buffer, and what a recording cannot hold (waits, host copies, spans, events), are refused
+// with clear errors that leave the stream usable.
+#include "test_support.hpp"
+
+namespace kjit::test {
+namespace {
+
+const char* const kSource = R"(
+__global__ void axpy(float a, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__global__ void scale(float* y, float s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = y[i] * s - 1.0f;
+}
+__global__ void increment(int* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1;
+}
+)";
+
+using Axpy = Kernel<float, const float*, float*, int>;
+using Scale = Kernel<float*, float, int>;
+
+class Graphs : public DeviceTest {
+ public:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    program = Program::from_source("graph.cu", kSource);
+    axpy = program.kernel<float, const float*, float*, int>("axpy", device);
+    scale = program.kernel<float*, float, int>("scale", device);
+  }
+
+  /// The recorded sequence, run on `stream` (recorded or not): y = a x + y; y = y s - 1; z = y;
+  /// z = a y + z.
+  void sequence(const Stream& stream, float a, float s, DeviceBuffer<float>& x,
+                DeviceBuffer<float>& y, DeviceBuffer<float>& z) const {
+    const int n = static_cast<int>(x.size());
+    const LaunchConfig config = LaunchConfig::for_elements(n, 128);
+    axpy.launch(stream, config, a, x, y, n);
+    scale.launch(stream, config, y, s, n);
+    z.copy_from(y, stream);
+    axpy.launch(stream, config, a, y, z, n);
+  }
+
+  Program program;
+  Axpy axpy;
+  Scale scale;
+};
+
+TEST_F(Graphs, ReplaysGiveWhatTheRecordedWorkGives) {
+  const std::size_t n = 1000 + rng() % 3000;
+  const float a = random_vector<float>(1, -2.0f, 2.0f)[0];
+  const float s = random_vector<float>(1, 0.5f, 1.5f)[0];
+  const std::vector<float> x0 = random_vector<float>(n, -1.0f, 1.0f);
+  const std::vector<float> y0 = random_vector<float>(n, -1.0f, 1.0f);
+  const Stream stream = device.create_stream();
+
+  auto x = device.upload(x0);
+  auto y = device.upload(y0);
+  auto z = poisoned<float>(n);
+  const Graph graph = Graph::record(stream, [&] { sequence(stream, a, s, x, y, z); });
+  EXPECT_EQ(graph.size(), 4U);
+  EXPECT_EQ(y.download(), y0) << "recording ran the work";
+
+  auto px = device.upload(x0);
+  auto py = device.upload(y0);
+  auto pz = poisoned<float>(n);
+  for (int replay = 0; replay < 3; ++replay) {
+    SCOPED_TRACE(replay);
+    graph.launch(stream);
+    sequence(stream, a, s, px, py, pz);  // the same work, run
+    stream.synchronize();
+    const std::vector<float> got = z.download();
+    const std::vector<float> want = pz.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "element " << i;
+    }
+    EXPECT_EQ(y.download(), py.download());
+  }
+  // The host reference for the first replay's y.
+  const std::vector<float> first = [&] {
+    std::vector<float> v(y0);
+    for (std::size_t i = 0; i < n; ++i) {
+      v[i] = (a * x0[i] + v[i]) * s - 1.0f;
+    }
+    return v;
+  }();
+  auto check = device.upload(y0);
+  auto unused = poisoned<float>(n);
+  const Graph again = Graph::record(stream, [&] { sequence(stream, a, s, x, check, unused); });
+  again.launch();  // on the default stream
+  device.synchronize();
+  const std::vector<float> got = check.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_NEAR(got[i], first[i], 1e-5f * (1.0f + std::abs(first[i]))) << "element " << i;
+  }
+}
+
+TEST_F(Graphs, AHundredLaunchesReplayedTenTimes) {
+  const int n = 257;
+  auto increment = program.kernel<int*, int>("increment", device);
+  const std::vector<int> start = random_vector<int>(n, -1000, 1000);
+  auto x = device.upload(start);
+  const Stream stream = device.create_stream();
+  const Graph graph = Graph::record(stream, [&] {
+    for (int i = 0; i < 100; ++i) {
+      increment.launch(stream, LaunchConfig::for_elements(n, 64), x, n);
+    }
+  });
+  EXPECT_EQ(graph.size(), 100U);
+  for (int replay = 0; replay < 10; ++replay) {
+    graph.launch(stream);
+  }
+  stream.synchronize();
+  const std::vector<int> got = x.download();
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(got[i], start[i] + 1000) << "element " << i;
+  }
+}
+
+TEST_F(Graphs, TheGraphKeepsItsKernelsLoaded) {
+  auto x = device.upload(std::vector<int>(64, 5));
+  const Stream stream = device.create_stream();
+  Graph graph;
+  {
+    const Program alone = Program::from_source("alone.cu", kSource);
+    const auto increment = alone.kernel<int*, int>("increment", device);
+    // A variant too: its module is the graph's to keep.
+    const auto fixed = increment.specialize<1>(64);
+    graph = Graph::record(stream, [&] {
+      increment.launch(stream, LaunchConfig{.grid = {1}, .block = {64}}, x, 64);
+      fixed.launch(stream, LaunchConfig{.grid = {1}, .block = {64}}, x);
+    });
+  }
+  graph.launch(stream);
+  graph.launch(stream);
+  stream.synchronize();
+  EXPECT_EQ(x.download(), std::vector<int>(64, 9));
+}
+
+TEST_F(Graphs, AGraphWhoseBufferWasFreedIsRefused) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream stream = device.create_stream();
+  auto kept = device.upload(std::vector<int>(32, 0));
+  Graph graph;
+  {
+    auto gone = device.upload(std::vector<int>(32, 0));
+    graph = Graph::record(stream, [&] {
+      increment.launch(stream, LaunchConfig{.grid = {1}, .block = {32}}, kept, 32);
+      increment.launch(stream, LaunchConfig{.grid = {1}, .block = {32}}, gone, 32);
+    });
+    graph.launch(stream);
+    stream.synchronize();
+  }
+  // A new buffer may now sit where the freed one was: the graph must not take it for it.
+  auto newcomer = device.upload(std::vector<int>(32, 0));
+  const std::string error = expect_throw<UsageError>([&] { graph.launch(stream); }).what();
+  EXPECT_TRUE(contains(error, "freed after the recording")) << error;
+  EXPECT_TRUE(contains(error, "argument 0 of kernel 'increment' of 'graph.cu'")) << error;
+  EXPECT_TRUE(contains(error, "(operation 2)")) << error;
+  EXPECT_EQ(kept.download(), std::vector<int>(32, 1)) << "the refused replay ran";
+  EXPECT_EQ(newcomer.download(), std::vector<int>(32, 0));
+}
+
+TEST_F(Graphs, WhatARecordingCannotHoldIsRefusedAndTheStreamStaysUsable) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream stream = device.create_stream();
+  auto x = device.upload(std::vector<int>(16, 0));
+  std::vector<int> host(16, 0);
+  const LaunchConfig one{.grid = {1}, .block = {16}};
+  const auto refused = [&](const std::function<void()>& inside, const std::string& message) {
+    const std::string error = expect_throw<UsageError>([&] {
+                                (void)Graph::record(stream, [&] {
+                                  increment.launch(stream, one, x, 16);
+                                  inside();
+                                });
+                              }).what();
+    EXPECT_TRUE(contains(error, message)) << error;
+  };
+  refused([&] { stream.synchronize(); }, "waiting on a stream of");
+  refused([&] { device.synchronize(); }, "while one of its streams records a graph");
+  refused([&] { x.upload(host, stream); }, "upload on a stream of");
+  refused([&] { x.download(std::span<int>(host), stream); }, "download on a stream of");
+  refused([&] { (void)stream.record(); }, "an event on a stream of");
+  refused([&] { increment.launch(stream, one, std::span<int>(host), 16); },
+          "a host span argument cannot be recorded");
+  refused([&] { (void)Graph::record(stream, [] {}); }, "recording a graph already");
+  // None of those launches ran, and the stream works as before.
+  increment.launch(stream, one, x, 16);
+  stream.synchronize();
+  EXPECT_EQ(x.download(), std::vector<int>(16, 1));
+  // An empty recording is a graph of nothing.
+  const Graph nothing = Graph::record(stream, [] {});
+  EXPECT_EQ(nothing.size(), 0U);
+  nothing.launch(stream);
+  stream.synchronize();
+  EXPECT_TRUE(contains(expect_throw<UsageError>([] { Graph().launch(); }).what(), "empty Graph"));
+}
+
+}  // namespace
+}  // namespace kjit::test
