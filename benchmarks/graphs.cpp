@@ -1,6 +1,8 @@
 // Launch graphs (kjit::Graph) on the device KJIT_DEVICE selects: 100 launches of an empty kernel
 // and a wait, replayed from a recorded graph (<case>/kjit) against the same 100 typed launches
 // (<case>/launches). kjit_bench_cuda compares the replay with raw cuLaunchKernel calls.
+#include "bench_main.hpp"
+
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
@@ -64,10 +66,5 @@ BENCHMARK_CAPTURE(launched, wide, true)->Name("graph100/empty_wide/launches")->A
 }  // namespace
 
 int main(int argc, char** argv) {
-  const kjit::DeviceInfo& info = device().info();
-  benchmark::AddCustomContext("kjit_device", info.id() + " " + info.name + " " + info.arch);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return kjit::bench::run_on_device(argc, argv, device().info());
 }

@@ -4,6 +4,8 @@
 //    is where the kernel runs);
 //  - host_round_trip/<kjit|device>: the host writes the input, the kernel runs, the host reads the
 //    output: in place through host() with prefetches, against upload() and download().
+#include "bench_main.hpp"
+
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
@@ -125,10 +127,5 @@ BENCHMARK(round_trip_device)->Name("managed/host_round_trip/device")->Apply(ms);
 }  // namespace
 
 int main(int argc, char** argv) {
-  const kjit::DeviceInfo& info = device().info();
-  benchmark::AddCustomContext("kjit_device", info.id() + " " + info.name + " " + info.arch);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return kjit::bench::run_on_device(argc, argv, device().info());
 }

@@ -2,6 +2,7 @@
 // launched as they are (<case>/unspecialised) and as a variant with their scalar arguments and
 // block size fixed (<case>/kjit), in one process, on the device KJIT_DEVICE selects; and the
 // one-off cost of compiling a variant for values never seen before (cold_compile/<case>).
+#include "bench_main.hpp"
 #include "source_dir.hpp"
 
 #include <kjit/kjit.hpp>
@@ -270,10 +271,5 @@ BENCHMARK_CAPTURE(cold_variant, reduce, std::string("reduction.cu"), std::string
 }  // namespace
 
 int main(int argc, char** argv) {
-  const kjit::DeviceInfo& info = device().info();
-  benchmark::AddCustomContext("kjit_device", info.id() + " " + info.name + " " + info.arch);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return kjit::bench::run_on_device(argc, argv, device().info());
 }

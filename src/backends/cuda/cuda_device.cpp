@@ -7,6 +7,7 @@
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
+#include "backends/optional_function.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -166,21 +167,6 @@ void CudaDevice::free_impl(std::uint64_t address) noexcept {
   }
 }
 
-namespace {
-
-/// The driver's function for managed memory, or BackendError naming what the driver lacks.
-template <class F>
-F managed_function(F f, const char* name, const std::string& id) {
-  if (f == nullptr) {
-    throw BackendError(fmt::format(
-        "kjit: {}: this CUDA driver has no {} (managed memory needs driver 12.2 or newer)", id,
-        name));
-  }
-  return f;
-}
-
-}  // namespace
-
 std::uint64_t CudaDevice::allocate_managed_impl(std::size_t bytes) {
   make_current();
   int managed = 0;
@@ -191,8 +177,8 @@ std::uint64_t CudaDevice::allocate_managed_impl(std::size_t bytes) {
   }
   CUdeviceptr address = 0;
   check(api_,
-        managed_function(api_.cuMemAllocManaged, "cuMemAllocManaged", id_)(&address, bytes,
-                                                                           CU_MEM_ATTACH_GLOBAL),
+        backend::optional_function(api_.cuMemAllocManaged, "cuMemAllocManaged", id_, "CUDA driver")(
+            &address, bytes, CU_MEM_ATTACH_GLOBAL),
         "cuMemAllocManaged", fmt::format("{}, {} bytes", id_, bytes));
   return address;
 }
@@ -204,8 +190,9 @@ void CudaDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, Mana
                                   ? CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, device_}
                                   : CUmemLocation{CU_MEM_LOCATION_TYPE_HOST, 0};
   check(api_,
-        managed_function(api_.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id_)(
-            address, bytes, where, 0, static_cast<CUstream>(stream.native_handle())),
+        backend::optional_function(api_.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id_,
+                                   "CUDA driver")(address, bytes, where, 0,
+                                                  static_cast<CUstream>(stream.native_handle())),
         "cuMemPrefetchAsync", fmt::format("{}, {} bytes", id_, bytes));
 }
 
@@ -231,7 +218,8 @@ void CudaDevice::advise_managed(std::uint64_t address, std::size_t bytes, Manage
     throw UsageError("kjit: an unknown ManagedAdvice");
   }();
   check(api_,
-        managed_function(api_.cuMemAdvise, "cuMemAdvise_v2", id_)(address, bytes, what, where),
+        backend::optional_function(api_.cuMemAdvise, "cuMemAdvise_v2", id_, "CUDA driver")(
+            address, bytes, what, where),
         "cuMemAdvise", fmt::format("{}, {} bytes", id_, bytes));
 }
 

@@ -3,6 +3,7 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/cuda_staging.hpp"
+#include "backends/optional_function.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -145,26 +146,14 @@ void CudaStream::note_launch(const std::string* kernel) noexcept {
   device_.note_launch(kernel);
 }
 
-namespace {
-
-/// The driver's function for graphs, or BackendError naming what the driver lacks.
-template <class F>
-F graph_function(F f, const char* name, const std::string& id) {
-  if (f == nullptr) {
-    throw BackendError(fmt::format("kjit: {}: this CUDA driver has no {}", id, name));
-  }
-  return f;
-}
-
-}  // namespace
-
 void CudaStream::begin_recording() {
   const CUstream stream = handle();
   const DriverApi& api = device_.api();
-  check(api,
-        graph_function(api.cuStreamBeginCapture, "cuStreamBeginCapture_v2", device_.id())(
-            stream, CU_STREAM_CAPTURE_MODE_RELAXED),
-        "cuStreamBeginCapture", device_.id());
+  check(
+      api,
+      backend::optional_function(api.cuStreamBeginCapture, "cuStreamBeginCapture_v2", device_.id(),
+                                 "CUDA driver")(stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+      "cuStreamBeginCapture", device_.id());
 }
 
 std::unique_ptr<backend::Graph> CudaStream::end_recording() {
@@ -172,18 +161,19 @@ std::unique_ptr<backend::Graph> CudaStream::end_recording() {
   const DriverApi& api = device_.api();
   CUgraph graph = nullptr;
   check(api,
-        graph_function(api.cuStreamEndCapture, "cuStreamEndCapture", device_.id())(stream, &graph),
+        backend::optional_function(api.cuStreamEndCapture, "cuStreamEndCapture", device_.id(),
+                                   "CUDA driver")(stream, &graph),
         "cuStreamEndCapture", device_.id());
   std::size_t nodes = 0;
   CUgraphExec exec = nullptr;
   try {
     check(api,
-          graph_function(api.cuGraphGetNodes, "cuGraphGetNodes", device_.id())(graph, nullptr,
-                                                                               &nodes),
+          backend::optional_function(api.cuGraphGetNodes, "cuGraphGetNodes", device_.id(),
+                                     "CUDA driver")(graph, nullptr, &nodes),
           "cuGraphGetNodes", device_.id());
     check(api,
-          graph_function(api.cuGraphInstantiate, "cuGraphInstantiateWithFlags", device_.id())(
-              &exec, graph, 0),
+          backend::optional_function(api.cuGraphInstantiate, "cuGraphInstantiateWithFlags",
+                                     device_.id(), "CUDA driver")(&exec, graph, 0),
           "cuGraphInstantiateWithFlags", device_.id());
   } catch (...) {
     if (api.cuGraphDestroy != nullptr) {

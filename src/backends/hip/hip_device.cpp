@@ -8,6 +8,7 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 #include "backends/library_search.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
+#include "backends/optional_function.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -148,15 +149,6 @@ void HipDevice::free_host_impl(void* pointer) noexcept {
 
 namespace {
 
-/// The runtime's function for managed memory, or BackendError naming what the runtime lacks.
-template <class F>
-F managed_function(F f, const char* name, const std::string& id) {
-  if (f == nullptr) {
-    throw BackendError(fmt::format("kjit: {}: this HIP runtime has no {}", id, name));
-  }
-  return f;
-}
-
 // hipMemoryAdvise's values (hip_runtime_api.h), and hipCpuDeviceId.
 constexpr int kSetReadMostly = 1;
 constexpr int kUnsetReadMostly = 2;
@@ -172,8 +164,8 @@ std::uint64_t HipDevice::allocate_managed_impl(std::size_t bytes) {
   make_current();
   void* address = nullptr;
   check(api_,
-        managed_function(api_.hipMallocManaged, "hipMallocManaged", id_)(&address, bytes,
-                                                                         kAttachGlobal),
+        backend::optional_function(api_.hipMallocManaged, "hipMallocManaged", id_, "HIP runtime")(
+            &address, bytes, kAttachGlobal),
         "hipMallocManaged", fmt::format("{}, {} bytes", id_, bytes));
   return reinterpret_cast<std::uint64_t>(address);
 }
@@ -182,7 +174,8 @@ void HipDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, Manag
                                  backend::Stream& stream) {
   make_current();
   check(api_,
-        managed_function(api_.hipMemPrefetchAsync, "hipMemPrefetchAsync", id_)(
+        backend::optional_function(api_.hipMemPrefetchAsync, "hipMemPrefetchAsync", id_,
+                                   "HIP runtime")(
             reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
             bytes, to == ManagedPlace::device ? ordinal_ : kCpuDevice,
             static_cast<hipStream_t>(stream.native_handle())),
@@ -209,7 +202,7 @@ void HipDevice::advise_managed(std::uint64_t address, std::size_t bytes, Managed
     throw UsageError("kjit: an unknown ManagedAdvice");
   }();
   check(api_,
-        managed_function(api_.hipMemAdvise, "hipMemAdvise", id_)(
+        backend::optional_function(api_.hipMemAdvise, "hipMemAdvise", id_, "HIP runtime")(
             reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
             bytes, what, device),
         "hipMemAdvise", fmt::format("{}, {} bytes", id_, bytes));

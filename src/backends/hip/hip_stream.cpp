@@ -2,6 +2,7 @@
 
 #include "backends/hip/hip_device.hpp"
 #include "backends/hip/hip_errors.hpp"
+#include "backends/optional_function.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -137,25 +138,12 @@ void HipStream::note_launch(const std::string* kernel) noexcept {
   device_.note_launch(kernel);
 }
 
-namespace {
-
-/// The runtime's function for graphs, or BackendError naming what the runtime lacks.
-template <class F>
-F graph_function(F f, const char* name, const std::string& id) {
-  if (f == nullptr) {
-    throw BackendError(fmt::format("kjit: {}: this HIP runtime has no {}", id, name));
-  }
-  return f;
-}
-
-}  // namespace
-
 void HipStream::begin_recording() {
   const hipStream_t stream = handle();
   const HipApi& api = device_.api();
   check(api,
-        graph_function(api.hipStreamBeginCapture, "hipStreamBeginCapture", device_.id())(
-            stream, hipStreamCaptureModeRelaxed),
+        backend::optional_function(api.hipStreamBeginCapture, "hipStreamBeginCapture", device_.id(),
+                                   "HIP runtime")(stream, hipStreamCaptureModeRelaxed),
         "hipStreamBeginCapture", device_.id());
 }
 
@@ -163,20 +151,20 @@ std::unique_ptr<backend::Graph> HipStream::end_recording() {
   const hipStream_t stream = handle();
   const HipApi& api = device_.api();
   hipGraph_t graph = nullptr;
-  check(
-      api,
-      graph_function(api.hipStreamEndCapture, "hipStreamEndCapture", device_.id())(stream, &graph),
-      "hipStreamEndCapture", device_.id());
+  check(api,
+        backend::optional_function(api.hipStreamEndCapture, "hipStreamEndCapture", device_.id(),
+                                   "HIP runtime")(stream, &graph),
+        "hipStreamEndCapture", device_.id());
   std::size_t nodes = 0;
   hipGraphExec_t exec = nullptr;
   try {
     check(api,
-          graph_function(api.hipGraphGetNodes, "hipGraphGetNodes", device_.id())(graph, nullptr,
-                                                                                 &nodes),
+          backend::optional_function(api.hipGraphGetNodes, "hipGraphGetNodes", device_.id(),
+                                     "HIP runtime")(graph, nullptr, &nodes),
           "hipGraphGetNodes", device_.id());
     check(api,
-          graph_function(api.hipGraphInstantiate, "hipGraphInstantiate", device_.id())(
-              &exec, graph, nullptr, nullptr, 0),
+          backend::optional_function(api.hipGraphInstantiate, "hipGraphInstantiate", device_.id(),
+                                     "HIP runtime")(&exec, graph, nullptr, nullptr, 0),
           "hipGraphInstantiate", device_.id());
   } catch (...) {
     if (api.hipGraphDestroy != nullptr) {
