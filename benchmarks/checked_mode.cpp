@@ -4,6 +4,8 @@
 // 'memory,race'). The checks are the process's from the start (allocations get red zones); each
 // program is compiled checked or not as KJIT_CHECK is set when it compiles, so the unchecked rows
 // run with the registry present (which their kernels never consult).
+#include "triad_source.hpp"
+
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
@@ -21,12 +23,7 @@ namespace {
 
 constexpr int kElements = 1 << 22;
 
-const char* const kTriad = R"(
-__global__ void triad(float* a, const float* b, const float* c, float s, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) a[i] = b[i] + s * c[i];
-}
-)";
+const char* const kTriad = kjit::bench::kTriadSource;
 
 kjit::Device& device() {
   static kjit::Device d = kjit::Device::select("cpu");

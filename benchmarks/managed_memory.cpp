@@ -5,6 +5,7 @@
 //  - host_round_trip/<kjit|device>: the host writes the input, the kernel runs, the host reads the
 //    output: in place through host() with prefetches, against upload() and download().
 #include "bench_main.hpp"
+#include "triad_source.hpp"
 
 #include <kjit/kjit.hpp>
 
@@ -20,12 +21,7 @@ using kjit::ManagedPlace;
 
 constexpr int kElements = 1 << 24;
 
-const char* const kTriad = R"(
-__global__ void triad(float* a, const float* b, const float* c, float s, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) a[i] = b[i] + s * c[i];
-}
-)";
+const char* const kTriad = kjit::bench::kTriadSource;
 
 kjit::Device& device() {
   static kjit::Device d = kjit::Device::select();
