@@ -83,6 +83,29 @@ TEST_F(Managed, PrefetchesAndAdviceOnAStreamKeepTheResults) {
   EXPECT_EQ(std::vector<int>(x.host().begin(), x.host().end()), values);
 }
 
+TEST_F(Managed, ManagedVariablesWhereTheBackendHasThem) {
+  CompileOptions options;
+  options.kernels = {"add"};
+  const Program p = Program::from_source(
+      "managed_variable.cu",
+      "__managed__ int counter;\n__global__ void add(int v) {\n  atomicAdd(&counter, v);\n}\n",
+      options);
+  if (device.info().backend != BackendKind::cuda) {
+    // The CPU and HIP backends have no __managed__ variables: an error that names them.
+    const CompileError e = expect_throw<CompileError>([&] { (void)p.kernel<int>("add", device); });
+    EXPECT_EQ(e.line(), 3U) << e.what();
+    EXPECT_TRUE(contains(e.what(), "__managed__ memory is not supported by kjit's")) << e.what();
+    return;
+  }
+  const int start = random_vector<int>(1, -1000, 1000)[0];
+  const int v = random_vector<int>(1, 1, 9)[0];
+  const auto add = p.kernel<int>("add", device);
+  const auto counter = p.symbol<int>("counter", device);
+  counter.write(start);
+  add.launch(LaunchConfig{.grid = {4}, .block = {64}}, v);
+  EXPECT_EQ(counter.read(), start + 4 * 64 * v);
+}
+
 TEST_F(Managed, EmptyAndMovedFromBuffers) {
   ManagedBuffer<int> none = device.alloc_managed<int>(0);
   EXPECT_TRUE(none.host().empty());
