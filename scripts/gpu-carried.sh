@@ -2,7 +2,7 @@
 # On the GPU machine: runs the programs scripts/pack-for-gpu.sh built on Debian 12 (CPU, CUDA and
 # HIP backends, with LLVM) from .carry-run/, with Debian's runtime libraries unpacked beside them:
 # the cross-backend suite (CPU and CUDA in one process, bitcode included), the whole API suite on
-# cuda:0, the bitcode, barrier, warp and range tests on the CPU, the CPU fault and launch
+# cuda:0, the corpus of real kernel files on cuda:0 and the CPU, the bitcode, barrier, warp and range tests on the CPU, the CPU fault and launch
 # allocation tests, and checked mode's catalogue (KJIT_CHECK=memory,race) with the kernel suites
 # run checked. With --bench, then the CPU
 # benchmark against OpenMP on all of this machine's cores (bench-cpu.json; turn it into a section
@@ -64,6 +64,11 @@ status=0
 grep -q "FAILED" "$out/cross.log" && status=1
 KJIT_DEVICE=cuda "$run/bin/kjit_api_tests" > "$out/api-cuda.log" 2>&1 || status=1
 grep -E "FAILED|PASSED|SKIPPED \]" "$out/api-cuda.log" | head -20
+# The corpus of real kernel files (tests/corpus), on CUDA and on this machine's CPU cores.
+for device in cuda cpu; do
+  KJIT_DEVICE=$device "$run/bin/kjit_corpus_tests" > "$out/corpus-$device.log" 2>&1 || status=1
+  grep -E "FAILED|PASSED|SKIPPED \]" "$out/corpus-$device.log" | sed "s/^/corpus ($device): /" | head -5
+done
 KJIT_DEVICE=cpu "$run/bin/kjit_api_tests" --gtest_filter='Bitcode*' > "$out/api-cpu-bitcode.log" 2>&1 || status=1
 grep -E "FAILED|PASSED" "$out/api-cpu-bitcode.log" | head -5
 # The barrier and warp kernels on all of this machine's cores, split at barriers and on fibers.

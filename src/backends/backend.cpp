@@ -46,6 +46,19 @@ Compiler& Device::compiler_for(const CompileRequest& request) {
   return request.input == InputKind::bitcode ? bitcode_compiler() : compiler();
 }
 
+std::optional<std::string> block_problem(const DeviceInfo& device, const Dim3& b) {
+  if (b.x == 0 || b.y == 0 || b.z == 0) {
+    return fmt::format("block ({}, {}, {}) has a zero dimension", b.x, b.y, b.z);
+  }
+  const Dim3& mb = device.max_block;
+  if (b.x > mb.x || b.y > mb.y || b.z > mb.z || b.volume() > device.max_threads_per_block) {
+    return fmt::format(
+        "block ({}, {}, {}) exceeds the device's limit of ({}, {}, {}) and {} threads", b.x, b.y,
+        b.z, mb.x, mb.y, mb.z, device.max_threads_per_block);
+  }
+  return std::nullopt;
+}
+
 Function::Function(std::string name, const DeviceInfo& device, std::vector<ParamInfo> params,
                    std::size_t static_shared_bytes)
     : name_(std::move(name)),
@@ -68,15 +81,8 @@ void Function::check_geometry(const LaunchConfig& config) const {
     throw LaunchError(
         fmt::format("kjit: {}: grid ({}, {}, {}) has a zero dimension", where(), g.x, g.y, g.z));
   }
-  if (b.x == 0 || b.y == 0 || b.z == 0) {
-    throw LaunchError(
-        fmt::format("kjit: {}: block ({}, {}, {}) has a zero dimension", where(), b.x, b.y, b.z));
-  }
-  const Dim3& mb = device_.max_block;
-  if (b.x > mb.x || b.y > mb.y || b.z > mb.z || b.volume() > device_.max_threads_per_block) {
-    throw LaunchError(fmt::format(
-        "kjit: {}: block ({}, {}, {}) exceeds the device's limit of ({}, {}, {}) and {} threads",
-        where(), b.x, b.y, b.z, mb.x, mb.y, mb.z, device_.max_threads_per_block));
+  if (const std::optional<std::string> problem = block_problem(device_, b)) {
+    throw LaunchError(fmt::format("kjit: {}: {}", where(), *problem));
   }
   const Dim3& mg = device_.max_grid;
   if (g.x > mg.x || g.y > mg.y || g.z > mg.z) {

@@ -162,6 +162,10 @@ class Stream {
   virtual std::unique_ptr<Graph> end_recording() = 0;
 };
 
+/// Why blocks of `block` threads cannot run on `device` ("block (0, 1, 1) has a zero dimension",
+/// or that it exceeds the device's limits), or nullopt when they can.
+[[nodiscard]] std::optional<std::string> block_problem(const DeviceInfo& device, const Dim3& block);
+
 /// A kernel in a loaded module.
 class Function {
  public:

@@ -91,11 +91,8 @@ void StreamImpl::refuse_while_recording(const char* what) const {
 }
 
 backend::Stream* DeviceImpl::stream(const Stream* stream) {
-  if (stream == nullptr) {
-    return &default_stream()->backend();
-  }
-  const auto& s = stream->impl();
-  return &s->device() == this ? &s->backend() : nullptr;
+  StreamImpl* s = stream_impl(stream);
+  return s != nullptr ? &s->backend() : nullptr;
 }
 
 void DeviceImpl::synchronize() {

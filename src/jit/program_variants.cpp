@@ -17,22 +17,6 @@ std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>&
   return kernel->program().variant(kernel, constants, block);
 }
 
-namespace {
-
-void check_block(const KernelImpl& base, const Dim3& block) {
-  const DeviceInfo& info = base.device().info();
-  if (block.volume() == 0 || block.x > info.max_block.x || block.y > info.max_block.y ||
-      block.z > info.max_block.z || block.volume() > info.max_threads_per_block) {
-    throw UsageError(fmt::format(
-        "kjit: {}: specialize_block(({}, {}, {})): {} allows blocks of up to ({}, {}, {}) and {} "
-        "threads, and none empty",
-        base.describe(), block.x, block.y, block.z, info.id(), info.max_block.x, info.max_block.y,
-        info.max_block.z, info.max_threads_per_block));
-  }
-}
-
-}  // namespace
-
 std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImpl>& kernel,
                                                  std::span<const Constant> more,
                                                  std::optional<Dim3> block) {
@@ -42,15 +26,15 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
         "kjit: {}: a program from bitcode cannot be specialised (kjit specialises the source)",
         base.describe()));
   }
-  if (block) {
-    check_block(base, *block);
+  if (const std::optional<std::string> problem =
+          block ? backend::block_problem(base.device().info(), *block) : std::nullopt) {
+    throw UsageError(fmt::format("kjit: {}: specialize_block: {}", base.describe(), *problem));
   }
   const Specialization& had = base.specialization();
   const std::size_t count = base.function().params().size() + had.constants.size();
   const Specialization spec = had.with(more, block, count);
-  if (spec.key() == had.key()) {
-    // Nothing new (the same block again): the same kernel.
-    return kernel;
+  if (more.empty() && spec.block == had.block) {
+    return kernel;  // nothing new (the same block again): the same kernel
   }
   DeviceImpl& device = base.device();
   std::shared_ptr<LoadedBuild> build = variant_build(base.key(), spec, count, device);

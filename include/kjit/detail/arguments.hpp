@@ -60,9 +60,7 @@ struct referenced_element<Arg, DeviceBuffer<T>> {
   using type = std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>, const T, T>;
 };
 template <class Arg, class T>
-struct referenced_element<Arg, ManagedBuffer<T>> {
-  using type = std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>, const T, T>;
-};
+struct referenced_element<Arg, ManagedBuffer<T>> : referenced_element<Arg, DeviceBuffer<T>> {};
 template <class Arg, class T>
 struct referenced_element<Arg, DevicePtr<T>> {
   using type = T;

@@ -708,15 +708,13 @@ void inline_marked_calls(llvm::Module& m, const LoweringRequest& request) {
 /// constant block unrolls and simplifies them), the read elsewhere (its threads may run as
 /// ranges, which recognise the read and not a constant). `reach`: what each kernel calls.
 void resolve_fixed_dims(llvm::Module& m, const std::vector<std::set<Function*>>& reach) {
-  Function* fixed_dim = m.getFunction("__kjit_fixed_dim");
+  Function* fixed_dim = m.getFunction(kFixedDimSymbol);
   if (fixed_dim == nullptr) {
     return;
   }
-  const auto reached = [&](const Function* f) {
-    return std::any_of(reach.begin(), reach.end(), [&](const std::set<Function*>& r) {
-      return r.count(const_cast<Function*>(f)) !=
-             0;  // NOLINT(cppcoreguidelines-pro-type-const-cast)
-    });
+  const auto reached = [&](Function* f) {
+    return std::any_of(reach.begin(), reach.end(),
+                       [&](const std::set<Function*>& r) { return r.count(f) != 0; });
   };
   bool synchronises = false;
   for (const std::string_view symbol : {kBarrierWaitSymbol, kWarpWaitSymbol}) {

@@ -16,6 +16,9 @@ inline constexpr std::string_view kWarpWaitSymbol = "__kjit_warp_wait";
 /// A lane's count of warp-level operations (cpu_prelude_warp.h): kjit's lowering replaces every
 /// call (cpu_pass_versions.hpp); no kernel object calls it.
 inline constexpr std::string_view kWarpCountSymbol = "__kjit_warp_count";
+/// A fixed block's blockDim in a specialised variant (cpu_prelude.h): kjit's lowering replaces
+/// every call (cpu_kernel_lowering.cpp); no kernel object calls it.
+inline constexpr std::string_view kFixedDimSymbol = "__kjit_fixed_dim";
 /// The runtime function a failed assert() calls (cpu_launch_failure.hpp).
 inline constexpr std::string_view kAssertFailedSymbol = "__kjit_assert_failed";
 /// The runtime function checked kernels call before each access (cpu_memory_check.hpp).
