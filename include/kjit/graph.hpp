@@ -2,6 +2,7 @@
 #pragma once
 
 #include <kjit/export.hpp>
+#include <kjit/kernel.hpp>
 #include <kjit/stream.hpp>
 
 #include <cstddef>
@@ -20,8 +21,8 @@ class Device;
 /// HIP, and on the CPU one queued task that runs the launches with the arguments they were
 /// recorded with, skipping each launch's checks, argument copies and queueing. A replay gives
 /// what the recorded work gives when run: it reads and writes the buffers' contents at replay
-/// time (values passed to kernels are those of the recording). Cheap to copy; copies share the
-/// graph. Replays of one graph run one after another.
+/// time (values passed to kernels are those of the recording, or those set_arguments() gave
+/// later). Cheap to copy; copies share the graph. Replays of one graph run one after another.
 class KJIT_API Graph {
  public:
   Graph() noexcept = default;
@@ -40,8 +41,26 @@ class KJIT_API Graph {
   /// The same on the device's default stream.
   void launch() const;
 
+  /// Gives the graph's launch number `launch` (0-based, counting kernel launches only, in the
+  /// order they were recorded) new arguments, checked and converted as Kernel::launch checks and
+  /// converts them (a host span is a compile-time error: pass a DeviceBuffer). `kernel` must be
+  /// the kernel that launch runs (the same handle or a copy; a variant is a kernel of its own);
+  /// its grid, block and shared memory stay. Replays enqueued from now on pass the new values;
+  /// replays enqueued before keep the old ones. cuGraphExecKernelNodeSetParams on CUDA,
+  /// hipGraphExecKernelNodeSetParams on HIP, no recompilation or re-instantiation anywhere.
+  ///   graph.set_arguments(0, axpy, 2.0f, x, y, n);
+  /// UsageError for a launch the graph does not have or another kernel, LaunchError for an
+  /// argument a launch would refuse (memory of another device, an empty buffer); the graph is
+  /// then as it was.
+  template <class... Params, class... Args>
+  void set_arguments(std::size_t launch, const Kernel<Params...>& kernel, Args&&... args) const {
+    kernel.set_in_graph(checked(), launch, std::forward<Args>(args)...);
+  }
+
   /// The operations recorded: kernel launches and copies.
   [[nodiscard]] std::size_t size() const;
+  /// The kernel launches recorded (what set_arguments() numbers).
+  [[nodiscard]] std::size_t launches() const;
   [[nodiscard]] Device device() const;
   [[nodiscard]] explicit operator bool() const noexcept { return impl_ != nullptr; }
 

@@ -18,9 +18,13 @@
 
 namespace kjit {
 
+class Graph;
 namespace detail {
+class GraphImpl;
 KJIT_API const std::string& kernel_name(const KernelImpl& kernel);
 KJIT_API Device kernel_device(const KernelImpl& kernel);
+KJIT_API void set_graph_arguments(GraphImpl& graph, std::size_t launch, const KernelImpl& kernel,
+                                  const KernelArg* args, std::size_t count);
 }  // namespace detail
 
 /// A kernel of a Program compiled for one device, with parameter types Params. Cheap to copy;
@@ -114,6 +118,29 @@ class Kernel {
       (std::get<I>(bound).finish(staging), ...);
       staging.finish();
     }
+  }
+
+  friend class Graph;
+  /// Graph::set_arguments' work: the arguments bound as a launch binds them.
+  template <class... Args>
+  void set_in_graph(detail::GraphImpl& graph, std::size_t launch, Args&&... args) const {
+    static_assert(sizeof...(Args) == sizeof...(Params),
+                  "kjit: set_arguments() needs exactly one argument per kernel parameter");
+    set_in_graph_indexed(graph, launch, std::index_sequence_for<Params...>{},
+                         std::forward<Args>(args)...);
+  }
+  template <std::size_t... I, class... Args>
+  void set_in_graph_indexed(detail::GraphImpl& graph, std::size_t launch,
+                            std::index_sequence<I...> /*positions*/, Args&&... args) const {
+    static_assert(!(detail::Bound<I, Params, Args>::stages || ...),
+                  "kjit: a graph's launch cannot take a host span (it is copied in and out at "
+                  "each launch); pass a DeviceBuffer");
+    const detail::KernelImpl& kernel = checked();
+    const detail::StagingContext staging(kernel, nullptr);
+    std::tuple<detail::Bound<I, Params, Args>...> bound{
+        detail::Bound<I, Params, Args>(staging, std::forward<Args>(args))...};
+    const std::array<detail::KernelArg, sizeof...(Params)> packed{std::get<I>(bound).arg()...};
+    detail::set_graph_arguments(graph, launch, kernel, packed.data(), packed.size());
   }
 
   std::shared_ptr<detail::KernelImpl> impl_;

@@ -121,6 +121,7 @@ class Event {
 };
 
 class Stream;
+class Function;
 
 /// Work recorded from a stream (Stream::begin_recording), replayed as one unit.
 class Graph {
@@ -134,6 +135,12 @@ class Graph {
   virtual void launch(Stream& stream) = 0;
   /// The operations recorded (kernel launches and copies).
   [[nodiscard]] virtual std::size_t size() const = 0;
+  /// Gives recorded kernel launch `launch` (0-based, counting launches only, in the order they
+  /// were enqueued) new arguments: args[i] points to the bytes of parameter i of `function`, the
+  /// kernel that launch runs (the caller checks). Replays enqueued from now on pass them; those
+  /// enqueued before keep what they had.
+  virtual void set_arguments(std::size_t launch, const Function& function,
+                             const void* const* args) = 0;
 };
 
 /// An in-order queue. Copies are asynchronous: host memory must stay valid until synchronize().

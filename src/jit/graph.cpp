@@ -13,7 +13,10 @@
 
 #include <cstring>
 #include <exception>
+#include <iterator>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 namespace kjit::detail {
 
@@ -28,9 +31,11 @@ class GraphImpl {
 
   [[nodiscard]] DeviceImpl& device() const noexcept { return *device_; }
   [[nodiscard]] std::size_t size() const { return graph_->size(); }
+  [[nodiscard]] std::size_t launches() const noexcept { return kernels_.size(); }
 
   void launch(StreamImpl& stream) {
     stream.refuse_while_recording("a graph launch");
+    const std::lock_guard lock(mutex_);
     for (const RecordedUse& use : uses_) {
       if (!device_->is_live(use.allocation)) {
         throw UsageError(fmt::format(
@@ -42,12 +47,56 @@ class GraphImpl {
     graph_->launch(stream.backend());
   }
 
+  void set_arguments(std::size_t launch, const KernelImpl& kernel, const KernelArg* args,
+                     std::size_t count) {
+    if (launch >= kernels_.size()) {
+      throw UsageError(fmt::format(
+          "kjit: set_arguments: a graph recorded on {} has {} kernel launch(es); there is no "
+          "launch {} (launches count from 0, copies not counted)",
+          device_->describe(), kernels_.size(), launch));
+    }
+    if (kernels_[launch].get() != &kernel) {
+      throw UsageError(fmt::format(
+          "kjit: set_arguments: launch {} of a graph recorded on {} "
+          "runs {}, not {}",
+          launch, device_->describe(), kernels_[launch]->describe(), kernel.describe()));
+    }
+    std::vector<const void*> values(count);
+    check_arguments(kernel, args, count, values.data());
+    std::vector<RecordedUse> fresh;
+    note_argument_uses(*device_, kernel, args, count, launch, 0, fresh);
+    const std::lock_guard lock(mutex_);
+    graph_->set_arguments(launch, kernel.function(), values.data());
+    std::erase_if(uses_, [&](const RecordedUse& use) { return use.launch == launch; });
+    uses_.insert(uses_.end(), std::make_move_iterator(fresh.begin()),
+                 std::make_move_iterator(fresh.end()));
+  }
+
  private:
   std::shared_ptr<DeviceImpl> device_;
-  std::vector<std::shared_ptr<const KernelImpl>> kernels_;  // loaded while the graph lives
+  std::vector<std::shared_ptr<const KernelImpl>> kernels_;  // one per launch; loaded meanwhile
+  std::mutex mutex_;                                        // uses_ and the backend's graph
   std::vector<RecordedUse> uses_;
   std::unique_ptr<backend::Graph> graph_;  // declared last: goes before the kernels' modules
 };
+
+void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const KernelArg* args,
+                        std::size_t count, std::size_t launch, std::size_t operation,
+                        std::vector<RecordedUse>& uses) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (args[i].kind != KernelArg::Kind::device_address) {
+      continue;
+    }
+    std::uint64_t address = 0;
+    std::memcpy(&address, args[i].value, sizeof(address));
+    if (const std::optional<Allocation> a = device.allocation_of(address)) {
+      const std::string which = operation != 0 ? fmt::format("operation {}", operation)
+                                               : fmt::format("launch {}", launch);
+      uses.push_back(
+          {*a, fmt::format("argument {} of {} ({})", i, kernel.describe(), which), launch});
+    }
+  }
+}
 
 void Recording::use(DeviceImpl& device, std::uint64_t address, std::string what) {
   if (const std::optional<Allocation> a = device.allocation_of(address)) {
@@ -56,17 +105,10 @@ void Recording::use(DeviceImpl& device, std::uint64_t address, std::string what)
 }
 
 void Recording::note_launch(const KernelImpl& kernel, const KernelArg* args, std::size_t count) {
-  const std::lock_guard lock(mutex_);
+  // Called with mutex_ held (Recording::launch).
   ++operations_;
   kernels_.push_back(kernel.shared_from_this());
-  for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].kind == KernelArg::Kind::device_address) {
-      std::uint64_t address = 0;
-      std::memcpy(&address, args[i].value, sizeof(address));
-      use(kernel.device(), address,
-          fmt::format("argument {} of {} (operation {})", i, kernel.describe(), operations_));
-    }
-  }
+  note_argument_uses(kernel.device(), kernel, args, count, kernels_.size() - 1, operations_, uses_);
 }
 
 void Recording::note_copy(const RawBuffer& dst, const RawBuffer& src) {
@@ -155,6 +197,15 @@ void Graph::launch() const {
 
 std::size_t Graph::size() const {
   return checked().size();
+}
+
+std::size_t Graph::launches() const {
+  return checked().launches();
+}
+
+void detail::set_graph_arguments(GraphImpl& graph, std::size_t launch, const KernelImpl& kernel,
+                                 const KernelArg* args, std::size_t count) {
+  graph.set_arguments(launch, kernel, args, count);
 }
 
 Device Graph::device() const {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kjit::detail {
@@ -19,14 +20,30 @@ struct KernelArg;
 
 /// A buffer a recorded operation uses, and how messages name that use.
 struct RecordedUse {
+  static constexpr std::size_t kNotALaunch = static_cast<std::size_t>(-1);
   Allocation allocation;
-  std::string what;  // "argument 1 of kernel 'vadd' of 'vadd.cu' (operation 3)"
+  std::string what;                  // "argument 1 of kernel 'vadd' of 'vadd.cu' (operation 3)"
+  std::size_t launch = kNotALaunch;  // which kernel launch uses it (0-based), if one does
 };
+
+/// The buffers among `args` (a launch's arguments) that live on `device`, as uses by launch
+/// number `launch`, operation number `operation` (both for messages).
+void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const KernelArg* args,
+                        std::size_t count, std::size_t launch, std::size_t operation,
+                        std::vector<RecordedUse>& uses);
 
 class Recording {
  public:
-  /// A launch of `kernel` with `args`, just enqueued on the recording stream.
-  void note_launch(const KernelImpl& kernel, const KernelArg* args, std::size_t count);
+  /// Calls `enqueue` (which enqueues a launch of `kernel` with `args` on the recording stream) and
+  /// notes the launch, one launch at a time: the backend numbers launches as they reach the
+  /// stream, and the numbers here must be the same.
+  template <class Enqueue>
+  void launch(const KernelImpl& kernel, const KernelArg* args, std::size_t count,
+              Enqueue&& enqueue) {
+    const std::lock_guard lock(mutex_);
+    std::forward<Enqueue>(enqueue)();
+    note_launch(kernel, args, count);
+  }
   /// A copy between two buffers, just enqueued on the recording stream.
   void note_copy(const RawBuffer& dst, const RawBuffer& src);
 
@@ -36,6 +53,7 @@ class Recording {
   [[nodiscard]] std::size_t operations();
 
  private:
+  void note_launch(const KernelImpl& kernel, const KernelArg* args, std::size_t count);
   void use(DeviceImpl& device, std::uint64_t address, std::string what);
   std::mutex mutex_;  // other threads may launch on the recording stream
   std::vector<std::shared_ptr<const KernelImpl>> kernels_;

@@ -75,14 +75,20 @@ void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchC
     heap_values.resize(count);
     values = heap_values.data();
   }
+  check_arguments(kernel, args, count, values);
+  StreamImpl& s = launch_stream(kernel, stream);
+  if (Recording* recording = s.recording()) {
+    recording->launch(kernel, args, count, [&] { function.launch(s.backend(), config, values); });
+  } else {
+    function.launch(s.backend(), config, values);
+  }
+}
+
+void check_arguments(const KernelImpl& kernel, const KernelArg* args, std::size_t count,
+                     const void** values) {
   for (std::size_t i = 0; i < count; ++i) {
     check_argument(kernel, args[i], i);
     values[i] = args[i].value;
-  }
-  StreamImpl& s = launch_stream(kernel, stream);
-  function.launch(s.backend(), config, values);
-  if (Recording* recording = s.recording()) {
-    recording->note_launch(kernel, args, count);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "jit/file_watch.hpp"
 #include "jit/specialization.hpp"
 
+#include <kjit/detail/arguments.hpp>
 #include <kjit/program.hpp>
 
 #include <exception>
@@ -78,6 +79,11 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   KernelKey key_;
   Specialization spec_;
 };
+
+/// Checks launch arguments against `kernel`'s parameters (LaunchError naming the argument) and
+/// points values[i] at the bytes of argument i.
+void check_arguments(const KernelImpl& kernel, const KernelArg* args, std::size_t count,
+                     const void** values);
 
 class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
  public:

@@ -204,5 +204,128 @@ TEST_F(Graphs, WhatARecordingCannotHoldIsRefusedAndTheStreamStaysUsable) {
   EXPECT_TRUE(contains(expect_throw<UsageError>([] { Graph().launch(); }).what(), "empty Graph"));
 }
 
+TEST_F(Graphs, SetArgumentsReachReplaysEnqueuedAfterItAndOnlyThose) {
+  const std::size_t n = 20000 + rng() % 20000;
+  const int count = static_cast<int>(n);
+  const std::vector<float> x0 = random_vector<float>(n, -1.0f, 1.0f);
+  const std::vector<float> x1 = random_vector<float>(n, -1.0f, 1.0f);
+  const std::vector<float> y0 = random_vector<float>(n, -1.0f, 1.0f);
+  const float a0 = random_vector<float>(1, 0.5f, 2.0f)[0];
+  const float a1 = -random_vector<float>(1, 0.5f, 2.0f)[0];
+  const float s1 = random_vector<float>(1, 0.5f, 1.5f)[0];
+  const Stream stream = device.create_stream();
+  auto x = device.upload(x0);
+  auto other_x = device.upload(x1);
+  auto y = poisoned<float>(n);
+  const LaunchConfig config = LaunchConfig::for_elements(count, 128);
+  const Graph graph = Graph::record(stream, [&] {
+    axpy.launch(stream, config, a0, x, y, count);
+    scale.launch(stream, config, y, 1.0f, count);
+  });
+  EXPECT_EQ(graph.size(), 2U);
+  EXPECT_EQ(graph.launches(), 2U);
+
+  y.upload(y0, stream);
+  graph.launch(stream);  // a0 x + y, then y * 1 - 1: with the recorded values
+  // Set while that replay may still wait or run: it keeps its values, the next one gets these.
+  graph.set_arguments(0, axpy, a1, other_x, y, count);
+  graph.set_arguments(1, scale, y, s1, count);
+  graph.launch(stream);  // a1 x1 + y, then y * s1 - 1
+  stream.synchronize();
+  std::vector<float> want(y0);
+  for (std::size_t i = 0; i < n; ++i) {
+    want[i] = (a0 * x0[i] + want[i]) * 1.0f - 1.0f;
+    want[i] = (a1 * x1[i] + want[i]) * s1 - 1.0f;
+  }
+  const std::vector<float> got = y.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_NEAR(got[i], want[i], 1e-5f * (1.0f + std::abs(want[i]))) << "element " << i;
+  }
+  // Later replays keep the values set last; the first launch's new buffer is its own now.
+  y.upload(y0, stream);
+  graph.set_arguments(1, scale, y, 1.0f, count);
+  graph.launch(stream);
+  stream.synchronize();
+  const std::vector<float> again = y.download();
+  for (std::size_t i = 0; i < n; ++i) {
+    const float expected = (a1 * x1[i] + y0[i]) - 1.0f;
+    ASSERT_NEAR(again[i], expected, 1e-5f * (1.0f + std::abs(expected))) << "element " << i;
+  }
+}
+
+TEST_F(Graphs, SetArgumentsRefusesWhatTheGraphCannotTakeAndKeepsItAsItWas) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream stream = device.create_stream();
+  auto x = device.upload(std::vector<int>(64, 0));
+  auto mirror = poisoned<int>(64);
+  const LaunchConfig one{.grid = {1}, .block = {64}};
+  const Graph graph = Graph::record(stream, [&] {
+    increment.launch(stream, one, x, 64);
+    mirror.copy_from(x, stream);  // copies are not counted among launches
+    increment.launch(stream, one, x, 32);
+  });
+  EXPECT_EQ(graph.size(), 3U);
+  EXPECT_EQ(graph.launches(), 2U);
+  std::string error =
+      expect_throw<UsageError>([&] { graph.set_arguments(2, increment, x, 64); }).what();
+  EXPECT_TRUE(contains(error, "has 2 kernel launch(es); there is no launch 2")) << error;
+  error = expect_throw<UsageError>([&] { graph.set_arguments(0, scale, nullptr, 2.0f, 3); }).what();
+  EXPECT_TRUE(contains(error, "launch 0 of a graph recorded on")) << error;
+  EXPECT_TRUE(contains(error, "runs kernel 'increment'")) << error;
+  EXPECT_TRUE(contains(error, "not kernel 'scale'")) << error;
+  // The same kernel through a variant is another kernel.
+  const auto fixed = increment.specialize<1>(64);
+  error = expect_throw<UsageError>([&] { graph.set_arguments(0, fixed, x); }).what();
+  EXPECT_TRUE(contains(error, "runs kernel 'increment'")) << error;
+  DeviceBuffer<int> moved = device.upload(std::vector<int>(64, 0));
+  DeviceBuffer<int> taken = std::move(moved);
+  error = expect_throw<LaunchError>([&] {
+            graph.set_arguments(0, increment, moved, 64);  // NOLINT(bugprone-use-after-move)
+          }).what();
+  EXPECT_TRUE(contains(error, "argument 0 is an empty DeviceBuffer")) << error;
+  EXPECT_TRUE(
+      contains(expect_throw<UsageError>([&] { Graph().set_arguments(0, increment, x, 1); }).what(),
+               "empty Graph"));
+  // Nothing changed: the replay increments all 64, then the first 32.
+  graph.launch(stream);
+  stream.synchronize();
+  std::vector<int> want(64, 1);
+  std::fill(want.begin(), want.begin() + 32, 2);
+  EXPECT_EQ(x.download(), want);
+  EXPECT_EQ(mirror.download(), std::vector<int>(64, 1));
+  EXPECT_EQ(taken.download(), std::vector<int>(64, 0));
+}
+
+TEST_F(Graphs, ABufferReplacedBySetArgumentsMayGoAndItsReplacementIsChecked) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream stream = device.create_stream();
+  const LaunchConfig one{.grid = {1}, .block = {32}};
+  auto kept = device.upload(std::vector<int>(32, 0));
+  Graph graph;
+  {
+    auto first = device.upload(std::vector<int>(32, 0));
+    graph = Graph::record(stream, [&] {
+      increment.launch(stream, one, first, 32);
+      increment.launch(stream, one, kept, 32);
+    });
+    graph.set_arguments(0, increment, kept, 32);
+  }
+  graph.launch(stream);  // `first` is gone, but no launch uses it now
+  stream.synchronize();
+  EXPECT_EQ(kept.download(), std::vector<int>(32, 2));
+  {
+    auto second = device.upload(std::vector<int>(32, 0));
+    graph.set_arguments(1, increment, second, 32);
+    graph.launch(stream);
+    stream.synchronize();
+    EXPECT_EQ(second.download(), std::vector<int>(32, 1));
+  }
+  const std::string error = expect_throw<UsageError>([&] { graph.launch(stream); }).what();
+  EXPECT_TRUE(contains(error, "freed after the recording")) << error;
+  EXPECT_TRUE(contains(error, "argument 0 of kernel 'increment' of 'graph.cu'")) << error;
+  EXPECT_TRUE(contains(error, "(launch 1)")) << error;
+  EXPECT_EQ(kept.download(), std::vector<int>(32, 3)) << "the refused replay ran";
+}
+
 }  // namespace
 }  // namespace kjit::test

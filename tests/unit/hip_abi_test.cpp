@@ -43,6 +43,21 @@ TEST(HipAbi, DeviceAttributesErrorsAndFlagsMatchRocmsHeaders) {
   EXPECT_EQ(k::hipHostMallocPortable, kRealHostMallocPortable);
 }
 
+TEST(HipAbi, KernelNodeParametersHaveRocmsLayout) {
+  using Kjit = kjit::hip::hipKernelNodeParams;
+  using Real = ::hipKernelNodeParams;
+  EXPECT_EQ(sizeof(Kjit), sizeof(Real));
+  EXPECT_EQ(offsetof(Kjit, blockDim), offsetof(Real, blockDim));
+  EXPECT_EQ(offsetof(Kjit, extra), offsetof(Real, extra));
+  EXPECT_EQ(offsetof(Kjit, func), offsetof(Real, func));
+  EXPECT_EQ(offsetof(Kjit, gridDim), offsetof(Real, gridDim));
+  EXPECT_EQ(offsetof(Kjit, kernelParams), offsetof(Real, kernelParams));
+  EXPECT_EQ(offsetof(Kjit, sharedMemBytes), offsetof(Real, sharedMemBytes));
+  EXPECT_EQ(sizeof(kjit::hip::hipDim3), sizeof(dim3));
+  EXPECT_EQ(kjit::hip::hipStreamCaptureStatusActive,
+            static_cast<int>(hipStreamCaptureStatusActive));
+}
+
 TEST(HipAbi, GcnArchNameLiesWhereKjitReadsIt) {
   EXPECT_EQ(kjit::hip::kPropsGcnArchNameOffsetR0000, offsetof(hipDeviceProp_t, gcnArchName))
       << "these headers' hipDeviceProp_t is the R0000 layout of ROCm 5";

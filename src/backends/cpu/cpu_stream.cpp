@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_stream.hpp"
 
+#include "backends/cpu/cpu_launch_records.hpp"
 #include "backends/cpu/cpu_memory.hpp"
 
 #include "jit/logging.hpp"
@@ -219,8 +220,15 @@ std::unique_ptr<backend::Graph> CpuStream::end_recording() {
   return std::make_unique<CpuGraph>(std::move(tasks));
 }
 
-CpuGraph::CpuGraph(std::vector<CpuStream::Task> tasks) : tasks_(std::make_shared<Tasks>()) {
+CpuGraph::CpuGraph(std::vector<CpuStream::Task> tasks)
+    : tasks_(std::make_shared<Tasks>()), arguments_(std::make_shared<const ArgumentSet>()) {
   tasks_->list = std::move(tasks);
+  for (std::size_t i = 0; i < tasks_->list.size(); ++i) {
+    if (tasks_->list[i].work != nullptr) {
+      tasks_->launches.push_back(i);
+    }
+  }
+  tasks_->in = arguments_;
 }
 
 CpuGraph::Tasks::~Tasks() {
@@ -231,11 +239,44 @@ CpuGraph::Tasks::~Tasks() {
   }
 }
 
+void CpuGraph::set_arguments(std::size_t launch, const backend::Function& function,
+                             const void* const* args) {
+  LaunchArguments set{.task = tasks_->launches.at(launch), .values = {}};
+  for (std::size_t i = 0; i < function.params().size(); ++i) {
+    const auto* bytes = static_cast<const std::byte*>(args[i]);
+    set.values.emplace_back(bytes, bytes + function.params()[i].size);
+  }
+  const std::lock_guard lock(arguments_mutex_);
+  auto next = std::make_shared<ArgumentSet>(*arguments_);
+  const auto same = [&](const LaunchArguments& a) { return a.task == set.task; };
+  if (const auto it = std::find_if(next->begin(), next->end(), same); it != next->end()) {
+    *it = std::move(set);
+  } else {
+    next->push_back(std::move(set));
+  }
+  arguments_ = std::move(next);
+}
+
 void CpuGraph::launch(backend::Stream& stream) {
   std::shared_ptr<Tasks> tasks = tasks_;
+  std::shared_ptr<const ArgumentSet> arguments;
+  {
+    const std::lock_guard lock(arguments_mutex_);
+    arguments = arguments_;
+  }
   static_cast<CpuStream&>(stream).enqueue(
-      [tasks] {
+      [tasks, arguments] {
         const std::lock_guard replay(tasks->replaying);
+        if (tasks->in != arguments) {
+          for (const LaunchArguments& set : *arguments) {
+            auto& queued = static_cast<QueuedLaunch&>(*tasks->list[set.task].work);
+            for (std::size_t i = 0; i < set.values.size(); ++i) {
+              std::memcpy(queued.launch.argument_pointers[i], set.values[i].data(),
+                          set.values[i].size());
+            }
+          }
+          tasks->in = arguments;
+        }
         for (CpuStream::Task& t : tasks->list) {
           if (t.work != nullptr) {
             t.work->run();

@@ -123,14 +123,24 @@ class CpuStream : public backend::Stream {
 /// Work recorded from a CpuStream: replayed as one task that runs each recorded launch and copy
 /// in order, with the arguments copied when they were recorded, so a replay skips each launch's
 /// checks, argument copies and queueing. The launch records stay out of their pools until the
-/// graph goes.
+/// graph goes. Arguments set later are kept aside and written into the records by the first
+/// replay enqueued after they were set, so that replays enqueued before keep theirs.
 class CpuGraph : public backend::Graph {
  public:
   explicit CpuGraph(std::vector<CpuStream::Task> tasks);
   void launch(backend::Stream& stream) override;
   [[nodiscard]] std::size_t size() const override { return tasks_->list.size(); }
+  void set_arguments(std::size_t launch, const backend::Function& function,
+                     const void* const* args) override;
 
  private:
+  /// The arguments set for one recorded launch: each parameter's bytes.
+  struct LaunchArguments {
+    std::size_t task = 0;  // its index in Tasks::list
+    std::vector<std::vector<std::byte>> values;
+  };
+  /// The latest arguments of each launch given any, as one replay sees them.
+  using ArgumentSet = std::vector<LaunchArguments>;
   struct Tasks {
     Tasks() = default;
     Tasks(const Tasks&) = delete;
@@ -138,8 +148,12 @@ class CpuGraph : public backend::Graph {
     ~Tasks();              // hands the launch records back
     std::mutex replaying;  // one replay at a time: they share the launch records
     std::vector<CpuStream::Task> list;
+    std::vector<std::size_t> launches;      // the indices in `list` of kernel launches
+    std::shared_ptr<const ArgumentSet> in;  // under `replaying`: what the records hold
   };
   std::shared_ptr<Tasks> tasks_;  // shared with queued replays
+  std::mutex arguments_mutex_;
+  std::shared_ptr<const ArgumentSet> arguments_;  // what the next replay enqueued passes
 };
 
 }  // namespace kjit::cpu

@@ -121,6 +121,7 @@ void CudaFunction::launch_impl(backend::Stream& stream, const LaunchConfig& conf
                        fmt::format("kernel '{}' on {}", *label_, device_.id()), Failure::launch);
   }
   s.note_launch(label_);
+  s.note_captured_launch();
 }
 
 }  // namespace kjit::cuda

@@ -154,11 +154,35 @@ void CudaStream::begin_recording() {
       backend::optional_function(api.cuStreamBeginCapture, "cuStreamBeginCapture_v2", device_.id(),
                                  "CUDA driver")(stream, CU_STREAM_CAPTURE_MODE_RELAXED),
       "cuStreamBeginCapture", device_.id());
+  captured_launches_.clear();
+  recording_.store(true, std::memory_order_release);
+}
+
+void CudaStream::note_captured_launch() {
+  if (!recording_.load(std::memory_order_acquire)) {
+    return;
+  }
+  const DriverApi& api = device_.api();
+  if (api.cuStreamGetCaptureInfo == nullptr) {
+    captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
+    return;
+  }
+  CUstreamCaptureStatus status{};
+  const CUgraphNode* leaves = nullptr;
+  std::size_t count = 0;
+  check(api, api.cuStreamGetCaptureInfo(handle(), &status, nullptr, nullptr, &leaves, &count),
+        "cuStreamGetCaptureInfo_v2", device_.id());
+  // A stream captures in order: the node just added is the one the next work will follow.
+  captured_launches_.push_back(status == CU_STREAM_CAPTURE_STATUS_ACTIVE && count == 1 ? leaves[0]
+                                                                                       : nullptr);
 }
 
 std::unique_ptr<backend::Graph> CudaStream::end_recording() {
   const CUstream stream = handle();
   const DriverApi& api = device_.api();
+  recording_.store(false, std::memory_order_release);
+  std::vector<CUgraphNode> launches = std::move(captured_launches_);
+  captured_launches_.clear();
   CUgraph graph = nullptr;
   check(api,
         backend::optional_function(api.cuStreamEndCapture, "cuStreamEndCapture", device_.id(),
@@ -181,7 +205,7 @@ std::unique_ptr<backend::Graph> CudaStream::end_recording() {
     }
     throw;
   }
-  return std::make_unique<CudaGraph>(device_, graph, exec, nodes);
+  return std::make_unique<CudaGraph>(device_, graph, exec, nodes, std::move(launches));
 }
 
 CudaGraph::~CudaGraph() {
@@ -197,6 +221,29 @@ CudaGraph::~CudaGraph() {
   } catch (const std::exception& e) {
     detail::log().warn("destroying a graph on {}: {}", device_.id(), e.what());
   }
+}
+
+void CudaGraph::set_arguments(std::size_t launch, const backend::Function& function,
+                              const void* const* args) {
+  const DriverApi& api = device_.api();
+  const auto get = backend::optional_function(
+      api.cuGraphKernelNodeGetParams, "cuGraphKernelNodeGetParams_v2", device_.id(), "CUDA driver");
+  const auto set =
+      backend::optional_function(api.cuGraphExecKernelNodeSetParams,
+                                 "cuGraphExecKernelNodeSetParams_v2", device_.id(), "CUDA driver");
+  const CUgraphNode node = launches_.at(launch);
+  if (node == nullptr) {
+    throw BackendError(fmt::format(
+        "kjit: {}: the CUDA driver did not say which graph node launch {} of kernel '{}' became "
+        "(cuStreamGetCaptureInfo_v2), so its arguments cannot be set",
+        device_.id(), launch, function.name()));
+  }
+  device_.make_current();
+  CUDA_KERNEL_NODE_PARAMS params{};
+  check(api, get(node, &params), "cuGraphKernelNodeGetParams_v2", device_.id());
+  params.kernelParams = const_cast<void**>(args);  // NOLINT: the driver copies, never writes
+  params.extra = nullptr;
+  check(api, set(exec_, node, &params), "cuGraphExecKernelNodeSetParams_v2", device_.id());
 }
 
 void CudaGraph::launch(backend::Stream& stream) {

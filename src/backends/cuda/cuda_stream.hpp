@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kjit::cuda {
 
@@ -32,19 +33,28 @@ class CudaEvent : public backend::Event {
 /// A captured CUDA graph, instantiated.
 class CudaGraph : public backend::Graph {
  public:
-  CudaGraph(CudaDevice& device, CUgraph graph, CUgraphExec exec, std::size_t nodes)
-      : device_(device), graph_(graph), exec_(exec), nodes_(nodes) {}
+  /// `launches`: the kernel nodes of `graph`, in the order they were captured.
+  CudaGraph(CudaDevice& device, CUgraph graph, CUgraphExec exec, std::size_t nodes,
+            std::vector<CUgraphNode> launches)
+      : device_(device),
+        graph_(graph),
+        exec_(exec),
+        nodes_(nodes),
+        launches_(std::move(launches)) {}
   ~CudaGraph() override;
   CudaGraph(const CudaGraph&) = delete;
   CudaGraph& operator=(const CudaGraph&) = delete;
   void launch(backend::Stream& stream) override;
   [[nodiscard]] std::size_t size() const override { return nodes_; }
+  void set_arguments(std::size_t launch, const backend::Function& function,
+                     const void* const* args) override;
 
  private:
   CudaDevice& device_;
   CUgraph graph_;
   CUgraphExec exec_;
   std::size_t nodes_;
+  std::vector<CUgraphNode> launches_;
 };
 
 class CudaStream : public backend::Stream {
@@ -68,12 +78,17 @@ class CudaStream : public backend::Stream {
   CUstream handle();
   /// Records the kernel just launched (an interned label of the device).
   void note_launch(const std::string* kernel) noexcept;
+  /// While recording: notes the kernel node the launch just captured added (the capture's one
+  /// dependency now), so that its arguments can be set later.
+  void note_captured_launch();
 
  private:
   CudaDevice& device_;
   std::mutex create_mutex_;
   std::atomic<CUstream> stream_{nullptr};
   backend::LastLaunch last_launch_;
+  std::atomic<bool> recording_{false};
+  std::vector<CUgraphNode> captured_launches_;  // while recording_; launches are serialised
 };
 
 }  // namespace kjit::cuda

@@ -19,6 +19,19 @@ using CUgraph = struct CUgraph_st*;
 using CUgraphExec = struct CUgraphExec_st*;
 using CUgraphNode = struct CUgraphNode_st*;
 enum CUstreamCaptureMode : int { CU_STREAM_CAPTURE_MODE_RELAXED = 2 };
+enum CUstreamCaptureStatus : int { CU_STREAM_CAPTURE_STATUS_ACTIVE = 1 };
+using CUkernel = struct CUkern_st*;
+/// CUDA_KERNEL_NODE_PARAMS_v2 (cuGraphKernelNodeGetParams_v2 and the Exec setter).
+struct CUDA_KERNEL_NODE_PARAMS {
+  CUfunction func;
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+  CUkernel kern;
+  CUcontext ctx;
+};
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;

@@ -87,6 +87,7 @@ void HipFunction::launch_impl(backend::Stream& stream, const LaunchConfig& confi
                     fmt::format("kernel '{}' on {}", *label_, device_.id()), Failure::launch);
   }
   s.note_launch(label_);
+  s.note_captured_launch();
 }
 
 }  // namespace kjit::hip

@@ -51,6 +51,13 @@ namespace kjit::hip {
   X(hipGraphDestroy, "hipGraphDestroy", false, hipError_t, (hipGraph_t graph))                    \
   X(hipGraphGetNodes, "hipGraphGetNodes", false, hipError_t,                                      \
     (hipGraph_t graph, hipGraphNode_t * nodes, size_t * count))                                   \
+  X(hipStreamGetCaptureInfo, "hipStreamGetCaptureInfo_v2", false, hipError_t,                     \
+    (hipStream_t stream, int* status, unsigned long long* id, hipGraph_t* graph,                  \
+     const hipGraphNode_t** dependencies, size_t* count))                                         \
+  X(hipGraphKernelNodeGetParams, "hipGraphKernelNodeGetParams", false, hipError_t,                \
+    (hipGraphNode_t node, hipKernelNodeParams * params))                                          \
+  X(hipGraphExecKernelNodeSetParams, "hipGraphExecKernelNodeSetParams", false, hipError_t,        \
+    (hipGraphExec_t exec, hipGraphNode_t node, const hipKernelNodeParams* params))                \
   X(hipMallocManaged, "hipMallocManaged", false, hipError_t,                                      \
     (void** address, size_t bytes, unsigned int flags))                                           \
   X(hipMemPrefetchAsync, "hipMemPrefetchAsync", false, hipError_t,                                \

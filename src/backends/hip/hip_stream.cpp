@@ -145,11 +145,34 @@ void HipStream::begin_recording() {
         backend::optional_function(api.hipStreamBeginCapture, "hipStreamBeginCapture", device_.id(),
                                    "HIP runtime")(stream, hipStreamCaptureModeRelaxed),
         "hipStreamBeginCapture", device_.id());
+  captured_launches_.clear();
+  recording_.store(true, std::memory_order_release);
+}
+
+void HipStream::note_captured_launch() {
+  if (!recording_.load(std::memory_order_acquire)) {
+    return;
+  }
+  const HipApi& api = device_.api();
+  if (api.hipStreamGetCaptureInfo == nullptr) {
+    captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
+    return;
+  }
+  int status = 0;
+  const hipGraphNode_t* leaves = nullptr;
+  std::size_t count = 0;
+  check(api, api.hipStreamGetCaptureInfo(handle(), &status, nullptr, nullptr, &leaves, &count),
+        "hipStreamGetCaptureInfo_v2", device_.id());
+  captured_launches_.push_back(status == hipStreamCaptureStatusActive && count == 1 ? leaves[0]
+                                                                                    : nullptr);
 }
 
 std::unique_ptr<backend::Graph> HipStream::end_recording() {
   const hipStream_t stream = handle();
   const HipApi& api = device_.api();
+  recording_.store(false, std::memory_order_release);
+  std::vector<hipGraphNode_t> launches = std::move(captured_launches_);
+  captured_launches_.clear();
   hipGraph_t graph = nullptr;
   check(api,
         backend::optional_function(api.hipStreamEndCapture, "hipStreamEndCapture", device_.id(),
@@ -172,7 +195,7 @@ std::unique_ptr<backend::Graph> HipStream::end_recording() {
     }
     throw;
   }
-  return std::make_unique<HipGraph>(device_, graph, exec, nodes);
+  return std::make_unique<HipGraph>(device_, graph, exec, nodes, std::move(launches));
 }
 
 HipGraph::~HipGraph() {
@@ -188,6 +211,29 @@ HipGraph::~HipGraph() {
   } catch (const std::exception& e) {
     detail::log().warn("destroying a graph on {}: {}", device_.id(), e.what());
   }
+}
+
+void HipGraph::set_arguments(std::size_t launch, const backend::Function& function,
+                             const void* const* args) {
+  const HipApi& api = device_.api();
+  const auto get = backend::optional_function(
+      api.hipGraphKernelNodeGetParams, "hipGraphKernelNodeGetParams", device_.id(), "HIP runtime");
+  const auto set =
+      backend::optional_function(api.hipGraphExecKernelNodeSetParams,
+                                 "hipGraphExecKernelNodeSetParams", device_.id(), "HIP runtime");
+  const hipGraphNode_t node = launches_.at(launch);
+  if (node == nullptr) {
+    throw BackendError(fmt::format(
+        "kjit: {}: the HIP runtime did not say which graph node launch {} of kernel '{}' became "
+        "(hipStreamGetCaptureInfo_v2), so its arguments cannot be set",
+        device_.id(), launch, function.name()));
+  }
+  device_.make_current();
+  hipKernelNodeParams params{};
+  check(api, get(node, &params), "hipGraphKernelNodeGetParams", device_.id());
+  params.kernelParams = const_cast<void**>(args);  // NOLINT: the runtime copies, never writes
+  params.extra = nullptr;
+  check(api, set(exec_, node, &params), "hipGraphExecKernelNodeSetParams", device_.id());
 }
 
 void HipGraph::launch(backend::Stream& stream) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kjit::hip {
 
@@ -31,19 +32,28 @@ class HipEvent : public backend::Event {
 /// A captured HIP graph, instantiated.
 class HipGraph : public backend::Graph {
  public:
-  HipGraph(HipDevice& device, hipGraph_t graph, hipGraphExec_t exec, std::size_t nodes)
-      : device_(device), graph_(graph), exec_(exec), nodes_(nodes) {}
+  /// `launches`: the kernel nodes of `graph`, in the order they were captured.
+  HipGraph(HipDevice& device, hipGraph_t graph, hipGraphExec_t exec, std::size_t nodes,
+           std::vector<hipGraphNode_t> launches)
+      : device_(device),
+        graph_(graph),
+        exec_(exec),
+        nodes_(nodes),
+        launches_(std::move(launches)) {}
   ~HipGraph() override;
   HipGraph(const HipGraph&) = delete;
   HipGraph& operator=(const HipGraph&) = delete;
   void launch(backend::Stream& stream) override;
   [[nodiscard]] std::size_t size() const override { return nodes_; }
+  void set_arguments(std::size_t launch, const backend::Function& function,
+                     const void* const* args) override;
 
  private:
   HipDevice& device_;
   hipGraph_t graph_;
   hipGraphExec_t exec_;
   std::size_t nodes_;
+  std::vector<hipGraphNode_t> launches_;
 };
 
 class HipStream : public backend::Stream {
@@ -64,12 +74,16 @@ class HipStream : public backend::Stream {
   /// The hipStream_t, created on first use; the device is current afterwards.
   hipStream_t handle();
   void note_launch(const std::string* kernel) noexcept;
+  /// While recording: notes the kernel node the launch just captured added.
+  void note_captured_launch();
 
  private:
   HipDevice& device_;
   std::mutex create_mutex_;
   std::atomic<hipStream_t> stream_{nullptr};
   backend::LastLaunch last_launch_;
+  std::atomic<bool> recording_{false};
+  std::vector<hipGraphNode_t> captured_launches_;  // while recording_; launches are serialised
 };
 
 }  // namespace kjit::hip

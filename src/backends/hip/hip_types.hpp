@@ -19,6 +19,19 @@ using hipGraph_t = struct ihipGraph*;
 using hipGraphExec_t = struct hipGraphExec*;
 using hipGraphNode_t = struct hipGraphNode*;
 inline constexpr int hipStreamCaptureModeRelaxed = 2;
+inline constexpr int hipStreamCaptureStatusActive = 1;
+struct hipDim3 {
+  unsigned int x, y, z;
+};
+/// hipKernelNodeParams (hipGraphKernelNodeGetParams, hipGraphExecKernelNodeSetParams).
+struct hipKernelNodeParams {
+  hipDim3 blockDim;
+  void** extra;
+  void* func;
+  hipDim3 gridDim;
+  void** kernelParams;
+  unsigned int sharedMemBytes;
+};
 
 inline constexpr hipError_t hipSuccess = 0;
 inline constexpr hipError_t hipErrorNoDevice = 100;
