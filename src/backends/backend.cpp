@@ -68,6 +68,25 @@ Function::Function(std::string name, const DeviceInfo& device, std::vector<Param
 
 Function::~Function() = default;
 
+void Function::limit_block_threads(std::size_t threads) {
+  if (threads != 0 && threads < device_.max_threads_per_block) {
+    max_block_threads_ = threads;
+  }
+}
+
+std::optional<std::string> Function::block_problem(const Dim3& block) const {
+  if (std::optional<std::string> problem = backend::block_problem(device_, block)) {
+    return problem;
+  }
+  if (max_block_threads_ && block.volume() > *max_block_threads_) {
+    return fmt::format(
+        "blocks of {} threads exceed the {} this kernel was compiled for (its __launch_bounds__, "
+        "or the registers it uses)",
+        block.volume(), *max_block_threads_);
+  }
+  return std::nullopt;
+}
+
 void Function::launch(Stream& stream, const LaunchConfig& config, const void* const* args) {
   check_geometry(config);
   launch_impl(stream, config, args);
@@ -81,7 +100,7 @@ void Function::check_geometry(const LaunchConfig& config) const {
     throw LaunchError(
         fmt::format("kjit: {}: grid ({}, {}, {}) has a zero dimension", where(), g.x, g.y, g.z));
   }
-  if (const std::optional<std::string> problem = block_problem(device_, b)) {
+  if (const std::optional<std::string> problem = block_problem(b)) {
     throw LaunchError(fmt::format("kjit: {}: {}", where(), *problem));
   }
   const Dim3& mg = device_.max_grid;

@@ -185,6 +185,15 @@ class Function {
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   [[nodiscard]] const std::vector<ParamInfo>& params() const noexcept { return params_; }
   [[nodiscard]] std::size_t static_shared_bytes() const noexcept { return static_shared_bytes_; }
+  /// The most threads a block of this kernel may have as it was compiled (its __launch_bounds__,
+  /// or on CUDA the registers it uses), where the backend knows it and it is below the device's
+  /// limit; nullopt otherwise.
+  [[nodiscard]] std::optional<std::size_t> max_block_threads() const noexcept {
+    return max_block_threads_;
+  }
+  /// Why blocks of `block` threads cannot run this kernel (the device's limits, then its own), or
+  /// nullopt.
+  [[nodiscard]] std::optional<std::string> block_problem(const Dim3& block) const;
 
   /// Checks the geometry against the device's limits (LaunchError), then enqueues.
   /// args[i] points to the bytes of parameter i (params()[i].size of them).
@@ -192,6 +201,9 @@ class Function {
 
  protected:
   virtual void launch_impl(Stream& stream, const LaunchConfig& config, const void* const* args) = 0;
+  /// For a backend that knows the kernel's own limit (at load): `threads` at or above the
+  /// device's limit, or 0, mean none.
+  void limit_block_threads(std::size_t threads);
 
  private:
   void check_geometry(const LaunchConfig& config) const;
@@ -199,6 +211,7 @@ class Function {
   const DeviceInfo& device_;
   std::vector<ParamInfo> params_;
   std::size_t static_shared_bytes_;
+  std::optional<std::size_t> max_block_threads_;
 };
 
 /// A namespace-scope __device__ or __constant__ variable of a loaded module, where it lives.

@@ -135,9 +135,11 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   std::shared_ptr<LoadedBuild> compile_and_load(std::vector<KernelKey> kernels, DeviceImpl& device,
                                                 const std::string& source,
                                                 std::string_view label = {}) const;
-  /// The build of variant `spec` of kernel `key` on `device`, from the table or compiled.
+  /// The build of variant `spec` of kernel `key` on `device`, from the table or compiled;
+  /// `max_threads`: the kernel's own limit on a block's threads, if it has one.
   std::shared_ptr<LoadedBuild> variant_build(const KernelKey& key, const Specialization& spec,
-                                             std::size_t count, DeviceImpl& device);
+                                             std::size_t count, DeviceImpl& device,
+                                             std::optional<std::size_t> max_threads);
   /// What the backend is asked to compile: `kernels` of `source` with this program's options.
   [[nodiscard]] backend::CompileRequest request_for(const std::vector<KernelKey>& kernels,
                                                     const std::string& source) const;

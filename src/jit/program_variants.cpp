@@ -27,7 +27,7 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
         base.describe()));
   }
   if (const std::optional<std::string> problem =
-          block ? backend::block_problem(base.device().info(), *block) : std::nullopt) {
+          block ? base.function().block_problem(*block) : std::nullopt) {
     throw UsageError(fmt::format("kjit: {}: specialize_block: {}", base.describe(), *problem));
   }
   const Specialization& had = base.specialization();
@@ -37,7 +37,8 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
     return kernel;  // nothing new (the same block again): the same kernel
   }
   DeviceImpl& device = base.device();
-  std::shared_ptr<LoadedBuild> build = variant_build(base.key(), spec, count, device);
+  std::shared_ptr<LoadedBuild> build =
+      variant_build(base.key(), spec, count, device, base.function().max_block_threads());
   std::unique_ptr<backend::Function> function =
       build->module->function(build->symbols.at(0), base.name());
   const std::size_t expected = count - spec.constants.size();
@@ -52,7 +53,8 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
 
 std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
                                                         const Specialization& spec,
-                                                        std::size_t count, DeviceImpl& device) {
+                                                        std::size_t count, DeviceImpl& device,
+                                                        std::optional<std::size_t> max_threads) {
   const std::string kernel = key.describe();
   const std::string spec_key = spec.key();
   std::promise<std::shared_ptr<LoadedBuild>> promise;
@@ -86,8 +88,9 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
     return result.get();
   }
   try {
-    const std::string text = variant_source(
-        *source, key.name, backend::kernel_address(key.name, key.signature), count, spec);
+    const std::string text =
+        variant_source(*source, key.name, backend::kernel_address(key.name, key.signature), count,
+                       spec, max_threads);
     std::shared_ptr<LoadedBuild> build =
         compile_and_load({KernelKey{std::string(kVariantKernel), std::nullopt}}, device, text,
                          fmt::format("{} with {}", kernel, spec.describe()));

@@ -127,7 +127,8 @@ std::string constant_literal(const Constant& c) {
 }
 
 std::string variant_source(std::string_view source, std::string_view call, std::string_view address,
-                           std::size_t count, const Specialization& spec) {
+                           std::size_t count, const Specialization& spec,
+                           std::optional<std::size_t> max_threads) {
   std::string text = fmt::format(
       "// kjit: a variant of {} with {}.\n"
       "// The program's kernels become device functions; the variant's kernel is at the end.\n"
@@ -171,8 +172,8 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       args.push_back(fmt::format("p{}", p));
     }
   }
-  const std::string bounds =
-      spec.block ? fmt::format(" __KJIT_LAUNCH_BOUNDS({})", spec.block->volume()) : "";
+  const std::optional<std::size_t> threads = spec.block ? spec.block->volume() : max_threads;
+  const std::string bounds = threads ? fmt::format(" __KJIT_LAUNCH_BOUNDS({})", *threads) : "";
   text +=
       fmt::format("extern \"C\" __KJIT_KERNEL void{} {}({}) {{\n  __KJIT_INLINE_CALL {}({});\n}}\n",
                   bounds, kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));

@@ -44,9 +44,12 @@ struct Specialization {
 
 /// The source of a variant of the kernel that `call` names ("saxpy<float>", "ns::scale") and
 /// `address` designates ("&saxpy<float>", or a cast that picks an overload), which takes `count`
-/// parameters, made from the program's text `source`.
+/// parameters, made from the program's text `source`. Its launch bounds: the fixed block's
+/// volume, else `max_threads`, the kernel's own limit where it has one (the variant must launch
+/// wherever the kernel does: its __launch_bounds__ are gone with its __global__).
 [[nodiscard]] std::string variant_source(std::string_view source, std::string_view call,
                                          std::string_view address, std::size_t count,
-                                         const Specialization& spec);
+                                         const Specialization& spec,
+                                         std::optional<std::size_t> max_threads = std::nullopt);
 
 }  // namespace kjit::detail

@@ -251,6 +251,35 @@ TEST_F(Specialize, BadBlocksAndCapsAreRefused) {
                "empty Kernel"));
 }
 
+TEST_F(Specialize, AVariantKeepsTheKernelsOwnLaunchBounds) {
+  if (device.info().backend == BackendKind::cpu) {
+    GTEST_SKIP() << "the CPU backend does not enforce __launch_bounds__ (blocks of any size up to "
+                    "1024 threads run)";
+  }
+  const Program p = program();
+  // block_sums is __launch_bounds__(256): so are its variants that fix no block.
+  const auto plain = p.kernel<const long long*, long long*, int>("block_sums", device);
+  const auto fixed = plain.specialize<2>(1000);
+  auto x = device.upload(std::vector<long long>(1000, 1));
+  auto sums = poisoned<long long>(4);
+  const LaunchConfig wide{.grid = {4}, .block = {512}};
+  for (const std::string& error : {launch_error_of([&] { plain.launch(wide, x, sums, 1000); }),
+                                   launch_error_of([&] { fixed.launch(wide, x, sums); })}) {
+    EXPECT_TRUE(
+        contains(error, "blocks of 512 threads exceed the 256 this kernel was compiled for"))
+        << error;
+  }
+  EXPECT_TRUE(
+      contains(expect_throw<UsageError>([&] { (void)plain.specialize_block({512}); }).what(),
+               "specialize_block: blocks of 512 threads exceed the 256"));
+  // Within its bounds the variant runs as the kernel does.
+  const float weights[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+  p.symbol<float[4]>("c_weights", device).write(weights);
+  fixed.launch(LaunchConfig{.grid = {4}, .block = {256}}, x, sums);
+  const std::vector<long long> got = sums.download();
+  EXPECT_EQ(got[0] + got[1] + got[2] + got[3], 1000);
+}
+
 TEST_F(Specialize, AFixedParameterStaysAssignable) {
   const Program p = Program::from_source("assigns.cu", R"(
 __global__ void bump(int n, int* out) {

@@ -477,6 +477,34 @@ TEST_F(FakeHipWithHiprtc, VaddCompilesLoadsAndLaunchesThroughTheRuntimeSeam) {
   expect_vadd_code(binary, "gfx90a");
 }
 
+TEST_F(FakeHipWithHiprtc, AKernelsOwnLaunchBoundsAreEnforcedBeforeTheRuntime) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  backend::CompileRequest r;
+  r.program_name = "bounded.cu";
+  r.source = "__global__ void __launch_bounds__(128) k(int* v) { v[threadIdx.x] = 1; }\n";
+  r.kernel_names = {"k"};
+  r.kernel_signatures.resize(1);
+  const backend::Binary binary = device->compiler().compile(r);
+  auto module = device->load(binary);
+  auto function = module->function(binary.kernel_symbols.at(0), "k");
+  ASSERT_EQ(function->max_block_threads(), std::optional<std::size_t>(128));
+  auto stream = device->create_stream();
+  const std::uint64_t none = 0;
+  const void* args[] = {&none};
+  try {
+    function->launch(*stream, LaunchConfig{{1, 1, 1}, {256, 1, 1}, 0}, args);
+    ADD_FAILURE() << "a block past the kernel's bounds was launched";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("blocks of 256 threads exceed the 128 this kernel was "
+                                         "compiled for"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fake.launches, 0);  // (the fake runs vadd's arguments only: no launch within them)
+}
+
 TEST_F(FakeHipWithHiprtc, CodeObjectsForAnotherTargetOrFormatAreNotLoaded) {
   auto backend = create_backend(fake_source);
   ASSERT_EQ(backend->enumerate().size(), 1U);

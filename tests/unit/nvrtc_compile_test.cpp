@@ -192,6 +192,19 @@ TEST_F(Nvrtc, ASpecialisedVariantFoldsItsValuesAndHasLaunchBounds) {
   EXPECT_NE(ptx.find("1000"), std::string::npos) << "n = 1000 as an immediate\n" << ptx;
 }
 
+TEST_F(Nvrtc, AVariantWithoutAFixedBlockKeepsTheKernelsLimit) {
+  detail::Specialization spec;
+  spec.constants = {detail::make_constant<int>(0, 1000)};
+  for (const std::optional<std::size_t> limit :
+       {std::optional<std::size_t>(), std::optional<std::size_t>(192)}) {
+    const backend::Binary b =
+        compile_with_nvrtc(*api, test::saxpy_variant_request(spec, limit), {90, false}, "sm_90");
+    const std::string ptx(b.bytes.begin(), b.bytes.end() - 1);
+    EXPECT_EQ(ptx.find(".maxntid 192, 1, 1") != std::string::npos, limit.has_value()) << ptx;
+    EXPECT_EQ(ptx.find(".maxntid") != std::string::npos, limit.has_value()) << ptx;
+  }
+}
+
 TEST_F(Nvrtc, CompileErrorsAreLocatedInTheUsersFile) {
   backend::CompileRequest r;
   r.program_name = "mine.cu";

@@ -84,17 +84,24 @@ std::unique_ptr<backend::Function> CudaModule::function(const std::string& symbo
   int static_shared = 0;
   check(api, api.cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
         "cuFuncGetAttribute", device_.id());
+  int max_threads = 0;
+  check(api, api.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f),
+        "cuFuncGetAttribute", device_.id());
   return std::make_unique<CudaFunction>(device_, f, name, std::move(params),
-                                        static_cast<std::size_t>(static_shared));
+                                        static_cast<std::size_t>(static_shared),
+                                        static_cast<std::size_t>(max_threads));
 }
 
 CudaFunction::CudaFunction(CudaDevice& device, CUfunction function, const std::string& name,
-                           std::vector<backend::ParamInfo> params, std::size_t static_shared)
+                           std::vector<backend::ParamInfo> params, std::size_t static_shared,
+                           std::size_t max_threads)
     : backend::Function(name, device.info(), std::move(params), static_shared),
       device_(device),
       function_(function),
       label_(device.intern(name)),
-      dynamic_shared_allowed_(kDefaultDynamicShared) {}
+      dynamic_shared_allowed_(kDefaultDynamicShared) {
+  limit_block_threads(max_threads);
+}
 
 void CudaFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
                                const void* const* args) {

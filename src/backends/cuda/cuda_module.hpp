@@ -38,7 +38,8 @@ class CudaModule : public backend::Module {
 class CudaFunction : public backend::Function {
  public:
   CudaFunction(CudaDevice& device, CUfunction function, const std::string& name,
-               std::vector<backend::ParamInfo> params, std::size_t static_shared);
+               std::vector<backend::ParamInfo> params, std::size_t static_shared,
+               std::size_t max_threads);
 
  protected:
   void launch_impl(backend::Stream& stream, const LaunchConfig& config,

@@ -63,15 +63,18 @@ std::unique_ptr<backend::Function> HipModule::function(const std::string& symbol
   check(api, api.hipModuleGetFunction(&f, module_, symbol.c_str()), "hipModuleGetFunction",
         fmt::format("kernel '{}' of '{}' on {}", name, program_, device_.id()));
   return std::make_unique<HipFunction>(device_, f, name, kernel->params,
-                                       kernel->static_shared_bytes);
+                                       kernel->static_shared_bytes, kernel->max_threads_per_block);
 }
 
 HipFunction::HipFunction(HipDevice& device, hipFunction_t function, const std::string& name,
-                         std::vector<backend::ParamInfo> params, std::size_t static_shared)
+                         std::vector<backend::ParamInfo> params, std::size_t static_shared,
+                         std::size_t max_threads)
     : backend::Function(name, device.info(), std::move(params), static_shared),
       device_(device),
       function_(function),
-      label_(device.intern(name)) {}
+      label_(device.intern(name)) {
+  limit_block_threads(max_threads);  // the code object's .max_flat_workgroup_size
+}
 
 void HipFunction::launch_impl(backend::Stream& stream, const LaunchConfig& config,
                               const void* const* args) {

@@ -40,7 +40,8 @@ class HipModule : public backend::Module {
 class HipFunction : public backend::Function {
  public:
   HipFunction(HipDevice& device, hipFunction_t function, const std::string& name,
-              std::vector<backend::ParamInfo> params, std::size_t static_shared);
+              std::vector<backend::ParamInfo> params, std::size_t static_shared,
+              std::size_t max_threads);
 
  protected:
   void launch_impl(backend::Stream& stream, const LaunchConfig& config,
