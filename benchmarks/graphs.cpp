@@ -1,11 +1,14 @@
 // Launch graphs (kjit::Graph) on the device KJIT_DEVICE selects: 100 launches of an empty kernel
 // and a wait, replayed from a recorded graph (<case>/kjit) against the same 100 typed launches
-// (<case>/launches). kjit_bench_cuda compares the replay with raw cuLaunchKernel calls.
+// (<case>/launches); and 100 launches of a kernel with arguments, one of which set_arguments
+// changes before each replay. kjit_bench_cuda compares the replay with raw cuLaunchKernel calls.
 #include "bench_main.hpp"
 
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
+
+#include <vector>
 
 namespace {
 
@@ -54,6 +57,45 @@ void launched(benchmark::State& state, bool wide) {
   }
 }
 
+/// A kernel of two arguments that touches memory once per launch (from one thread).
+kjit::Kernel<int*, int> bump_kernel() {
+  static const kjit::Program p = kjit::Program::from_source(
+      "bump.cu", "__global__ void bump(int* x, int v) { if (threadIdx.x == 0) x[0] += v; }");
+  return p.kernel<int*, int>("bump", device());
+}
+
+void replayed_with_new_arguments(benchmark::State& state) {
+  const auto k = bump_kernel();
+  auto x = device().upload(std::vector<int>(1, 0));
+  const kjit::Stream stream = device().default_stream();
+  const kjit::Graph graph = kjit::Graph::record(stream, [&] {
+    for (int i = 0; i < kLaunches; ++i) {
+      k.launch(stream, kjit::LaunchConfig{}, x, i);
+    }
+  });
+  int round = 0;
+  for (auto _ : state) {
+    graph.set_arguments(static_cast<std::size_t>(round % kLaunches), k, x, round);
+    graph.launch(stream);
+    stream.synchronize();
+    ++round;
+  }
+}
+
+void launched_with_arguments(benchmark::State& state) {
+  const auto k = bump_kernel();
+  auto x = device().upload(std::vector<int>(1, 0));
+  const kjit::Stream stream = device().default_stream();
+  int round = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < kLaunches; ++i) {
+      k.launch(stream, kjit::LaunchConfig{}, x, i == round % kLaunches ? round : i);
+    }
+    stream.synchronize();
+    ++round;
+  }
+}
+
 void us(benchmark::internal::Benchmark* b) {
   b->Unit(benchmark::kMicrosecond)->UseRealTime();
 }
@@ -62,6 +104,8 @@ BENCHMARK_CAPTURE(replayed, one, false)->Name("graph100/empty/kjit")->Apply(us);
 BENCHMARK_CAPTURE(launched, one, false)->Name("graph100/empty/launches")->Apply(us);
 BENCHMARK_CAPTURE(replayed, wide, true)->Name("graph100/empty_wide/kjit")->Apply(us);
 BENCHMARK_CAPTURE(launched, wide, true)->Name("graph100/empty_wide/launches")->Apply(us);
+BENCHMARK(replayed_with_new_arguments)->Name("graph100/set_arguments/kjit")->Apply(us);
+BENCHMARK(launched_with_arguments)->Name("graph100/set_arguments/launches")->Apply(us);
 
 }  // namespace
 

@@ -221,14 +221,13 @@ std::unique_ptr<backend::Graph> CpuStream::end_recording() {
 }
 
 CpuGraph::CpuGraph(std::vector<CpuStream::Task> tasks)
-    : tasks_(std::make_shared<Tasks>()), arguments_(std::make_shared<const ArgumentSet>()) {
+    : tasks_(std::make_shared<Tasks>()), arguments_(std::make_shared<ArgumentSet>()) {
   tasks_->list = std::move(tasks);
   for (std::size_t i = 0; i < tasks_->list.size(); ++i) {
     if (tasks_->list[i].work != nullptr) {
       tasks_->launches.push_back(i);
     }
   }
-  tasks_->in = arguments_;
 }
 
 CpuGraph::Tasks::~Tasks() {
@@ -241,20 +240,26 @@ CpuGraph::Tasks::~Tasks() {
 
 void CpuGraph::set_arguments(std::size_t launch, const backend::Function& function,
                              const void* const* args) {
-  LaunchArguments set{.task = tasks_->launches.at(launch), .values = {}};
-  for (std::size_t i = 0; i < function.params().size(); ++i) {
-    const auto* bytes = static_cast<const std::byte*>(args[i]);
-    set.values.emplace_back(bytes, bytes + function.params()[i].size);
-  }
+  const std::size_t task = tasks_->launches.at(launch);
   const std::lock_guard lock(arguments_mutex_);
-  auto next = std::make_shared<ArgumentSet>(*arguments_);
-  const auto same = [&](const LaunchArguments& a) { return a.task == set.task; };
-  if (const auto it = std::find_if(next->begin(), next->end(), same); it != next->end()) {
-    *it = std::move(set);
-  } else {
-    next->push_back(std::move(set));
+  if (arguments_.use_count() > 1) {  // a queued replay holds it: it keeps what it has
+    arguments_ = std::make_shared<ArgumentSet>(*arguments_);
   }
-  arguments_ = std::move(next);
+  ArgumentSet& set = *arguments_;
+  ++set.generation;
+  auto it = std::find_if(set.launches.begin(), set.launches.end(),
+                         [&](const LaunchArguments& a) { return a.task == task; });
+  if (it == set.launches.end()) {
+    it = set.launches.insert(set.launches.end(), LaunchArguments{.task = task});
+    for (const backend::ParamInfo& p : function.params()) {
+      it->sizes.push_back(p.size);
+    }
+  }
+  it->bytes.clear();
+  for (std::size_t i = 0; i < it->sizes.size(); ++i) {
+    const auto* bytes = static_cast<const std::byte*>(args[i]);
+    it->bytes.insert(it->bytes.end(), bytes, bytes + it->sizes[i]);
+  }
 }
 
 void CpuGraph::launch(backend::Stream& stream) {
@@ -267,15 +272,16 @@ void CpuGraph::launch(backend::Stream& stream) {
   static_cast<CpuStream&>(stream).enqueue(
       [tasks, arguments] {
         const std::lock_guard replay(tasks->replaying);
-        if (tasks->in != arguments) {
-          for (const LaunchArguments& set : *arguments) {
-            auto& queued = static_cast<QueuedLaunch&>(*tasks->list[set.task].work);
-            for (std::size_t i = 0; i < set.values.size(); ++i) {
-              std::memcpy(queued.launch.argument_pointers[i], set.values[i].data(),
-                          set.values[i].size());
+        if (tasks->in != arguments->generation) {
+          for (const LaunchArguments& set : arguments->launches) {
+            CpuLaunch& launch = static_cast<QueuedLaunch&>(*tasks->list[set.task].work).launch;
+            const std::byte* from = set.bytes.data();
+            for (std::size_t i = 0; i < set.sizes.size(); ++i) {
+              std::memcpy(launch.argument_pointers[i], from, set.sizes[i]);
+              from += set.sizes[i];
             }
           }
-          tasks->in = arguments;
+          tasks->in = arguments->generation;
         }
         for (CpuStream::Task& t : tasks->list) {
           if (t.work != nullptr) {

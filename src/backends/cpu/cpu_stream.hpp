@@ -134,13 +134,18 @@ class CpuGraph : public backend::Graph {
                      const void* const* args) override;
 
  private:
-  /// The arguments set for one recorded launch: each parameter's bytes.
+  /// The arguments set for one recorded launch: its parameters' bytes, one after another.
   struct LaunchArguments {
     std::size_t task = 0;  // its index in Tasks::list
-    std::vector<std::vector<std::byte>> values;
+    std::vector<std::byte> bytes;
+    std::vector<std::size_t> sizes;  // of each parameter
   };
-  /// The latest arguments of each launch given any, as one replay sees them.
-  using ArgumentSet = std::vector<LaunchArguments>;
+  /// The latest arguments of each launch given any, as one replay sees them. Changed in place
+  /// while no queued replay holds it, copied otherwise.
+  struct ArgumentSet {
+    std::uint64_t generation = 0;  // which set_arguments() made it, for Tasks::in
+    std::vector<LaunchArguments> launches;
+  };
   struct Tasks {
     Tasks() = default;
     Tasks(const Tasks&) = delete;
@@ -148,12 +153,12 @@ class CpuGraph : public backend::Graph {
     ~Tasks();              // hands the launch records back
     std::mutex replaying;  // one replay at a time: they share the launch records
     std::vector<CpuStream::Task> list;
-    std::vector<std::size_t> launches;      // the indices in `list` of kernel launches
-    std::shared_ptr<const ArgumentSet> in;  // under `replaying`: what the records hold
+    std::vector<std::size_t> launches;  // the indices in `list` of kernel launches
+    std::uint64_t in = 0;               // under `replaying`: the generation the records hold
   };
   std::shared_ptr<Tasks> tasks_;  // shared with queued replays
   std::mutex arguments_mutex_;
-  std::shared_ptr<const ArgumentSet> arguments_;  // what the next replay enqueued passes
+  std::shared_ptr<ArgumentSet> arguments_;  // what the next replay enqueued passes
 };
 
 }  // namespace kjit::cpu
