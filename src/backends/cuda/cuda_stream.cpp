@@ -239,10 +239,15 @@ void CudaGraph::set_arguments(std::size_t launch, const backend::Function& funct
         device_.id(), launch, function.name()));
   }
   device_.make_current();
-  CUDA_KERNEL_NODE_PARAMS params{};
-  check(api, get(node, &params), "cuGraphKernelNodeGetParams_v2", device_.id());
+  std::optional<CUDA_KERNEL_NODE_PARAMS>& known = params_.at(launch);  // the caller serialises
+  if (!known) {
+    CUDA_KERNEL_NODE_PARAMS params{};
+    check(api, get(node, &params), "cuGraphKernelNodeGetParams_v2", device_.id());
+    params.extra = nullptr;
+    known = params;
+  }
+  CUDA_KERNEL_NODE_PARAMS params = *known;
   params.kernelParams = const_cast<void**>(args);  // NOLINT: the driver copies, never writes
-  params.extra = nullptr;
   check(api, set(exec_, node, &params), "cuGraphExecKernelNodeSetParams_v2", device_.id());
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,8 @@ class CudaGraph : public backend::Graph {
         graph_(graph),
         exec_(exec),
         nodes_(nodes),
-        launches_(std::move(launches)) {}
+        launches_(std::move(launches)),
+        params_(launches_.size()) {}
   ~CudaGraph() override;
   CudaGraph(const CudaGraph&) = delete;
   CudaGraph& operator=(const CudaGraph&) = delete;
@@ -55,6 +57,7 @@ class CudaGraph : public backend::Graph {
   CUgraphExec exec_;
   std::size_t nodes_;
   std::vector<CUgraphNode> launches_;
+  std::vector<std::optional<CUDA_KERNEL_NODE_PARAMS>> params_;  // each launch's, once asked for
 };
 
 class CudaStream : public backend::Stream {
