@@ -69,7 +69,8 @@ Function::Function(std::string name, const DeviceInfo& device, std::vector<Param
 Function::~Function() = default;
 
 void Function::limit_block_threads(std::size_t threads) {
-  if (threads != 0 && threads < device_.max_threads_per_block) {
+  if (threads != 0 && threads < device_.max_threads_per_block &&
+      (!max_block_threads_ || threads < *max_block_threads_)) {
     max_block_threads_ = threads;
   }
 }

@@ -194,6 +194,9 @@ class Function {
   /// Why blocks of `block` threads cannot run this kernel (the device's limits, then its own), or
   /// nullopt.
   [[nodiscard]] std::optional<std::string> block_problem(const Dim3& block) const;
+  /// Lowers the kernel's own limit to `threads` (at or above the device's limit, or 0: no
+  /// change). Backends set what the code says at load; a variant takes its kernel's.
+  void limit_block_threads(std::size_t threads);
 
   /// Checks the geometry against the device's limits (LaunchError), then enqueues.
   /// args[i] points to the bytes of parameter i (params()[i].size of them).
@@ -201,9 +204,6 @@ class Function {
 
  protected:
   virtual void launch_impl(Stream& stream, const LaunchConfig& config, const void* const* args) = 0;
-  /// For a backend that knows the kernel's own limit (at load): `threads` at or above the
-  /// device's limit, or 0, mean none.
-  void limit_block_threads(std::size_t threads);
 
  private:
   void check_geometry(const LaunchConfig& config) const;

@@ -26,13 +26,13 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
         "kjit: {}: a program from bitcode cannot be specialised (kjit specialises the source)",
         base.describe()));
   }
+  const Specialization& had = base.specialization();
+  const std::size_t count = base.function().params().size() + had.constants.size();
+  const Specialization spec = had.with(more, block, count);  // first: "fixed already"
   if (const std::optional<std::string> problem =
           block ? base.function().block_problem(*block) : std::nullopt) {
     throw UsageError(fmt::format("kjit: {}: specialize_block: {}", base.describe(), *problem));
   }
-  const Specialization& had = base.specialization();
-  const std::size_t count = base.function().params().size() + had.constants.size();
-  const Specialization spec = had.with(more, block, count);
   if (more.empty() && spec.block == had.block) {
     return kernel;  // nothing new (the same block again): the same kernel
   }
@@ -41,6 +41,9 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
       variant_build(base.key(), spec, count, device, base.function().max_block_threads());
   std::unique_ptr<backend::Function> function =
       build->module->function(build->symbols.at(0), base.name());
+  if (const std::optional<std::size_t> limit = base.function().max_block_threads()) {
+    function->limit_block_threads(*limit);  // where the bounds were not written (prelude)
+  }
   const std::size_t expected = count - spec.constants.size();
   if (function->params().size() != expected) {
     throw LaunchError(fmt::format("kjit: {}: the variant with {} takes {} parameters, not {}",

@@ -172,11 +172,20 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       args.push_back(fmt::format("p{}", p));
     }
   }
+  // Each backend's prelude says whether bounds of so many threads are worth writing.
   const std::optional<std::size_t> threads = spec.block ? spec.block->volume() : max_threads;
-  const std::string bounds = threads ? fmt::format(" __KJIT_LAUNCH_BOUNDS({})", *threads) : "";
-  text +=
-      fmt::format("extern \"C\" __KJIT_KERNEL void{} {}({}) {{\n  __KJIT_INLINE_CALL {}({});\n}}\n",
-                  bounds, kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));
+  if (threads) {
+    text += fmt::format(
+        "#if __KJIT_BOUNDS_MATTER({0})\n#define __KJIT_VARIANT_BOUNDS __KJIT_LAUNCH_BOUNDS({0})\n"
+        "#else\n#define __KJIT_VARIANT_BOUNDS\n#endif\n",
+        *threads);
+  } else {
+    text += "#define __KJIT_VARIANT_BOUNDS\n";
+  }
+  text += fmt::format(
+      "extern \"C\" __KJIT_KERNEL void __KJIT_VARIANT_BOUNDS {}({}) {{\n"
+      "  __KJIT_INLINE_CALL {}({});\n}}\n",
+      kVariantKernel, fmt::join(params, ", "), call, fmt::join(args, ", "));
   return text;
 }
 

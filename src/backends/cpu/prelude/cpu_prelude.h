@@ -53,6 +53,7 @@ typedef __UINT64_TYPE__ uint64_t;
 // the kernel it fixes.
 #define __KJIT_KERNEL __attribute__((annotate("kjit.kernel")))
 #define __KJIT_LAUNCH_BOUNDS(threads)
+#define __KJIT_BOUNDS_MATTER(threads) 0
 // Marks that call (its kernel lowering inlines it first: cpu_kernel_lowering.cpp).
 #define __KJIT_INLINE_CALL [[clang::always_inline]]
 #define __device__

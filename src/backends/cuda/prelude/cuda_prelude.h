@@ -25,6 +25,11 @@ typedef unsigned long uintptr_t;
 #define __KJIT_INLINE_CALL
 #define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((launch_bounds(threads)))
+// Whether a variant's bounds of `threads` are worth writing: above 256 they cap the registers a
+// thread may use, so that such blocks can launch; at or below, a thread's 255 registers fit
+// anyway and the bound only changes NVVM's code, measured slower on an H200 (MAT_MAT_SHARED 3%,
+// matmul_tiled 10%, blocks of 256).
+#define __KJIT_BOUNDS_MATTER(threads) ((threads) > 256)
 
 // __host__ alone means nothing here: with --device-as-default-execution-space a function marked
 // __host__ (NVRTC refuses those) is compiled as any unmarked one, and __host__ __device__ as

@@ -19,6 +19,8 @@
 #define __KJIT_INLINE_CALL
 #define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((amdgpu_flat_work_group_size(1, threads)))
+// Always: without them the compiler plans for blocks of 1024 and gives each thread fewer VGPRs.
+#define __KJIT_BOUNDS_MATTER(threads) 1
 
 // Host functions of kjit's headers and of the program need no mark: hipRTC is Clang, which
 // refuses a device function's call to a host function at the call.
