@@ -101,23 +101,12 @@ class Kernel {
   void launch_on(const Stream* stream, const LaunchConfig& config, Args&&... args) const {
     static_assert(sizeof...(Args) == sizeof...(Params),
                   "kjit: launch() needs exactly one argument per kernel parameter");
-    launch_indexed(stream, config, std::index_sequence_for<Params...>{},
-                   std::forward<Args>(args)...);
-  }
-
-  template <std::size_t... I, class... Args>
-  void launch_indexed(const Stream* stream, const LaunchConfig& config,
-                      std::index_sequence<I...> /*positions*/, Args&&... args) const {
-    const detail::KernelImpl& kernel = checked();
-    const detail::StagingContext staging(kernel, stream);
-    std::tuple<detail::Bound<I, Params, Args>...> bound{
-        detail::Bound<I, Params, Args>(staging, std::forward<Args>(args))...};
-    const std::array<detail::KernelArg, sizeof...(Params)> packed{std::get<I>(bound).arg()...};
-    detail::launch_kernel(kernel, stream, config, packed.data(), packed.size());
-    if constexpr ((detail::Bound<I, Params, Args>::stages || ...)) {
-      (std::get<I>(bound).finish(staging), ...);
-      staging.finish();
-    }
+    bind<true>(
+        stream, std::index_sequence_for<Params...>{},
+        [&](const detail::KernelImpl& kernel, const auto& packed) {
+          detail::launch_kernel(kernel, stream, config, packed.data(), packed.size());
+        },
+        std::forward<Args>(args)...);
   }
 
   friend class Graph;
@@ -126,21 +115,33 @@ class Kernel {
   void set_in_graph(detail::GraphImpl& graph, std::size_t launch, Args&&... args) const {
     static_assert(sizeof...(Args) == sizeof...(Params),
                   "kjit: set_arguments() needs exactly one argument per kernel parameter");
-    set_in_graph_indexed(graph, launch, std::index_sequence_for<Params...>{},
-                         std::forward<Args>(args)...);
+    bind<false>(
+        nullptr, std::index_sequence_for<Params...>{},
+        [&](const detail::KernelImpl& kernel, const auto& packed) {
+          detail::set_graph_arguments(graph, launch, kernel, packed.data(), packed.size());
+        },
+        std::forward<Args>(args)...);
   }
-  template <std::size_t... I, class... Args>
-  void set_in_graph_indexed(detail::GraphImpl& graph, std::size_t launch,
-                            std::index_sequence<I...> /*positions*/, Args&&... args) const {
-    static_assert(!(detail::Bound<I, Params, Args>::stages || ...),
+
+  /// Checks and converts `args` (host spans staged on `stream` where `Spans`, else a compile
+  /// error), passes them packed to `use`, then copies staged spans back and waits.
+  template <bool Spans, std::size_t... I, class Use, class... Args>
+  void bind(const Stream* stream, std::index_sequence<I...> /*positions*/, Use&& use,
+            Args&&... args) const {
+    constexpr bool stages = (detail::Bound<I, Params, Args>::stages || ...);
+    static_assert(Spans || !stages,
                   "kjit: a graph's launch cannot take a host span (it is copied in and out at "
                   "each launch); pass a DeviceBuffer");
     const detail::KernelImpl& kernel = checked();
-    const detail::StagingContext staging(kernel, nullptr);
+    const detail::StagingContext staging(kernel, stream);
     std::tuple<detail::Bound<I, Params, Args>...> bound{
         detail::Bound<I, Params, Args>(staging, std::forward<Args>(args))...};
     const std::array<detail::KernelArg, sizeof...(Params)> packed{std::get<I>(bound).arg()...};
-    detail::set_graph_arguments(graph, launch, kernel, packed.data(), packed.size());
+    std::forward<Use>(use)(kernel, packed);
+    if constexpr (stages) {
+      (std::get<I>(bound).finish(staging), ...);
+      staging.finish();
+    }
   }
 
   std::shared_ptr<detail::KernelImpl> impl_;
