@@ -158,10 +158,7 @@ void CudaStream::begin_recording() {
   recording_.store(true, std::memory_order_release);
 }
 
-void CudaStream::note_captured_launch() {
-  if (!recording_.load(std::memory_order_acquire)) {
-    return;
-  }
+void CudaStream::note_recorded_launch() {
   const DriverApi& api = device_.api();
   if (api.cuStreamGetCaptureInfo == nullptr) {
     captured_launches_.push_back(nullptr);  // set_arguments says why it cannot

@@ -83,9 +83,14 @@ class CudaStream : public backend::Stream {
   void note_launch(const std::string* kernel) noexcept;
   /// While recording: notes the kernel node the launch just captured added (the capture's one
   /// dependency now), so that its arguments can be set later.
-  void note_captured_launch();
+  void note_captured_launch() {
+    if (recording_.load(std::memory_order_acquire)) {
+      note_recorded_launch();
+    }
+  }
 
  private:
+  void note_recorded_launch();
   CudaDevice& device_;
   std::mutex create_mutex_;
   std::atomic<CUstream> stream_{nullptr};

@@ -149,10 +149,7 @@ void HipStream::begin_recording() {
   recording_.store(true, std::memory_order_release);
 }
 
-void HipStream::note_captured_launch() {
-  if (!recording_.load(std::memory_order_acquire)) {
-    return;
-  }
+void HipStream::note_recorded_launch() {
   const HipApi& api = device_.api();
   if (api.hipStreamGetCaptureInfo == nullptr) {
     captured_launches_.push_back(nullptr);  // set_arguments says why it cannot

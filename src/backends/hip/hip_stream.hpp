@@ -75,9 +75,14 @@ class HipStream : public backend::Stream {
   hipStream_t handle();
   void note_launch(const std::string* kernel) noexcept;
   /// While recording: notes the kernel node the launch just captured added.
-  void note_captured_launch();
+  void note_captured_launch() {
+    if (recording_.load(std::memory_order_acquire)) {
+      note_recorded_launch();
+    }
+  }
 
  private:
+  void note_recorded_launch();
   HipDevice& device_;
   std::mutex create_mutex_;
   std::atomic<hipStream_t> stream_{nullptr};
