@@ -3,7 +3,11 @@
 // on the same buffers (median of rounds of 20 launches and a wait): the kernel as written, with
 // n fixed, with the block fixed, and with both. Run with KJIT_CACHE_DIR set to an empty folder,
 // then disassemble the cubins it holds (cuobjdump -res-usage) to compare registers.
-// Usage: specialize_mms KERNEL_DIR [ROUNDS]
+// Usage: specialize_mms KERNEL_DIR [ROUNDS]. Not part of the build: compiled by hand against
+// build/src/libkjit.so into .carry-run/bin (after scripts/pack-for-gpu.sh), as in
+// docs/gpu-runs/2026-11-28-h200-graph-arguments-bounds.md:
+//   g++ -std=c++20 -O2 -Iinclude benchmarks/probes/specialize_mms.cpp -o .carry-run/bin/specialize_mms \
+//       -Lbuild/src -lkjit -Wl,-rpath,'$ORIGIN'
 #include <kjit/kjit.hpp>
 
 #include <algorithm>
