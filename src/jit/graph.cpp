@@ -64,7 +64,8 @@ class GraphImpl {
     std::vector<const void*> values(count);
     check_arguments(kernel, args, count, values.data());
     std::vector<RecordedUse> fresh;
-    note_argument_uses(*device_, kernel, args, count, launch, 0, fresh);
+    note_argument_uses(*device_, kernel, args, count, launch, fmt::format("launch {}", launch),
+                       fresh);
     const std::lock_guard lock(mutex_);
     graph_->set_arguments(launch, kernel.function(), values.data());
     std::erase_if(uses_, [&](const RecordedUse& use) { return use.launch == launch; });
@@ -81,7 +82,7 @@ class GraphImpl {
 };
 
 void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const KernelArg* args,
-                        std::size_t count, std::size_t launch, std::size_t operation,
+                        std::size_t count, std::size_t launch, std::string_view which,
                         std::vector<RecordedUse>& uses) {
   for (std::size_t i = 0; i < count; ++i) {
     if (args[i].kind != KernelArg::Kind::device_address) {
@@ -90,8 +91,6 @@ void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const Kern
     std::uint64_t address = 0;
     std::memcpy(&address, args[i].value, sizeof(address));
     if (const std::optional<Allocation> a = device.allocation_of(address)) {
-      const std::string which = operation != 0 ? fmt::format("operation {}", operation)
-                                               : fmt::format("launch {}", launch);
       uses.push_back(
           {*a, fmt::format("argument {} of {} ({})", i, kernel.describe(), which), launch});
     }
@@ -108,7 +107,8 @@ void Recording::note_launch(const KernelImpl& kernel, const KernelArg* args, std
   // Called with mutex_ held (Recording::launch).
   ++operations_;
   kernels_.push_back(kernel.shared_from_this());
-  note_argument_uses(kernel.device(), kernel, args, count, kernels_.size() - 1, operations_, uses_);
+  note_argument_uses(kernel.device(), kernel, args, count, kernels_.size() - 1,
+                     fmt::format("operation {}", operations_), uses_);
 }
 
 void Recording::note_copy(const RawBuffer& dst, const RawBuffer& src) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,9 +28,9 @@ struct RecordedUse {
 };
 
 /// The buffers among `args` (a launch's arguments) that live on `device`, as uses by launch
-/// number `launch`, operation number `operation` (both for messages).
+/// number `launch`; messages name the launch as `which` ("operation 3", "launch 1").
 void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const KernelArg* args,
-                        std::size_t count, std::size_t launch, std::size_t operation,
+                        std::size_t count, std::size_t launch, std::string_view which,
                         std::vector<RecordedUse>& uses);
 
 class Recording {
