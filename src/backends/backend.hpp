@@ -164,9 +164,20 @@ class Stream {
   virtual void* native_handle() = 0;
   /// From now on, launches and copies enqueued here are recorded instead of run, until
   /// end_recording() returns them as a graph (which the caller drops to abandon them). The core
-  /// keeps everything else (synchronising, events) away from a recording stream.
+  /// keeps synchronising and host copies away from a recording stream. record() on a recording
+  /// stream (or one that joined) gives an event that marks a point of the recording; wait()
+  /// there gets only such events of the same recording, and orders the recorded work.
   virtual void begin_recording() = 0;
+  /// Ends the recording; the core has checked that every stream that joined it was joined back
+  /// (the recording stream waited for an event recorded on it after its last work).
   virtual std::unique_ptr<Graph> end_recording() = 0;
+  /// Makes this stream (not recording, of the same device) wait for `event`, recorded on a stream
+  /// of `origin`'s recording, and record what it is given from now on into that recording, as
+  /// work that follows the event (CUDA's fork of a stream capture).
+  virtual void join_recording(Stream& origin, Event& event) = 0;
+  /// After the recording this stream joined ended (or was dropped): it runs what it is given
+  /// again.
+  virtual void leave_recording() = 0;
 };
 
 /// Why blocks of `block` threads cannot run on `device` ("block (0, 1, 1) has a zero dimension",

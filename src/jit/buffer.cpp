@@ -129,7 +129,7 @@ void transfer(const RawBuffer& buffer, std::size_t offset, std::size_t bytes, co
       impl.refuse_while_recording("a synchronous copy");
     }
     ordered(s, buffer.address() + offset);
-    recording->note_copy(buffer, *source);
+    recording->note_copy(impl, buffer, *source);
     return;
   }
   if (stream != nullptr) {

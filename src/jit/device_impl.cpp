@@ -84,8 +84,19 @@ bool DeviceImpl::is_live(const Allocation& allocation) {
 void StreamImpl::refuse_while_recording(const char* what) const {
   if (recording() != nullptr) {
     throw UsageError(fmt::format(
-        "kjit: {} on a stream of {} that is recording a graph (Graph::record): only kernel "
-        "launches and copies between device buffers are recorded",
+        "kjit: {} on a stream of {} that is recording a graph (Graph::record, or joined by "
+        "waiting for an event recorded in one): only kernel launches, copies between device "
+        "buffers and events are recorded",
+        what, device_.describe()));
+  }
+}
+
+void EventImpl::refuse_if_recorded(const char* what) const {
+  if (point_) {
+    throw UsageError(fmt::format(
+        "kjit: {}: the event was recorded on a stream of {} while it recorded a graph; it marks "
+        "a point of the recording, for the recording's streams to wait for, and never completes "
+        "by itself (record an event after launching the graph instead)",
         what, device_.describe()));
   }
 }

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kjit {
 class Stream;
@@ -107,16 +108,31 @@ class StreamImpl {
   std::atomic<Recording*> recording_{nullptr};
 };
 
+/// Where an event recorded on a stream of a graph recording stands in it: it marks that point for
+/// the recording's streams to wait for, and never completes by itself.
+struct RecordedPoint {
+  std::weak_ptr<Recording> recording;
+  std::vector<std::size_t> follows;  // Recording::point()
+};
+
 class EventImpl {
  public:
-  EventImpl(DeviceImpl& device, std::unique_ptr<backend::Event> event)
-      : device_(device), event_(std::move(event)) {}
+  EventImpl(DeviceImpl& device, std::unique_ptr<backend::Event> event,
+            std::optional<RecordedPoint> point = std::nullopt)
+      : device_(device), event_(std::move(event)), point_(std::move(point)) {}
   [[nodiscard]] DeviceImpl& device() const noexcept { return device_; }
   [[nodiscard]] backend::Event& backend() const noexcept { return *event_; }
+  /// Set for an event recorded while its stream recorded a graph.
+  [[nodiscard]] const std::optional<RecordedPoint>& recorded_point() const noexcept {
+    return point_;
+  }
+  /// UsageError naming `what` ("waiting for an event") for an event recorded in a graph.
+  void refuse_if_recorded(const char* what) const;
 
  private:
   DeviceImpl& device_;
   std::unique_ptr<backend::Event> event_;
+  std::optional<RecordedPoint> point_;
 };
 
 }  // namespace kjit::detail

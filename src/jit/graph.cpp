@@ -1,5 +1,6 @@
-// kjit::Graph: recording a stream's launches and copies through the backend, noting the kernels
-// and buffers they use, and replaying them after checking that those buffers are still there.
+// kjit::Graph: recording a stream's launches and copies (and those of streams that join it)
+// through the backend, noting the kernels and buffers they use and that every stream that joined
+// is joined back, and replaying them after checking that those buffers are still there.
 #include "jit/graph_recording.hpp"
 #include "jit/logging.hpp"
 #include "jit/program_impl.hpp"
@@ -10,7 +11,9 @@
 #include <kjit/memory.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iterator>
@@ -103,21 +106,94 @@ void Recording::use(DeviceImpl& device, std::uint64_t address, std::string what)
   }
 }
 
-void Recording::note_launch(const KernelImpl& kernel, const KernelArg* args, std::size_t count) {
-  // Called with mutex_ held (Recording::launch).
+std::size_t Recording::member(StreamImpl& stream) {
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i].stream == &stream) {
+      return i;
+    }
+  }
+  members_.push_back({.stream = &stream, .operations = 0, .follows = {}});
+  return members_.size() - 1;
+}
+
+void Recording::note_operation(StreamImpl& stream) {
+  // Called with mutex_ held.
   ++operations_;
+  Member& m = members_[member(stream)];
+  ++m.operations;
+  const std::size_t self = static_cast<std::size_t>(&m - members_.data());
+  m.follows.resize(std::max(m.follows.size(), self + 1));
+  m.follows[self] = m.operations;
+}
+
+void Recording::note_launch(StreamImpl& stream, const KernelImpl& kernel, const KernelArg* args,
+                            std::size_t count) {
+  // Called with mutex_ held (Recording::launch).
+  note_operation(stream);
   kernels_.push_back(kernel.shared_from_this());
   note_argument_uses(kernel.device(), kernel, args, count, kernels_.size() - 1,
                      fmt::format("operation {}", operations_), uses_);
 }
 
-void Recording::note_copy(const RawBuffer& dst, const RawBuffer& src) {
+void Recording::note_copy(StreamImpl& stream, const RawBuffer& dst, const RawBuffer& src) {
   const std::lock_guard lock(mutex_);
-  ++operations_;
+  note_operation(stream);
   use(*dst.device_impl(), dst.address(),
       fmt::format("the destination of a copy (operation {})", operations_));
   use(*src.device_impl(), src.address(),
       fmt::format("the source of a copy (operation {})", operations_));
+}
+
+std::vector<std::size_t> Recording::point(StreamImpl& stream) {
+  const std::lock_guard lock(mutex_);
+  return members_[member(stream)].follows;
+}
+
+void Recording::wait(StreamImpl& stream, const std::vector<std::size_t>& point) {
+  const std::lock_guard lock(mutex_);
+  const std::size_t count = members_.size();
+  const std::size_t self = member(stream);
+  Member& m = members_[self];
+  if (self == count) {
+    // Joining counts as work: a stream that joined is joined back, even with nothing on it.
+    m.operations = 1;
+  }
+  m.follows.resize(std::max({m.follows.size(), point.size(), self + 1}));
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    m.follows[i] = std::max(m.follows[i], point[i]);
+  }
+  m.follows[self] = m.operations;
+}
+
+std::vector<std::size_t> Recording::unjoined() {
+  const std::lock_guard lock(mutex_);
+  std::vector<std::size_t> found;
+  const std::vector<std::size_t>& origin = members_[0].follows;
+  for (std::size_t i = 1; i < members_.size(); ++i) {
+    if ((i < origin.size() ? origin[i] : 0) < members_[i].operations) {
+      found.push_back(i);
+    }
+  }
+  return found;
+}
+
+std::vector<StreamImpl*> Recording::joined() {
+  const std::lock_guard lock(mutex_);
+  std::vector<StreamImpl*> streams;
+  for (std::size_t i = 1; i < members_.size(); ++i) {
+    streams.push_back(members_[i].stream);
+  }
+  return streams;
+}
+
+void Recording::end() {
+  const std::lock_guard lock(mutex_);
+  ended_ = true;
+}
+
+bool Recording::ended() {
+  const std::lock_guard lock(mutex_);
+  return ended_;
 }
 
 std::vector<std::shared_ptr<const KernelImpl>> Recording::take_kernels() {
@@ -130,11 +206,6 @@ std::vector<RecordedUse> Recording::take_uses() {
   return std::move(uses_);
 }
 
-std::size_t Recording::operations() {
-  const std::lock_guard lock(mutex_);
-  return operations_;
-}
-
 }  // namespace kjit::detail
 
 namespace kjit {
@@ -142,34 +213,76 @@ namespace kjit {
 Graph Graph::record(const Stream& stream, const std::function<void()>& work) {
   detail::StreamImpl& s = *stream.impl();
   detail::DeviceImpl& device = s.device();
-  detail::Recording recording;
   if (s.recording() != nullptr) {
     throw UsageError(fmt::format(
         "kjit: a stream of {} is recording a graph already; a stream records one at a time",
         device.describe()));
   }
+  const auto recording = std::make_shared<detail::Recording>(s);
   s.backend().begin_recording();
-  s.set_recording(&recording);
+  s.set_recording(recording.get());
   device.recording_streams.fetch_add(1, std::memory_order_acq_rel);
-  const auto stop = [&] {
+  // Ends the recording on every stream in it; the backend's graph, or its error. To drop a
+  // recording (`abandon`), the recording stream first waits for every stream that joined, so
+  // that the backend ends it as cleanly as a complete one.
+  const auto stop = [&](bool abandon) {
+    recording->end();
+    const std::vector<detail::StreamImpl*> joined = recording->joined();
+    for (detail::StreamImpl* j : abandon ? joined : std::vector<detail::StreamImpl*>{}) {
+      try {
+        const std::unique_ptr<backend::Event> last = j->backend().record();
+        s.backend().wait(*last);
+      } catch (const std::exception& e) {
+        detail::log().debug("joining a stream back to drop a recording on {}: {}",
+                            device.describe(), e.what());
+      }
+    }
+    for (detail::StreamImpl* j : joined) {
+      j->set_recording(nullptr);
+    }
     s.set_recording(nullptr);
     device.recording_streams.fetch_sub(1, std::memory_order_acq_rel);
-    return s.backend().end_recording();
+    std::unique_ptr<backend::Graph> graph;
+    std::exception_ptr failure;
+    try {
+      graph = s.backend().end_recording();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    for (detail::StreamImpl* j : joined) {
+      j->backend().leave_recording();
+    }
+    if (failure) {
+      std::rethrow_exception(failure);
+    }
+    return graph;
+  };
+  const auto drop = [&] {
+    try {
+      (void)stop(true);  // the partial recording is dropped
+    } catch (const std::exception& e) {
+      detail::log().debug("dropping a recording on {}: {}", device.describe(), e.what());
+    }
   };
   try {
     work();
   } catch (...) {
-    try {
-      (void)stop();  // the partial recording is dropped
-    } catch (const std::exception& e) {
-      detail::log().warn("dropping a recording on {}: {}", device.describe(), e.what());
-    }
+    drop();
     throw;
   }
-  std::unique_ptr<backend::Graph> graph = stop();
+  if (const std::vector<std::size_t> unjoined = recording->unjoined(); !unjoined.empty()) {
+    drop();
+    throw UsageError(fmt::format(
+        "kjit: a graph recording on {} ended while {} stream(s) that joined it (the {} to join, "
+        "counting from 1) had work the recording stream did not wait for; record an event on "
+        "each such stream after its last work and make the recording stream wait for it before "
+        "the recording ends. Nothing was recorded",
+        device.describe(), unjoined.size(), fmt::join(unjoined, ", ")));
+  }
+  std::unique_ptr<backend::Graph> graph = stop(false);
   return Graph(std::make_shared<detail::GraphImpl>(device.shared_from_this(), std::move(graph),
-                                                   recording.take_kernels(),
-                                                   recording.take_uses()));
+                                                   recording->take_kernels(),
+                                                   recording->take_uses()));
 }
 
 detail::GraphImpl& Graph::checked() const {

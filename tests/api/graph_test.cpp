@@ -1,7 +1,8 @@
-// kjit::Graph: launches and device copies recorded from a stream and replayed give what running
-// them gives, on random inputs, replay after replay; the recorded kernels stay loaded; a freed
-// buffer, and what a recording cannot hold (waits, host copies, spans, events), are refused
-// with clear errors that leave the stream usable.
+// kjit::Graph: launches and device copies recorded from a stream (and from streams that join the
+// recording through events) and replayed give what running them gives, on random inputs, replay
+// after replay; the recorded kernels stay loaded; a freed buffer, a stream not joined back, and
+// what a recording cannot hold (waits, host copies, spans, outside events), are refused with
+// clear errors that leave the streams usable.
 #include "test_support.hpp"
 
 namespace kjit::test {
@@ -47,6 +48,19 @@ class Graphs : public DeviceTest {
     scale.launch(stream, config, y, s, n);
     z.copy_from(y, stream);
     axpy.launch(stream, config, a, y, z, n);
+  }
+
+  /// The same on two streams: `side` joins `main` through an event and sets y = y s - 1 while
+  /// `main` sets z = a x + z; then `main`, after both, sets z = a y + z.
+  void fork_join(const Stream& main, const Stream& side, float a, float s, DeviceBuffer<float>& x,
+                 DeviceBuffer<float>& y, DeviceBuffer<float>& z) const {
+    const int n = static_cast<int>(x.size());
+    const LaunchConfig config = LaunchConfig::for_elements(n, 128);
+    side.wait(main.record());
+    scale.launch(side, config, y, s, n);
+    axpy.launch(main, config, a, x, z, n);
+    main.wait(side.record());
+    axpy.launch(main, config, a, y, z, n);
   }
 
   Program program;
@@ -188,7 +202,6 @@ TEST_F(Graphs, WhatARecordingCannotHoldIsRefusedAndTheStreamStaysUsable) {
   refused([&] { device.synchronize(); }, "while one of its streams records a graph");
   refused([&] { x.upload(host, stream); }, "upload on a stream of");
   refused([&] { x.download(std::span<int>(host), stream); }, "download on a stream of");
-  refused([&] { (void)stream.record(); }, "an event on a stream of");
   refused([&] { increment.launch(stream, one, std::span<int>(host), 16); },
           "a host span argument cannot be recorded");
   refused([&] { (void)Graph::record(stream, [] {}); }, "recording a graph already");
@@ -325,6 +338,157 @@ TEST_F(Graphs, ABufferReplacedBySetArgumentsMayGoAndItsReplacementIsChecked) {
   EXPECT_TRUE(contains(error, "argument 0 of kernel 'increment' of 'graph.cu'")) << error;
   EXPECT_TRUE(contains(error, "(launch 1)")) << error;
   EXPECT_EQ(kept.download(), std::vector<int>(32, 3)) << "the refused replay ran";
+}
+
+TEST_F(Graphs, AStreamThatJoinsARecordingHasItsWorkReplayedInOrder) {
+  const std::size_t n = 20000 + rng() % 20000;
+  const int count = static_cast<int>(n);
+  const float a = random_vector<float>(1, -2.0f, 2.0f)[0];
+  const float s = random_vector<float>(1, 0.5f, 1.5f)[0];
+  const float s2 = random_vector<float>(1, 1.5f, 2.5f)[0];
+  const std::vector<float> x0 = random_vector<float>(n, -1.0f, 1.0f);
+  const std::vector<float> y0 = random_vector<float>(n, -1.0f, 1.0f);
+  const std::vector<float> z0 = random_vector<float>(n, -1.0f, 1.0f);
+  const Stream main = device.create_stream();
+  const Stream side = device.create_stream();
+  auto x = device.upload(x0);
+  auto y = device.upload(y0);
+  auto z = device.upload(z0);
+  const Graph graph = Graph::record(main, [&] { fork_join(main, side, a, s, x, y, z); });
+  EXPECT_EQ(graph.size(), 3U);
+  EXPECT_EQ(graph.launches(), 3U);
+  EXPECT_EQ(y.download(), y0) << "recording ran the side stream's work";
+  side.synchronize();  // the side stream is its own again
+
+  auto px = device.upload(x0);
+  auto py = device.upload(y0);
+  auto pz = device.upload(z0);
+  for (int replay = 0; replay < 3; ++replay) {
+    SCOPED_TRACE(replay);
+    graph.launch(main);
+    fork_join(main, side, a, s, px, py, pz);  // the same work, run
+    main.synchronize();
+    EXPECT_EQ(y.download(), py.download());
+    const std::vector<float> got = z.download();
+    const std::vector<float> want = pz.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "element " << i;
+    }
+  }
+  // Against the host, from fresh inputs; then with launch 0, the side stream's (launches are
+  // numbered in the order they were recorded, across streams), given another factor.
+  for (const float factor : {s, s2}) {
+    SCOPED_TRACE(factor);
+    if (factor != s) {
+      graph.set_arguments(0, scale, y, factor, count);
+    }
+    y.upload(y0);
+    z.upload(z0);
+    graph.launch();
+    device.synchronize();
+    const std::vector<float> got = z.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      const float want = a * (y0[i] * factor - 1.0f) + (a * x0[i] + z0[i]);
+      ASSERT_NEAR(got[i], want, 1e-5f * (1.0f + std::abs(want))) << "element " << i;
+    }
+  }
+  const std::string error =
+      expect_throw<UsageError>([&] { graph.set_arguments(1, scale, y, s, count); }).what();
+  EXPECT_TRUE(contains(error, "launch 1 of a graph recorded on")) << error;
+  EXPECT_TRUE(contains(error, "runs kernel 'axpy'")) << error;
+}
+
+TEST_F(Graphs, AStreamThatJoinedARecordingMustBeJoinedBack) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream main = device.create_stream();
+  const Stream side = device.create_stream();
+  const Stream third = device.create_stream();
+  auto x = device.upload(std::vector<int>(32, 0));
+  const LaunchConfig one{.grid = {1}, .block = {32}};
+  const auto refused = [&](const std::function<void()>& work) {
+    const std::string error = expect_throw<UsageError>([&] {
+                                (void)Graph::record(main, [&] {
+                                  increment.launch(main, one, x, 32);
+                                  work();
+                                });
+                              }).what();
+    EXPECT_TRUE(contains(error, "1 stream(s) that joined it")) << error;
+    EXPECT_TRUE(contains(error, "make the recording stream wait for it")) << error;
+  };
+  refused([&] {  // never joined back
+    side.wait(main.record());
+    increment.launch(side, one, x, 32);
+  });
+  refused(
+      [&] { side.wait(main.record()); });  // joined, with nothing to do: joined back all the same
+  refused([&] {                            // work after the join back
+    side.wait(main.record());
+    main.wait(side.record());
+    increment.launch(side, one, x, 32);
+  });
+  refused([&] {  // joined back to a stream that joined, which is not joined back
+    side.wait(main.record());
+    main.wait(side.record());
+    third.wait(side.record());
+    increment.launch(third, one, x, 32);
+    side.wait(third.record());
+  });
+  // Nothing ran, and every stream works as before.
+  increment.launch(side, one, x, 32);
+  side.synchronize();
+  increment.launch(third, one, x, 32);
+  third.synchronize();
+  EXPECT_EQ(x.download(), std::vector<int>(32, 2));
+
+  // Joined back through another joined stream: the recording stream waits for all of it.
+  const Graph graph = Graph::record(main, [&] {
+    side.wait(main.record());
+    third.wait(side.record());
+    increment.launch(third, one, x, 32);
+    side.wait(third.record());
+    increment.launch(side, one, x, 32);
+    main.wait(side.record());
+  });
+  EXPECT_EQ(graph.launches(), 2U);
+  graph.launch(main);
+  graph.launch(main);
+  main.synchronize();
+  EXPECT_EQ(x.download(), std::vector<int>(32, 6));
+}
+
+TEST_F(Graphs, AnEventRecordedInARecordingMarksAPointOfItOnly) {
+  auto increment = program.kernel<int*, int>("increment", device);
+  const Stream main = device.create_stream();
+  const Stream side = device.create_stream();
+  const Stream other = device.create_stream();
+  auto x = device.upload(std::vector<int>(16, 0));
+  const LaunchConfig one{.grid = {1}, .block = {16}};
+  const auto refused = [](const std::function<void()>& call, const std::string& message) {
+    const std::string error = expect_throw<UsageError>(call).what();
+    EXPECT_TRUE(contains(error, message)) << error;
+  };
+  Event inside;
+  const Graph graph = Graph::record(main, [&] {
+    increment.launch(main, one, x, 16);
+    inside = main.record();
+    refused([&] { inside.synchronize(); }, "marks a point of the recording");
+    refused([&] { (void)inside.ready(); }, "marks a point of the recording");
+    refused([&] { (void)Event::elapsed_ms(inside, inside); }, "marks a point of the recording");
+    const Event outside = other.record();
+    refused([&] { main.wait(outside); }, "cannot wait for an event recorded outside the recording");
+    refused([&] { (void)Graph::record(other, [&] { other.wait(inside); }); },
+            "an event recorded in another graph recording");
+    side.wait(inside);
+    refused([&] { side.synchronize(); }, "waiting on a stream of");
+    increment.launch(side, one, x, 16);
+    main.wait(side.record());
+  });
+  refused([&] { other.wait(inside); }, "after that recording ended");
+  refused([&] { inside.synchronize(); }, "marks a point of the recording");
+  other.synchronize();  // `other` never joined
+  graph.launch(main);
+  main.synchronize();
+  EXPECT_EQ(x.download(), std::vector<int>(16, 2));
 }
 
 }  // namespace

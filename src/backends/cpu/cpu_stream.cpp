@@ -98,13 +98,36 @@ CpuStream::TaskQueue::~TaskQueue() {
   }
 }
 
+bool CpuStream::push_recorded(Task& task) {
+  const std::lock_guard lock(mutex_);
+  if (!recording_) {
+    return false;
+  }
+  recorded_.push_back(std::move(task));
+  return true;
+}
+
+bool CpuStream::records() {
+  const std::lock_guard lock(mutex_);
+  return recording_ || joined_ != nullptr;
+}
+
 void CpuStream::push(Task task) {
+  CpuStream* joined = nullptr;
   {
     const std::lock_guard lock(mutex_);
     if (recording_) {
       recorded_.push_back(std::move(task));
       return;
     }
+    joined = joined_;
+  }
+  // Not under this stream's lock: the recording stream's lock is never taken inside another.
+  if (joined != nullptr && joined->push_recorded(task)) {
+    return;
+  }
+  {
+    const std::lock_guard lock(mutex_);
     if (!dispatcher_.joinable()) {
       dispatcher_ = std::thread([this] { dispatch(); });
     }
@@ -195,19 +218,35 @@ void CpuStream::copy_on_device(std::uint64_t dst, std::uint64_t src, std::size_t
   enqueue([=] { std::memmove(host_pointer(dst), host_pointer(src), bytes); }, "copy on device");
 }
 
+// While recording, events and waits record nothing: a replay runs the recorded work in the
+// order it was enqueued, which already follows every wait.
 std::unique_ptr<backend::Event> CpuStream::record() {
   auto event = std::make_unique<CpuEvent>();
-  enqueue([state = event->state()] { state->complete(); }, "event");
+  if (!records()) {
+    enqueue([state = event->state()] { state->complete(); }, "event");
+  }
   return event;
 }
 
 void CpuStream::wait(backend::Event& event) {
-  enqueue([state = static_cast<CpuEvent&>(event).state()] { state->wait(); }, "wait for event");
+  if (!records()) {
+    enqueue([state = static_cast<CpuEvent&>(event).state()] { state->wait(); }, "wait for event");
+  }
 }
 
 void CpuStream::begin_recording() {
   const std::lock_guard lock(mutex_);
   recording_ = true;
+}
+
+void CpuStream::join_recording(backend::Stream& origin, backend::Event& /*event*/) {
+  const std::lock_guard lock(mutex_);
+  joined_ = &static_cast<CpuStream&>(origin);
+}
+
+void CpuStream::leave_recording() {
+  const std::lock_guard lock(mutex_);
+  joined_ = nullptr;
 }
 
 std::unique_ptr<backend::Graph> CpuStream::end_recording() {

@@ -79,6 +79,8 @@ class CpuStream : public backend::Stream {
   void* native_handle() override { return nullptr; }
   void begin_recording() override;
   std::unique_ptr<backend::Graph> end_recording() override;
+  void join_recording(backend::Stream& origin, backend::Event& event) override;
+  void leave_recording() override;
 
   /// A task: a function, or (when `run` is null) a record of work that the enqueuer keeps alive
   /// until done() (a kernel launch).
@@ -95,6 +97,10 @@ class CpuStream : public backend::Stream {
    public:
     [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
     void push(Task task);
+    /// Appends `task` to this stream's recording; false when it records no longer.
+    bool push_recorded(Task& task);
+    /// Whether work given to this stream is recorded (here, or into the stream it joined).
+    bool records();
     Task pop();
     ~TaskQueue();
 
@@ -104,6 +110,10 @@ class CpuStream : public backend::Stream {
     std::size_t count_ = 0;
   };
   void push(Task task);
+  /// Appends `task` to this stream's recording; false when it records no longer.
+  bool push_recorded(Task& task);
+  /// Whether work given to this stream is recorded (here, or into the stream it joined).
+  bool records();
   void dispatch();
   /// Runs the front task; called with the lock held and no task running, returns with it held.
   void run_front(std::unique_lock<std::mutex>& lock);
@@ -117,14 +127,16 @@ class CpuStream : public backend::Stream {
   std::exception_ptr error_;
   std::thread dispatcher_;
   bool recording_ = false;
-  std::vector<Task> recorded_;  // while recording_: the tasks pushed, in order
+  std::vector<Task> recorded_;   // while recording_: the tasks pushed here and on joined streams
+  CpuStream* joined_ = nullptr;  // the recording stream this one joined, if any
 };
 
-/// Work recorded from a CpuStream: replayed as one task that runs each recorded launch and copy
-/// in order, with the arguments copied when they were recorded, so a replay skips each launch's
-/// checks, argument copies and queueing. The launch records stay out of their pools until the
-/// graph goes. Arguments set later are kept aside and written into the records by the first
-/// replay enqueued after they were set, so that replays enqueued before keep theirs.
+/// Work recorded from a CpuStream (and streams that joined its recording): replayed as one task
+/// that runs each recorded launch and copy in the order they were enqueued (an order that keeps
+/// every wait the recording had), with the arguments copied when they were recorded, so a replay
+/// skips each launch's checks, argument copies and queueing. The launch records stay out of their
+/// pools until the graph goes. Arguments set later are kept aside and written into the records by
+/// the first replay enqueued after they were set, so that replays enqueued before keep theirs.
 class CpuGraph : public backend::Graph {
  public:
   explicit CpuGraph(std::vector<CpuStream::Task> tasks);

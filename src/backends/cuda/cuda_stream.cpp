@@ -155,13 +155,26 @@ void CudaStream::begin_recording() {
                                  "CUDA driver")(stream, CU_STREAM_CAPTURE_MODE_RELAXED),
       "cuStreamBeginCapture", device_.id());
   captured_launches_.clear();
+  recording_into_ = this;
   recording_.store(true, std::memory_order_release);
+}
+
+// Waiting for an event recorded in a capture draws this stream into the capture.
+void CudaStream::join_recording(backend::Stream& origin, backend::Event& event) {
+  wait(event);
+  recording_into_ = &static_cast<CudaStream&>(origin);
+  recording_.store(true, std::memory_order_release);
+}
+
+void CudaStream::leave_recording() {
+  recording_.store(false, std::memory_order_release);
+  recording_into_ = nullptr;
 }
 
 void CudaStream::note_recorded_launch() {
   const DriverApi& api = device_.api();
   if (api.cuStreamGetCaptureInfo == nullptr) {
-    captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
+    recording_into_->captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
     return;
   }
   CUstreamCaptureStatus status{};
@@ -170,14 +183,15 @@ void CudaStream::note_recorded_launch() {
   check(api, api.cuStreamGetCaptureInfo(handle(), &status, nullptr, nullptr, &leaves, &count),
         "cuStreamGetCaptureInfo_v2", device_.id());
   // A stream captures in order: the node just added is the one the next work will follow.
-  captured_launches_.push_back(status == CU_STREAM_CAPTURE_STATUS_ACTIVE && count == 1 ? leaves[0]
-                                                                                       : nullptr);
+  recording_into_->captured_launches_.push_back(
+      status == CU_STREAM_CAPTURE_STATUS_ACTIVE && count == 1 ? leaves[0] : nullptr);
 }
 
 std::unique_ptr<backend::Graph> CudaStream::end_recording() {
   const CUstream stream = handle();
   const DriverApi& api = device_.api();
   recording_.store(false, std::memory_order_release);
+  recording_into_ = nullptr;
   std::vector<CUgraphNode> launches = std::move(captured_launches_);
   captured_launches_.clear();
   CUgraph graph = nullptr;

@@ -76,6 +76,8 @@ class CudaStream : public backend::Stream {
   void* native_handle() override { return handle(); }
   void begin_recording() override;
   std::unique_ptr<backend::Graph> end_recording() override;
+  void join_recording(backend::Stream& origin, backend::Event& event) override;
+  void leave_recording() override;
 
   /// The CUstream, created on first use; the device's context is current afterwards.
   CUstream handle();
@@ -95,8 +97,11 @@ class CudaStream : public backend::Stream {
   std::mutex create_mutex_;
   std::atomic<CUstream> stream_{nullptr};
   backend::LastLaunch last_launch_;
-  std::atomic<bool> recording_{false};
-  std::vector<CUgraphNode> captured_launches_;  // while recording_; launches are serialised
+  std::atomic<bool> recording_{false};    // capturing, as the recording stream or one that joined
+  CudaStream* recording_into_ = nullptr;  // while recording_: the recording stream
+  // The recording stream's, while it records: the kernel nodes captured on it and on the streams
+  // that joined, in launch order (the core serialises launches of a recording).
+  std::vector<CUgraphNode> captured_launches_;
 };
 
 }  // namespace kjit::cuda

@@ -146,13 +146,26 @@ void HipStream::begin_recording() {
                                    "HIP runtime")(stream, hipStreamCaptureModeRelaxed),
         "hipStreamBeginCapture", device_.id());
   captured_launches_.clear();
+  recording_into_ = this;
   recording_.store(true, std::memory_order_release);
+}
+
+// Waiting for an event recorded in a capture draws this stream into the capture.
+void HipStream::join_recording(backend::Stream& origin, backend::Event& event) {
+  wait(event);
+  recording_into_ = &static_cast<HipStream&>(origin);
+  recording_.store(true, std::memory_order_release);
+}
+
+void HipStream::leave_recording() {
+  recording_.store(false, std::memory_order_release);
+  recording_into_ = nullptr;
 }
 
 void HipStream::note_recorded_launch() {
   const HipApi& api = device_.api();
   if (api.hipStreamGetCaptureInfo == nullptr) {
-    captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
+    recording_into_->captured_launches_.push_back(nullptr);  // set_arguments says why it cannot
     return;
   }
   int status = 0;
@@ -160,14 +173,15 @@ void HipStream::note_recorded_launch() {
   std::size_t count = 0;
   check(api, api.hipStreamGetCaptureInfo(handle(), &status, nullptr, nullptr, &leaves, &count),
         "hipStreamGetCaptureInfo_v2", device_.id());
-  captured_launches_.push_back(status == hipStreamCaptureStatusActive && count == 1 ? leaves[0]
-                                                                                    : nullptr);
+  recording_into_->captured_launches_.push_back(
+      status == hipStreamCaptureStatusActive && count == 1 ? leaves[0] : nullptr);
 }
 
 std::unique_ptr<backend::Graph> HipStream::end_recording() {
   const hipStream_t stream = handle();
   const HipApi& api = device_.api();
   recording_.store(false, std::memory_order_release);
+  recording_into_ = nullptr;
   std::vector<hipGraphNode_t> launches = std::move(captured_launches_);
   captured_launches_.clear();
   hipGraph_t graph = nullptr;

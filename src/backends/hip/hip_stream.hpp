@@ -70,6 +70,8 @@ class HipStream : public backend::Stream {
   void* native_handle() override { return handle(); }
   void begin_recording() override;
   std::unique_ptr<backend::Graph> end_recording() override;
+  void join_recording(backend::Stream& origin, backend::Event& event) override;
+  void leave_recording() override;
 
   /// The hipStream_t, created on first use; the device is current afterwards.
   hipStream_t handle();
@@ -87,8 +89,11 @@ class HipStream : public backend::Stream {
   std::mutex create_mutex_;
   std::atomic<hipStream_t> stream_{nullptr};
   backend::LastLaunch last_launch_;
-  std::atomic<bool> recording_{false};
-  std::vector<hipGraphNode_t> captured_launches_;  // while recording_; launches are serialised
+  std::atomic<bool> recording_{false};   // capturing, as the recording stream or one that joined
+  HipStream* recording_into_ = nullptr;  // while recording_: the recording stream
+  // The recording stream's, while it records: the kernel nodes captured on it and on the streams
+  // that joined, in launch order (the core serialises launches of a recording).
+  std::vector<hipGraphNode_t> captured_launches_;
 };
 
 }  // namespace kjit::hip
