@@ -83,6 +83,47 @@ TEST_F(LaunchErrors, SharedMemoryOverTheLimit) {
   EXPECT_EQ(v.download()[0], 1);
 }
 
+TEST_F(LaunchErrors, BlocksPastAKernelsLaunchBoundsAreRefusedOnEveryBackend) {
+  // The CPU keeps __launch_bounds__ as a GPU does: a kernel tested there fails there as it would
+  // on a GPU.
+  const Program bounded = Program::from_source("bounded.cu", R"(
+    __global__ void __launch_bounds__(128) capped(int* v) {
+      v[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+    }
+    __global__ void __launch_bounds__(256, 2) capped_twice(int* v) {
+      v[blockIdx.x * blockDim.x + threadIdx.x] = 2 * threadIdx.x;
+    }
+    template <int B> __global__ void __launch_bounds__(B) capped_by(int* v) {
+      v[blockIdx.x * blockDim.x + threadIdx.x] = B + threadIdx.x;
+    })");
+  const struct {
+    const char* name;
+    unsigned bound;
+    int factor;
+    int offset;
+  } cases[] = {{"capped", 128, 1, 0}, {"capped_twice", 256, 2, 0}, {"capped_by<64>", 64, 1, 64}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto k = bounded.kernel<int*>(c.name, device);
+    auto v = poisoned<int>(2 * c.bound);
+    const std::vector<int> before = v.download();
+    const std::string error = launch_error_of([&] {
+      k.launch(LaunchConfig{.grid = {1}, .block = {2 * c.bound}}, v);
+      device.synchronize();
+    });
+    EXPECT_TRUE(contains(error, "blocks of " + std::to_string(2 * c.bound) +
+                                    " threads exceed the " + std::to_string(c.bound) +
+                                    " this kernel was compiled for"))
+        << error;
+    EXPECT_EQ(v.download(), before) << "the refused launch ran";
+    k.launch(LaunchConfig{.grid = {2}, .block = {c.bound}}, v);  // within its bounds: runs
+    const std::vector<int> got = v.download();
+    for (unsigned i = 0; i < 2 * c.bound; ++i) {
+      ASSERT_EQ(got[i], c.offset + c.factor * static_cast<int>(i % c.bound)) << "element " << i;
+    }
+  }
+}
+
 TEST_F(LaunchErrors, ParameterCountMismatchIsRefusedWhenTheKernelIsTyped) {
   try {
     (void)program.kernel<int*, int>("fill", device);

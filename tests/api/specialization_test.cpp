@@ -252,10 +252,6 @@ TEST_F(Specialize, BadBlocksAndCapsAreRefused) {
 }
 
 TEST_F(Specialize, AVariantKeepsTheKernelsOwnLaunchBounds) {
-  if (device.info().backend == BackendKind::cpu) {
-    GTEST_SKIP() << "the CPU backend does not enforce __launch_bounds__ (blocks of any size up to "
-                    "1024 threads run)";
-  }
   const Program p = program();
   // block_sums is __launch_bounds__(256): so are its variants that fix no block.
   const auto plain = p.kernel<const long long*, long long*, int>("block_sums", device);

@@ -73,12 +73,36 @@ std::optional<llvm::StringRef> annotation_text(llvm::Value* value) {
   return data->getAsCString();
 }
 
+/// The first argument of an annotation (what follows its text: `annotate("kjit.max_threads", n)`)
+/// as an integer, if it has one.
+std::optional<std::uint64_t> annotation_argument(llvm::ConstantStruct& entry) {
+  constexpr unsigned kArguments = 4;  // {target, text, file, line, arguments}
+  if (entry.getNumOperands() <= kArguments) {
+    return std::nullopt;
+  }
+  auto* g = llvm::dyn_cast<GlobalVariable>(entry.getOperand(kArguments)->stripPointerCasts());
+  if (g == nullptr || !g->hasInitializer()) {
+    return std::nullopt;
+  }
+  auto* arguments = llvm::dyn_cast<llvm::ConstantStruct>(g->getInitializer());
+  if (arguments == nullptr || arguments->getNumOperands() == 0) {
+    return std::nullopt;
+  }
+  auto* value = llvm::dyn_cast<llvm::ConstantInt>(arguments->getOperand(0));
+  if (value == nullptr || value->isNegative()) {
+    return std::nullopt;
+  }
+  return value->getZExtValue();
+}
+
 struct Annotated {
   std::set<Function*> kernels;
   std::vector<GlobalVariable*> shared;
+  std::map<Function*, std::uint64_t> max_threads;  // __launch_bounds__' first argument
 };
 
-/// kjit's annotations: which functions are __global__, which variables __shared__.
+/// kjit's annotations: which functions are __global__ (and with what launch bounds), which
+/// variables __shared__.
 Annotated read_global_annotations(llvm::Module& m) {
   Annotated out;
   GlobalVariable* table = m.getNamedGlobal("llvm.global.annotations");
@@ -100,6 +124,12 @@ Annotated read_global_annotations(llvm::Module& m) {
       } else if (text == "kjit.shared") {
         if (auto* g = llvm::dyn_cast<GlobalVariable>(target)) {
           out.shared.push_back(g);
+        }
+      } else if (text == "kjit.max_threads") {
+        auto* f = llvm::dyn_cast<Function>(target);
+        if (const std::optional<std::uint64_t> threads = annotation_argument(*entry);
+            f != nullptr && threads) {
+          out.max_threads[f] = *threads;
         }
       }
     }
@@ -748,6 +778,11 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     }
   }
 
+  const auto max_threads = [&](Function* kernel) -> std::uint64_t {
+    const auto it = annotated.max_threads.find(kernel);
+    return it != annotated.max_threads.end() ? it->second : 0;
+  };
+
   const std::vector<std::set<Function*>> reach = kernel_reach(m, targets);
   resolve_fixed_dims(m, reach);
   SharedLayout layout(m, request, reach);
@@ -772,7 +807,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* i32 = llvm::Type::getInt32Ty(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
-  auto* info_type = llvm::StructType::get(ctx, {i32, i32, i64, i64});
+  auto* info_type = llvm::StructType::get(ctx, {i32, i32, i64, i64, i64});
   std::set<std::string> keep;
   for (std::size_t n = 0; n < targets.size(); ++n) {
     Function* block_entry = m.getFunction(fmt::format("__kjit_block_{}", n));
@@ -855,7 +890,8 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
                                                     (uses_warp ? KJIT_CPU_KERNEL_USES_WARP : 0U) |
                                                     (split.ranges ? KJIT_CPU_KERNEL_RANGES : 0U)),
                     llvm::ConstantInt::get(i64, static_shared_bytes[n]),
-                    llvm::ConstantInt::get(i64, split.frame_bytes)});
+                    llvm::ConstantInt::get(i64, split.frame_bytes),
+                    llvm::ConstantInt::get(i64, max_threads(targets[n]))});
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }

@@ -80,9 +80,12 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
   if (entries.thread == nullptr && entries.block == nullptr) {
     throw corrupt(fmt::format("the code of entry {} is missing", symbol));
   }
-  return std::make_unique<CpuFunction>(name, device_, std::move(params), offset,
-                                       static_cast<std::size_t>(info->static_shared_bytes), entries,
-                                       executor_, code_);
+  auto function = std::make_unique<CpuFunction>(name, device_, std::move(params), offset,
+                                                static_cast<std::size_t>(info->static_shared_bytes),
+                                                entries, executor_, code_);
+  // __launch_bounds__: a block past them is refused as a GPU refuses it.
+  function->limit_block_threads(static_cast<std::size_t>(info->max_threads));
+  return function;
 }
 
 CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,

@@ -289,7 +289,8 @@ void CpuGraph::set_arguments(std::size_t launch, const backend::Function& functi
   auto it = std::find_if(set.launches.begin(), set.launches.end(),
                          [&](const LaunchArguments& a) { return a.task == task; });
   if (it == set.launches.end()) {
-    it = set.launches.insert(set.launches.end(), LaunchArguments{.task = task});
+    it = set.launches.insert(set.launches.end(),
+                             LaunchArguments{.task = task, .bytes = {}, .sizes = {}});
     for (const backend::ParamInfo& p : function.params()) {
       it->sizes.push_back(p.size);
     }

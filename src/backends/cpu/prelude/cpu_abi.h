@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 7
+#define KJIT_CPU_ABI_VERSION 8
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -59,6 +59,7 @@ struct kjit_cpu_kernel_info {
   unsigned flags;
   unsigned long long static_shared_bytes; /* offset of the dynamic area in kjit_cpu_block.shared */
   unsigned long long frame_bytes;         /* per thread, in kjit_cpu_block.frame; 0: no frame */
+  unsigned long long max_threads;         /* its __launch_bounds__' threads; 0: none */
 };
 
 #define KJIT_CPU_KERNEL_USES_BARRIER 1u

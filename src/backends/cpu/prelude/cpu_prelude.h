@@ -65,7 +65,10 @@ typedef __UINT64_TYPE__ uint64_t;
 #define __inline__ inline
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
+// Launch bounds are kept (and enforced at launch, as a GPU does); their other arguments
+// (minimum blocks per multiprocessor, maximum blocks per cluster) mean nothing on a CPU.
+#define __launch_bounds__(...) __KJIT_MAX_THREADS(__VA_ARGS__)
+#define __KJIT_MAX_THREADS(threads, ...) __attribute__((annotate("kjit.max_threads", (threads))))
 #define __grid_constant__
 
 #define __KJIT_UNSUPPORTED(what) \
