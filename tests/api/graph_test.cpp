@@ -340,6 +340,32 @@ TEST_F(Graphs, ABufferReplacedBySetArgumentsMayGoAndItsReplacementIsChecked) {
   EXPECT_EQ(kept.download(), std::vector<int>(32, 3)) << "the refused replay ran";
 }
 
+TEST_F(Graphs, AManagedBufferCarriesHostDataIntoEachReplay) {
+  // Host copies are not recorded; a managed buffer that the host fills between replays is.
+  const std::size_t n = 1000 + rng() % 3000;
+  const int count = static_cast<int>(n);
+  const float s = random_vector<float>(1, 0.5f, 1.5f)[0];
+  const Stream stream = device.create_stream();
+  ManagedBuffer<float> in = device.alloc_managed<float>(n);
+  auto y = poisoned<float>(n);
+  const Graph graph = Graph::record(stream, [&] {
+    y.copy_from(in, stream);
+    scale.launch(stream, LaunchConfig::for_elements(count, 128), y, s, count);
+  });
+  for (int replay = 0; replay < 3; ++replay) {
+    SCOPED_TRACE(replay);
+    const std::vector<float> values = random_vector<float>(n, -1.0f, 1.0f);
+    std::copy(values.begin(), values.end(), in.host().begin());
+    graph.launch(stream);
+    stream.synchronize();
+    const std::vector<float> got = y.download();
+    for (std::size_t i = 0; i < n; ++i) {
+      const float want = values[i] * s - 1.0f;
+      ASSERT_NEAR(got[i], want, 1e-6f * (1.0f + std::abs(want))) << "element " << i;
+    }
+  }
+}
+
 TEST_F(Graphs, AStreamThatJoinsARecordingHasItsWorkReplayedInOrder) {
   const std::size_t n = 20000 + rng() % 20000;
   const int count = static_cast<int>(n);
