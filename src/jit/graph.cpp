@@ -112,7 +112,7 @@ std::size_t Recording::member(StreamImpl& stream) {
       return i;
     }
   }
-  members_.push_back({.stream = &stream, .operations = 0, .follows = {}});
+  members_.push_back({.stream = &stream, .operations = 0, .follows = {}, .kept = nullptr});
   return members_.size() - 1;
 }
 
@@ -149,14 +149,16 @@ std::vector<std::size_t> Recording::point(StreamImpl& stream) {
   return members_[member(stream)].follows;
 }
 
-void Recording::wait(StreamImpl& stream, const std::vector<std::size_t>& point) {
+void Recording::wait(const std::shared_ptr<StreamImpl>& stream,
+                     const std::vector<std::size_t>& point) {
   const std::lock_guard lock(mutex_);
   const std::size_t count = members_.size();
-  const std::size_t self = member(stream);
+  const std::size_t self = member(*stream);
   Member& m = members_[self];
   if (self == count) {
     // Joining counts as work: a stream that joined is joined back, even with nothing on it.
     m.operations = 1;
+    m.kept = stream;
   }
   m.follows.resize(std::max({m.follows.size(), point.size(), self + 1}));
   for (std::size_t i = 0; i < point.size(); ++i) {

@@ -42,7 +42,8 @@ void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const Kern
 class Recording : public std::enable_shared_from_this<Recording> {
  public:
   explicit Recording(StreamImpl& origin)
-      : origin_(origin), members_{Member{.stream = &origin, .operations = 0, .follows = {}}} {}
+      : origin_(origin),
+        members_{Member{.stream = &origin, .operations = 0, .follows = {}, .kept = nullptr}} {}
   /// The stream Graph::record began on.
   [[nodiscard]] StreamImpl& origin() const noexcept { return origin_; }
 
@@ -62,9 +63,9 @@ class Recording : public std::enable_shared_from_this<Recording> {
   /// Which work of each stream of the recording an event recorded on `stream` follows: what
   /// wait() takes.
   [[nodiscard]] std::vector<std::size_t> point(StreamImpl& stream);
-  /// `stream` waits for `point`; a stream not in the recording joins it. The caller makes the
-  /// backend do the same.
-  void wait(StreamImpl& stream, const std::vector<std::size_t>& point);
+  /// `stream` waits for `point`; a stream not in the recording joins it (and is kept until the
+  /// recording ends, even if its last handle goes). The caller makes the backend do the same.
+  void wait(const std::shared_ptr<StreamImpl>& stream, const std::vector<std::size_t>& point);
   /// The streams that joined and have work the recording stream does not wait for, numbered in
   /// the order they joined (from 1); empty when all are joined back.
   [[nodiscard]] std::vector<std::size_t> unjoined();
@@ -86,6 +87,7 @@ class Recording : public std::enable_shared_from_this<Recording> {
     StreamImpl* stream = nullptr;
     std::size_t operations = 0;
     std::vector<std::size_t> follows;
+    std::shared_ptr<StreamImpl> kept;  // a stream that joined
   };
   std::size_t member(StreamImpl& stream);  // its index; with mutex_ held
   void note_operation(StreamImpl& stream);

@@ -78,7 +78,8 @@ void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchC
   check_arguments(kernel, args, count, values);
   StreamImpl& s = launch_stream(kernel, stream);
   if (Recording* recording = s.recording()) {
-    recording->launch(s, kernel, args, count, [&] { function.launch(s.backend(), config, values); });
+    recording->launch(s, kernel, args, count,
+                      [&] { function.launch(s.backend(), config, values); });
   } else {
     function.launch(s.backend(), config, values);
   }

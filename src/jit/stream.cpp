@@ -68,7 +68,7 @@ void Stream::wait(const Event& event) const {
         s->device().describe()));
   }
   if (recording == of.get()) {
-    recording->wait(*s, point->follows);
+    recording->wait(s, point->follows);
     s->backend().wait(e->backend());
     return;
   }
@@ -80,7 +80,7 @@ void Stream::wait(const Event& event) const {
   }
   // The stream joins the recording: what it is given from now on is recorded.
   detail::StreamImpl& origin = of->origin();
-  of->wait(*s, point->follows);
+  of->wait(s, point->follows);
   s->backend().join_recording(origin.backend(), e->backend());
   s->set_recording(of.get());
 }

@@ -474,12 +474,18 @@ TEST_F(Graphs, AStreamThatJoinedARecordingMustBeJoinedBack) {
     side.wait(third.record());
     increment.launch(side, one, x, 32);
     main.wait(side.record());
+    {  // a stream whose last handle goes while it is in the recording stays until it ends
+      const Stream passing = device.create_stream();
+      passing.wait(main.record());
+      increment.launch(passing, one, x, 32);
+      main.wait(passing.record());
+    }
   });
-  EXPECT_EQ(graph.launches(), 2U);
+  EXPECT_EQ(graph.launches(), 3U);
   graph.launch(main);
   graph.launch(main);
   main.synchronize();
-  EXPECT_EQ(x.download(), std::vector<int>(32, 6));
+  EXPECT_EQ(x.download(), std::vector<int>(32, 8));
 }
 
 TEST_F(Graphs, AnEventRecordedInARecordingMarksAPointOfItOnly) {
