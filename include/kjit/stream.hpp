@@ -41,10 +41,12 @@ class KJIT_API Stream {
   /// Waits for all work enqueued so far; rethrows the first error asynchronous work hit, naming
   /// the kernel.
   void synchronize() const;
-  /// Enqueues an event and returns it.
+  /// Enqueues an event and returns it. On a stream that records a graph, the event marks a point
+  /// of the recording instead, for streams to wait for during it (Graph::record).
   [[nodiscard]] Event record() const;
   /// Makes later work on this stream wait until `event` has completed (event may belong to
-  /// another stream of the same device).
+  /// another stream of the same device). Waiting for a point of a graph recording makes this
+  /// stream join the recording (Graph::record).
   void wait(const Event& event) const;
   [[nodiscard]] Device device() const;
   /// CUstream / hipStream_t for interop with vendor libraries; nullptr for the CPU.
