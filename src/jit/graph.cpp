@@ -208,6 +208,22 @@ std::vector<RecordedUse> Recording::take_uses() {
   return std::move(uses_);
 }
 
+namespace {
+
+/// "1st", "2nd", "3rd", "11th", "22nd".
+std::string ordinal(std::size_t n) {
+  const std::size_t tens = n % 100;
+  const std::size_t ones = n % 10;
+  const char* suffix = (tens >= 11 && tens <= 13) ? "th"
+                       : ones == 1                ? "st"
+                       : ones == 2                ? "nd"
+                       : ones == 3                ? "rd"
+                                                  : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+}  // namespace
+
 }  // namespace kjit::detail
 
 namespace kjit {
@@ -274,12 +290,16 @@ Graph Graph::record(const Stream& stream, const std::function<void()>& work) {
   }
   if (const std::vector<std::size_t> unjoined = recording->unjoined(); !unjoined.empty()) {
     drop();
+    std::vector<std::string> which;
+    for (const std::size_t n : unjoined) {
+      which.push_back(detail::ordinal(n));
+    }
     throw UsageError(fmt::format(
-        "kjit: a graph recording on {} ended while {} stream(s) that joined it (the {} to join, "
-        "counting from 1) had work the recording stream did not wait for; record an event on "
-        "each such stream after its last work and make the recording stream wait for it before "
-        "the recording ends. Nothing was recorded",
-        device.describe(), unjoined.size(), fmt::join(unjoined, ", ")));
+        "kjit: a graph recording on {} ended while {} stream(s) that joined it (the {} to join) "
+        "had work the recording stream did not wait for; record an event on each such stream "
+        "after its last work and make the recording stream wait for it before the recording "
+        "ends. Nothing was recorded",
+        device.describe(), unjoined.size(), fmt::join(which, ", ")));
   }
   std::unique_ptr<backend::Graph> graph = stop(false);
   return Graph(std::make_shared<detail::GraphImpl>(device.shared_from_this(), std::move(graph),

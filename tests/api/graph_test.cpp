@@ -431,34 +431,44 @@ TEST_F(Graphs, AStreamThatJoinedARecordingMustBeJoinedBack) {
   const Stream third = device.create_stream();
   auto x = device.upload(std::vector<int>(32, 0));
   const LaunchConfig one{.grid = {1}, .block = {32}};
-  const auto refused = [&](const std::function<void()>& work) {
+  const auto refused = [&](const std::function<void()>& work, const std::string& which) {
     const std::string error = expect_throw<UsageError>([&] {
                                 (void)Graph::record(main, [&] {
                                   increment.launch(main, one, x, 32);
                                   work();
                                 });
                               }).what();
-    EXPECT_TRUE(contains(error, "1 stream(s) that joined it")) << error;
+    EXPECT_TRUE(contains(error, "1 stream(s) that joined it (the ")) << error;
+    EXPECT_TRUE(contains(error, which + " to join)")) << error;
     EXPECT_TRUE(contains(error, "make the recording stream wait for it")) << error;
   };
-  refused([&] {  // never joined back
-    side.wait(main.record());
-    increment.launch(side, one, x, 32);
-  });
+  // Never joined back.
   refused(
-      [&] { side.wait(main.record()); });  // joined, with nothing to do: joined back all the same
-  refused([&] {                            // work after the join back
-    side.wait(main.record());
-    main.wait(side.record());
-    increment.launch(side, one, x, 32);
-  });
-  refused([&] {  // joined back to a stream that joined, which is not joined back
-    side.wait(main.record());
-    main.wait(side.record());
-    third.wait(side.record());
-    increment.launch(third, one, x, 32);
-    side.wait(third.record());
-  });
+      [&] {
+        side.wait(main.record());
+        increment.launch(side, one, x, 32);
+      },
+      "1st");
+  // Joined, with nothing to do: joined back all the same.
+  refused([&] { side.wait(main.record()); }, "1st");
+  // Work after the join back.
+  refused(
+      [&] {
+        side.wait(main.record());
+        main.wait(side.record());
+        increment.launch(side, one, x, 32);
+      },
+      "1st");
+  // Joined back to a stream that joined, which is itself joined back before that.
+  refused(
+      [&] {
+        side.wait(main.record());
+        main.wait(side.record());
+        third.wait(side.record());
+        increment.launch(third, one, x, 32);
+        side.wait(third.record());
+      },
+      "2nd");
   // Nothing ran, and every stream works as before.
   increment.launch(side, one, x, 32);
   side.synchronize();
