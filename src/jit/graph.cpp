@@ -291,6 +291,7 @@ Graph Graph::record(const Stream& stream, const std::function<void()>& work) {
   if (const std::vector<std::size_t> unjoined = recording->unjoined(); !unjoined.empty()) {
     drop();
     std::vector<std::string> which;
+    which.reserve(unjoined.size());
     for (const std::size_t n : unjoined) {
       which.push_back(detail::ordinal(n));
     }
