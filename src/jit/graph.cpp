@@ -119,9 +119,9 @@ std::size_t Recording::member(StreamImpl& stream) {
 void Recording::note_operation(StreamImpl& stream) {
   // Called with mutex_ held.
   ++operations_;
-  Member& m = members_[member(stream)];
+  const std::size_t self = member(stream);
+  Member& m = members_[self];
   ++m.operations;
-  const std::size_t self = static_cast<std::size_t>(&m - members_.data());
   m.follows.resize(std::max(m.follows.size(), self + 1));
   m.follows[self] = m.operations;
 }
@@ -142,6 +142,11 @@ void Recording::note_copy(StreamImpl& stream, const RawBuffer& dst, const RawBuf
       fmt::format("the destination of a copy (operation {})", operations_));
   use(*src.device_impl(), src.address(),
       fmt::format("the source of a copy (operation {})", operations_));
+}
+
+StreamImpl& Recording::origin() {
+  const std::lock_guard lock(mutex_);  // a stream joining may move members_
+  return *members_.front().stream;
 }
 
 std::vector<std::size_t> Recording::point(StreamImpl& stream) {
@@ -246,13 +251,15 @@ Graph Graph::record(const Stream& stream, const std::function<void()>& work) {
   const auto stop = [&](bool abandon) {
     recording->end();
     const std::vector<detail::StreamImpl*> joined = recording->joined();
-    for (detail::StreamImpl* j : abandon ? joined : std::vector<detail::StreamImpl*>{}) {
-      try {
-        const std::unique_ptr<backend::Event> last = j->backend().record();
-        s.backend().wait(*last);
-      } catch (const std::exception& e) {
-        detail::log().debug("joining a stream back to drop a recording on {}: {}",
-                            device.describe(), e.what());
+    if (abandon) {
+      for (detail::StreamImpl* j : joined) {
+        try {
+          const std::unique_ptr<backend::Event> last = j->backend().record();
+          s.backend().wait(*last);
+        } catch (const std::exception& e) {
+          detail::log().debug("joining a stream back to drop a recording on {}: {}",
+                              device.describe(), e.what());
+        }
       }
     }
     for (detail::StreamImpl* j : joined) {

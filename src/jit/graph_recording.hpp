@@ -42,10 +42,9 @@ void note_argument_uses(DeviceImpl& device, const KernelImpl& kernel, const Kern
 class Recording : public std::enable_shared_from_this<Recording> {
  public:
   explicit Recording(StreamImpl& origin)
-      : origin_(origin),
-        members_{Member{.stream = &origin, .operations = 0, .follows = {}, .kept = nullptr}} {}
+      : members_{Member{.stream = &origin, .operations = 0, .follows = {}, .kept = nullptr}} {}
   /// The stream Graph::record began on.
-  [[nodiscard]] StreamImpl& origin() const noexcept { return origin_; }
+  [[nodiscard]] StreamImpl& origin();
 
   /// Calls `enqueue` (which enqueues a launch of `kernel` with `args` on `stream`, a stream of
   /// the recording) and notes the launch, one launch at a time: the backend numbers launches as
@@ -94,7 +93,6 @@ class Recording : public std::enable_shared_from_this<Recording> {
   void note_launch(StreamImpl& stream, const KernelImpl& kernel, const KernelArg* args,
                    std::size_t count);
   void use(DeviceImpl& device, std::uint64_t address, std::string what);
-  StreamImpl& origin_;
   std::mutex mutex_;             // other threads may enqueue on the recording's streams
   std::vector<Member> members_;  // [0]: the stream Graph::record began on
   std::vector<std::shared_ptr<const KernelImpl>> kernels_;

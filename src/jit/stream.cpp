@@ -84,6 +84,7 @@ void Stream::wait(const Event& event) const {
   s->backend().join_recording(origin.backend(), e->backend());
   s->set_recording(of.get());
 }
+
 Device Stream::device() const {
   return Device(impl()->device().shared_from_this());
 }

@@ -112,6 +112,14 @@ bool CpuStream::records() {
   return recording_ || joined_ != nullptr;
 }
 
+void CpuStream::queue(Task task) {
+  // Called with mutex_ held.
+  if (!dispatcher_.joinable()) {
+    dispatcher_ = std::thread([this] { dispatch(); });
+  }
+  queue_.push(std::move(task));
+}
+
 void CpuStream::push(Task task) {
   CpuStream* joined = nullptr;
   {
@@ -121,17 +129,18 @@ void CpuStream::push(Task task) {
       return;
     }
     joined = joined_;
-  }
-  // Not under this stream's lock: the recording stream's lock is never taken inside another.
-  if (joined != nullptr && joined->push_recorded(task)) {
-    return;
-  }
-  {
-    const std::lock_guard lock(mutex_);
-    if (!dispatcher_.joinable()) {
-      dispatcher_ = std::thread([this] { dispatch(); });
+    if (joined == nullptr) {
+      queue(std::move(task));
     }
-    queue_.push(std::move(task));
+  }
+  // Into the recording this stream joined: not under this stream's lock, so that the recording
+  // stream's lock is never taken inside another. Queued here if that recording ended meanwhile.
+  if (joined != nullptr) {
+    if (joined->push_recorded(task)) {
+      return;
+    }
+    const std::lock_guard lock(mutex_);
+    queue(std::move(task));
   }
   work_cv_.notify_one();
 }

@@ -110,6 +110,8 @@ class CpuStream : public backend::Stream {
     std::size_t count_ = 0;
   };
   void push(Task task);
+  /// Appends `task` to the queue, starting the dispatcher on first use; with mutex_ held.
+  void queue(Task task);
   /// Appends `task` to this stream's recording; false when it records no longer.
   bool push_recorded(Task& task);
   /// Whether work given to this stream is recorded (here, or into the stream it joined).
