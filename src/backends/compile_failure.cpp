@@ -45,7 +45,8 @@ std::vector<LocatedDiagnostic> at_the_users_code(const std::vector<LocatedDiagno
 }  // namespace
 
 void throw_compile_failure(const CompileRequest& request, const std::string& device,
-                           const std::vector<LocatedDiagnostic>& given, const std::string& log) {
+                           const std::vector<LocatedDiagnostic>& given, const std::string& log,
+                           const std::vector<Diagnostic>& notes) {
   const std::vector<LocatedDiagnostic> diagnostics = at_the_users_code(given);
   std::vector<Diagnostic> user;
   std::vector<Diagnostic> all;
@@ -62,6 +63,7 @@ void throw_compile_failure(const CompileRequest& request, const std::string& dev
     all.push_back(d.diagnostic);
   }
   if (user_error) {
+    user.insert(user.end(), notes.begin(), notes.end());
     throw CompileError(request.program_name, device, std::move(user), log);
   }
   if (!kernel_reasons.empty()) {
@@ -75,6 +77,7 @@ void throw_compile_failure(const CompileRequest& request, const std::string& dev
         "kjit: program '{}' has no kernel {} that {} can compile ({})", request.program_name,
         fmt::join(names, ", "), device, fmt::join(reasons, "; ")));
   }
+  all.insert(all.end(), notes.begin(), notes.end());
   throw CompileError(request.program_name, device, std::move(all), log);
 }
 

@@ -24,8 +24,11 @@ struct LocatedDiagnostic {
   std::optional<std::size_t> kernel;
 };
 
+/// `notes` go after the diagnostics (ProgramSources::missing_notes: what the program was compiled
+/// without).
 [[noreturn]] void throw_compile_failure(const CompileRequest& request, const std::string& device,
                                         const std::vector<LocatedDiagnostic>& given,
-                                        const std::string& log);
+                                        const std::string& log,
+                                        const std::vector<Diagnostic>& notes = {});
 
 }  // namespace kjit::backend

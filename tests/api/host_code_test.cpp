@@ -123,5 +123,107 @@ TEST_F(HostCode, MainAndLaunchesInAnInMemoryHeaderAreIgnoredToo) {
   EXPECT_EQ(v.download(), host);
 }
 
+TEST_F(HostCode, AFileWithTheHostsHeadersFunctionsAndVariablesLoadsAsWritten) {
+  // What benchmark suites put around their kernels: the host's headers (none of which kjit
+  // ships, one of which exists nowhere), host functions that no device compiler accepts
+  // (memalign, a variable-length array, varargs, std::chrono), a host variable with a dynamic
+  // initializer, a class of the host's, and main with the CUDA runtime and cuBLAS.
+  const std::string source = R"(#include <chrono>
+#include <unistd.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <sys/resource.h>
+#include <sched.h>
+#include <cublas_v2.h>
+#include <omp.h>
+#include "timing_of_another_project.h"
+int width = 1000;
+int tiles = (width - width % 512) / 32;
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+float* buffer(size_t n) { return (float*)memalign(64, n * sizeof(float)); }
+void smooth(float* x, int size) { float coe[2 * size - 1]; for (int i = 0; i < size; i++) coe[i] = x[i]; }
+void note(const char* format, ...) { va_list args; va_start(args, format); vprintf(format, args); va_end(args); }
+struct Options { std::string name; int n; void parse(char** argv) { n = atoi(argv[1]); } };
+__global__ void scale(float* y, const float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
+int main(int argc, char** argv) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  float *x, *y;
+  cudaMalloc(&x, 4 * width);
+  cudaMalloc(&y, 4 * width);
+  scale<<<tiles, 256>>>(y, x, 2.0f, width);
+  return 0;
+}
+)";
+  auto scale = Program::from_source("suite_main.cu", source)
+                   .kernel<float*, const float*, float, int>("scale", device);
+  const int n = 1000;
+  const std::vector<float> x = random_vector<float>(n, -10, 10);
+  auto d_x = device.upload(x);
+  auto d_y = poisoned<float>(n);
+  scale.launch(LaunchConfig::for_elements(n), d_y, d_x, 3.0f, n);
+  const std::vector<float> y = d_y.download();
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(y[i], 3.0f * x[i]) << i;
+  }
+}
+
+TEST_F(HostCode, AHeaderThatDeviceCodeNeedsAndNothingAnswersIsNamedInTheError) {
+  auto e = compile_error<float*>(device, "needs_vec.cu",
+                                 "#include \"vec3_of_another_project.h\"\n"
+                                 "__global__ void k(float* p) {\n"
+                                 "  p[0] = dot3(p, p);\n"
+                                 "}\n");
+  EXPECT_EQ(e.file(), "needs_vec.cu");
+  EXPECT_EQ(e.line(), 3U) << e.what();
+  EXPECT_TRUE(contains(e.what(), "dot3")) << e.what();
+  EXPECT_TRUE(
+      contains(e.what(), "needs_vec.cu:1:1: note: kjit found no 'vec3_of_another_project.h'"))
+      << e.what();
+}
+
+TEST_F(HostCode, HostCodeInHeadersAndClassesIsSetAsideWhereverItIs) {
+  // A header of host helpers whose inline functions call each other (as cuda-samples'
+  // helper_string.h does), a host function of the file that calls one, and a class that kernels
+  // use whose host member calls what no file declares.
+  CompileOptions options;
+  options.headers["host_helpers.h"] = R"(
+#include <string>
+inline int skip(char delimiter, const char* text) { int i = 0; while (text[i] == delimiter) i++; return i; }
+inline bool has_flag(int argc, const char** argv, const char* flag) {
+  for (int i = 1; i < argc; i++) { std::string arg(argv[i] + skip('-', argv[i])); if (arg == flag) return true; }
+  return false;
+}
+)";
+  const std::string source = R"(#include "host_helpers.h"
+struct Grid {
+  int nx, ny;
+  __host__ __device__ int cells() const { return nx * ny; }
+  void dump(const char* file) const { write_grid_somewhere(file, nx, ny); }
+};
+bool verbose(int argc, const char** argv) { return has_flag(argc, argv, "verbose"); }
+__global__ void fill(Grid g, int* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < g.cells()) out[i] = i % g.nx;
+}
+)";
+  struct Grid {
+    int nx, ny;
+  };
+  auto fill = Program::from_source("grid.cu", source, options).kernel<Grid, int*>("fill", device);
+  const Grid g{7, 9};
+  auto out = poisoned<int>(63);
+  fill.launch(LaunchConfig::for_elements(63, 32), g, out);
+  const std::vector<int> got = out.download();
+  for (int i = 0; i < 63; ++i) {
+    ASSERT_EQ(got[i], i % 7) << i;
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

@@ -3,7 +3,7 @@
 #include "backends/cpu/cpu_prefetch.hpp"
 #include "backends/cpu/cpu_range_checks.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
-#include "backends/host_code.hpp"
+#include "source/host_code.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>
@@ -56,7 +56,7 @@ void check_externals(const llvm::Module& module, const CodegenRequest& request) 
   std::vector<Diagnostic> host_calls;  // located, where the missing names are host functions
   const auto note = [&](const std::string& name) {
     for (const HostCall& call : request.host_calls) {
-      if (backend::is_host_callee(name, call.function)) {
+      if (source::is_host_callee(name, call.function)) {
         host_calls.push_back(call.where);
       }
     }

@@ -1,9 +1,10 @@
 #include "backends/cpu/cpu_frontend.hpp"
 
 #include "backends/compile_failure.hpp"
-#include "backends/host_code.hpp"
 #include "backends/kernel_headers.hpp"
 #include "backends/llvm/llvm_setup.hpp"
+#include "backends/program_sources.hpp"
+#include "source/host_code.hpp"
 
 #include <kjit/error.hpp>
 
@@ -363,10 +364,11 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
 
 /// Locates each diagnostic for throw_compile_failure. Clang reports an unclosed bracket at the end
 /// of the generated entries file with a "to match this" note in the user's file: such errors move
-/// to that note's place. An error on the line of kernel N's entry is about N's name.
+/// to that note's place. An error on the line of kernel N's entry is about N's name. `notes` go
+/// last.
 [[noreturn]] void report_failure(const DiagnosticCollector& diagnostics,
-                                 const backend::CompileRequest& request,
-                                 const std::string& device) {
+                                 const backend::CompileRequest& request, const std::string& device,
+                                 const std::vector<Diagnostic>& notes) {
   const auto& entries = diagnostics.entries();
   std::vector<backend::LocatedDiagnostic> located;
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -402,10 +404,10 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
     }
     located.push_back(std::move(d));
   }
-  backend::throw_compile_failure(request, device, located, diagnostics.format());
+  backend::throw_compile_failure(request, device, located, diagnostics.format(), notes);
 }
 
-/// A file read from disk, as the compiler sees it: its host functions' bodies erased.
+/// A file read from disk, as the compiler sees it: its host code erased.
 class FilteredFile : public llvm::vfs::File {
  public:
   FilteredFile(const llvm::vfs::Status& status, std::string text)
@@ -424,11 +426,13 @@ class FilteredFile : public llvm::vfs::File {
 };
 
 /// The disk as the compiler reads it: headers a kernel file includes from disk have their host
-/// code erased as the file's own is (host_code.hpp), so a shared header's host functions do not
-/// stop a compile.
+/// code erased as the file's own is (program_sources.hpp), so a shared header's host functions
+/// do not stop a compile.
 class HostCodeFilter : public llvm::vfs::ProxyFileSystem {
  public:
-  using ProxyFileSystem::ProxyFileSystem;
+  HostCodeFilter(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk,
+                 const backend::ProgramSources& sources)
+      : ProxyFileSystem(std::move(disk)), sources_(sources) {}
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(
       const llvm::Twine& path) override {
     auto file = ProxyFileSystem::openFileForRead(path);
@@ -440,9 +444,12 @@ class HostCodeFilter : public llvm::vfs::ProxyFileSystem {
     if (!status || !buffer) {
       return file;  // let the compiler report what it cannot read
     }
-    return std::unique_ptr<llvm::vfs::File>(std::make_unique<FilteredFile>(
-        *status, backend::erase_host_functions((*buffer)->getBuffer())));
+    return std::unique_ptr<llvm::vfs::File>(
+        std::make_unique<FilteredFile>(*status, sources_.erase((*buffer)->getBuffer())));
   }
+
+ private:
+  const backend::ProgramSources& sources_;
 };
 
 }  // namespace
@@ -460,19 +467,24 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   };
   add(kPreludePath, kjit_cpu_prelude_text);
   add(kEntriesPath, entries_source(paths, request));
-  add(paths.main(), backend::erase_host_functions(request.source));
-  for (const auto& [name, text] : request.headers) {
-    add(header_path(name), backend::erase_host_functions(text));
+  const backend::ProgramSources sources(request);
+  add(paths.main(), sources.main());
+  for (const auto& [name, text] : sources.memory_headers()) {
+    add(header_path(name), text);
   }
   for (const backend::KernelHeader& h : backend::kernel_headers()) {
     memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
                     llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }
+  for (const std::string& name : sources.stand_ins()) {
+    add(std::string(kSystemDir) + name, backend::ProgramSources::kStandIn);
+  }
   // A disk of its own per compile: the process-wide one (getRealFileSystem) is a static built
   // inside libLLVM, whose construction a compile on another thread cannot be shown to follow.
   auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::makeIntrusiveRefCnt<HostCodeFilter>(
-          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem())));
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem()),
+          sources));
   files->pushOverlay(memory);
 
   const std::vector<std::string> args = clang_arguments(request, target);
@@ -498,21 +510,21 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   KernelIRAction action(context, out.dynamic_shared);
   const bool ok = compiler.ExecuteAction(action);
   if (!ok || compiler.getDiagnostics().hasErrorOccurred()) {
-    report_failure(diagnostics, request, device);
+    report_failure(diagnostics, request, device, sources.missing_notes());
   }
   out.module = action.takeModule();
   if (!out.module) {
-    report_failure(diagnostics, request, device);
+    report_failure(diagnostics, request, device, sources.missing_notes());
   }
   std::string warnings;
   for (const auto& e : diagnostics.entries()) {
     if (e.diagnostic.severity != Diagnostic::Severity::warning) {
       continue;
     }
-    if (const std::optional<std::string> callee = backend::host_only_callee(e.diagnostic.message)) {
+    if (const std::optional<std::string> callee = source::host_only_callee(e.diagnostic.message)) {
       Diagnostic where = e.diagnostic;
       where.severity = Diagnostic::Severity::error;
-      where.message = backend::host_call_message(*callee);
+      where.message = source::host_call_message(*callee);
       out.host_calls.push_back({*callee, std::move(where)});
     } else if (SourcePaths::is_user_file(e.raw_path)) {
       warnings += e.diagnostic.to_string();

@@ -4,11 +4,11 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
-#include "backends/disk_headers.hpp"
-#include "backends/host_code.hpp"
 #include "backends/kernel_headers.hpp"
 #include "backends/library_search.hpp"
+#include "backends/program_sources.hpp"
 #include "jit/logging.hpp"
+#include "source/host_code.hpp"
 
 #include <kjit/error.hpp>
 
@@ -116,17 +116,17 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
     d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName &&
                      !backend::kernel_header_display(p.file, request.headers);
     if (p.severity == Diagnostic::Severity::note && !out.empty() && i > 0 &&
-        backend::host_only_callee(parsed[i - 1].message)) {
+        source::host_only_callee(parsed[i - 1].message)) {
       continue;  // "because of a deprecated attribute": the mark, in kjit's header
     }
-    if (const std::optional<std::string> callee = backend::host_only_callee(p.message)) {
+    if (const std::optional<std::string> callee = source::host_only_callee(p.message)) {
       // A use of a host-only function (host_code.hpp): NVRTC only warns; it is the error when
       // the device code could not be linked for want of such a function.
       if (!unresolved_functions) {
         continue;
       }
       d.diagnostic.severity = Diagnostic::Severity::error;
-      d.diagnostic.message = backend::host_call_message(*callee);
+      d.diagnostic.message = source::host_call_message(*callee);
     }
     if (p.file == kNameMapFile) {
       const std::string pragma = "nv_mangled_name ";
@@ -302,18 +302,17 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
       request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
   const std::string context = fmt::format("'{}' for {}", request.program_name, device);
 
-  // Host functions' bodies erased (host_code.hpp), in the program and the headers it includes,
-  // in memory and from disk (NVRTC takes a named header before its search path); then kjit's
+  // Host code erased (program_sources.hpp), in the program and the headers it includes, in
+  // memory and from disk (NVRTC takes a named header before its search path); then kjit's
   // (<stdio.h>, <cuda_fp16.h> ...), after the prelude.
-  const std::string source = backend::erase_host_functions(request.source);
-  const backend::NamedHeaders named(request);
+  const backend::ProgramSources sources(request);
   std::vector<const char*> headers{kjit_cuda_prelude_text};
   std::vector<const char*> names{kPreludeName};
-  headers.insert(headers.end(), named.texts().begin(), named.texts().end());
-  names.insert(names.end(), named.names().begin(), named.names().end());
+  headers.insert(headers.end(), sources.header_texts().begin(), sources.header_texts().end());
+  names.insert(names.end(), sources.header_names().begin(), sources.header_names().end());
   nvrtcProgram raw = nullptr;
   nvrtcResult r =
-      api.nvrtcCreateProgram(&raw, source.c_str(), main_name.c_str(),
+      api.nvrtcCreateProgram(&raw, sources.main().c_str(), main_name.c_str(),
                              static_cast<int>(headers.size()), headers.data(), names.data());
   if (r != NVRTC_SUCCESS) {
     throw_nvrtc_error(api, "nvrtcCreateProgram", r, context);
@@ -343,12 +342,12 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     std::vector<NvrtcDiagnostic> parsed = parse_nvrtc_log(log);
     // Diagnostics in headers from disk name the file, as NVRTC would.
     for (NvrtcDiagnostic& p : parsed) {
-      if (const std::optional<std::filesystem::path> path = named.disk_path(p.file)) {
+      if (const std::optional<std::filesystem::path> path = sources.disk_path(p.file)) {
         p.file = path->string();
       }
     }
     backend::throw_compile_failure(request, device, locate(parsed, request, main_name, unresolved),
-                                   log);
+                                   log, sources.missing_notes());
   }
   if (r != NVRTC_SUCCESS) {
     throw BackendError(
@@ -368,7 +367,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     binary.kernel_symbols.emplace_back(lowered);
   }
   for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
-    if (d.severity == Diagnostic::Severity::warning && !backend::host_only_callee(d.message) &&
+    if (d.severity == Diagnostic::Severity::warning && !source::host_only_callee(d.message) &&
         !backend::kernel_header_display(d.file, request.headers)) {
       binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
                                d.severity, d.message}

@@ -1,12 +1,11 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 
 #include "backends/compile_failure.hpp"
-#include "backends/disk_headers.hpp"
 #include "backends/hip/clang_log.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hiprtc_api.hpp"
-#include "backends/host_code.hpp"
 #include "backends/kernel_headers.hpp"
+#include "backends/program_sources.hpp"
 #include "jit/logging.hpp"
 
 #include <kjit/error.hpp>
@@ -51,14 +50,14 @@ std::string quoted_for_line(const std::string& name) {
 
 /// The program as hipRTC sees it: the prelude, the user's text under its own name, then the
 /// kernel-name variables.
-std::string program_text(const backend::CompileRequest& request) {
+std::string program_text(const backend::CompileRequest& request,
+                         const backend::ProgramSources& sources) {
   // Functions without __host__/__device__ are compiled for the device as well, as NVRTC's
   // --device-as-default-execution-space does on CUDA (Clang's pragma, in its HIP mode).
   std::string text = fmt::format(
       "{}\n#pragma clang force_cuda_host_device begin\n#line 1 \"{}\"\n{}\n"
       "#pragma clang force_cuda_host_device end\n#line 1 \"{}\"\n",
-      kjit_hip_prelude_text, quoted_for_line(request.program_name),
-      backend::erase_host_functions(request.source), kNamesFile);
+      kjit_hip_prelude_text, quoted_for_line(request.program_name), sources.main(), kNamesFile);
   for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
     text += fmt::format("extern \"C\" __device__ const void* {}{} = (const void*)({});\n",
                         kNameVariable, i, request.kernel_address(i));
@@ -98,7 +97,7 @@ class Program {
 
 std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic>& parsed,
                                                const backend::CompileRequest& request,
-                                               const backend::NamedHeaders& named) {
+                                               const backend::ProgramSources& named) {
   std::vector<backend::LocatedDiagnostic> out;
   for (const ClangDiagnostic& p : parsed) {
     backend::LocatedDiagnostic d;
@@ -209,13 +208,15 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   const std::string main_name =
       request.source_path ? request.source_path->lexically_normal().string() : request.program_name;
   const std::string context = fmt::format("'{}' for {}", request.program_name, label_);
-  const std::string text = program_text(request);
-  // Host functions' bodies erased (host_code.hpp) in the headers too, those from disk included
+  // Host code erased (program_sources.hpp) in the headers too, those from disk included
   // (helper_string.h's std::string bodies, which hipRTC's device compile would otherwise parse):
   // hipRTC writes named headers beside the main file, which is searched before the include path.
-  const backend::NamedHeaders named(request);
-  std::vector<const char*> headers = named.texts();  // the API takes them as non-const
-  std::vector<const char*> names = named.names();
+  // It answers <hip/...> itself.
+  const backend::ProgramSources named(
+      request, [](std::string_view name) { return name.starts_with("hip/"); });
+  const std::string text = program_text(request, named);
+  std::vector<const char*> headers = named.header_texts();  // the API takes them as non-const
+  std::vector<const char*> names = named.header_names();
   std::vector<std::string> options = options_for(request, target_);
   const auto mentions = [](const std::string& source) {
     return source.find("cooperative_groups") != std::string::npos;
@@ -244,7 +245,8 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   const std::string log = program.log();
   const std::vector<ClangDiagnostic> parsed = parse_clang_log(log);
   if (r == HIPRTC_ERROR_COMPILATION) {
-    backend::throw_compile_failure(request, label_, locate(parsed, request, named), log);
+    backend::throw_compile_failure(request, label_, locate(parsed, request, named), log,
+                                   named.missing_notes());
   }
   if (r != HIPRTC_SUCCESS) {
     throw BackendError(fmt::format("kjit: hipRTC failed on {}: {}\n{}", context,

@@ -151,32 +151,42 @@ class Scanner {
         return;
       }
       const std::string spelled = d.quoted ? "\"" + d.name + "\"" : "<" + d.name + ">";
+      bool found = false;
       if (d.quoted && dir) {
-        visit_file(*dir / d.name, d.name, spelled, "beside");
+        found = visit_file(*dir / d.name, d.name, spelled, "beside");
       }
       const auto header = std::find_if(request_.headers.begin(), request_.headers.end(),
                                        [&](const auto& h) { return h.first == d.name; });
-      if (header != request_.headers.end() && visited_.insert("memory:" + d.name).second) {
-        // Its text is in the key already (as a header of the request); follow its includes.
-        scan(header->second, d.name, std::nullopt);
+      if (header != request_.headers.end()) {
+        found = true;
+        if (visited_.insert("memory:" + d.name).second) {
+          // Its text is in the key already (as a header of the request); follow its includes.
+          scan(header->second, d.name, std::nullopt);
+        }
       }
       for (std::size_t i = 0; i < request_.include_dirs.size(); ++i) {
-        visit_file(request_.include_dirs[i] / d.name, d.name, spelled, fmt::format("dir {}", i));
+        found = visit_file(request_.include_dirs[i] / d.name, d.name, spelled,
+                           fmt::format("dir {}", i)) ||
+                found;
+      }
+      if (!found && missing_names_.insert(d.name).second) {
+        result_.missing.push_back({d.name, where, d.line});
       }
     }
   }
 
-  void visit_file(const std::filesystem::path& path, const std::string& name,
+  /// Follows the file at `path` if there is one; whether there is.
+  bool visit_file(const std::filesystem::path& path, const std::string& name,
                   const std::string& spelled, const std::string& where) {
     const std::string normal = path.lexically_normal().string();
     const std::string label = fmt::format("include {} [{}]", spelled, where);
     if (const auto known = hashes_.find(normal); known != hashes_.end()) {
       result_.files.emplace_back(label, known->second);
-      return;
+      return true;
     }
     std::optional<std::string> text = read_file(path);
     if (!text) {
-      return;
+      return false;
     }
     if (found_names_.insert(name).second) {
       result_.found.emplace_back(name, path);
@@ -184,14 +194,16 @@ class Scanner {
     const std::string& hash = hashes_.emplace(normal, hash128_hex(*text)).first->second;
     result_.files.emplace_back(label, hash);
     if (visited_.insert(normal).second) {
-      scan(*text, path.filename().string(), path.parent_path());
+      scan(*text, path.string(), path.parent_path());
     }
+    return true;
   }
 
   const backend::CompileRequest& request_;
   IncludeScan result_;
   std::set<std::string> visited_;
   std::set<std::string> found_names_;
+  std::set<std::string> missing_names_;
   std::map<std::string, std::string> hashes_;  // normal path -> hash of the file's text
 };
 

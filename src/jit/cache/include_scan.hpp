@@ -20,6 +20,14 @@ struct IncludeScan {
   /// Each include name (as written between the quotes or brackets) that a file on disk answers,
   /// with the first file found for it, in the order found.
   std::vector<std::pair<std::string, std::filesystem::path>> found;
+  /// Each include name that nothing on disk or in memory answers, with where it is first
+  /// included (the compiler's own headers, kjit's, or a file the machine lacks).
+  struct Missing {
+    std::string name;
+    std::string where;  // the including file, as messages name it
+    int line = 0;
+  };
+  std::vector<Missing> missing;
   /// Set when an include cannot be resolved before compiling (#include MACRO): why.
   std::optional<std::string> uncacheable;
 };

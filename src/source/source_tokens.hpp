@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kjit::backend {
+namespace kjit::source {
 
 struct SourceToken {
   enum class Kind { identifier, number, literal, punctuator };
@@ -26,4 +26,4 @@ struct SourceToken {
 /// literal).
 std::optional<std::vector<SourceToken>> tokenize(std::string_view source);
 
-}  // namespace kjit::backend
+}  // namespace kjit::source

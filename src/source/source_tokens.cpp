@@ -1,10 +1,10 @@
-#include "backends/source_tokens.hpp"
+#include "source/source_tokens.hpp"
 
 #include <array>
 #include <cctype>
 #include <string>
 
-namespace kjit::backend {
+namespace kjit::source {
 
 namespace {
 
@@ -174,4 +174,4 @@ std::optional<std::vector<SourceToken>> tokenize(std::string_view source) {
   return Lexer(source).run();
 }
 
-}  // namespace kjit::backend
+}  // namespace kjit::source

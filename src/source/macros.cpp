@@ -1,0 +1,82 @@
+#include "source/macros.hpp"
+
+#include <cctype>
+
+namespace kjit::source {
+
+namespace {
+
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+}
+
+/// Reads the logical line that starts at `at` into `joined` (continued lines joined); returns
+/// the text after it.
+std::string_view read_logical_line(std::string_view text, std::size_t at, std::string& joined) {
+  joined.clear();
+  std::size_t i = at;
+  while (i < text.size()) {
+    const std::size_t end = text.find('\n', i);
+    const std::size_t stop = end == std::string_view::npos ? text.size() : end;
+    std::string_view line = text.substr(i, stop - i);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    i = stop == text.size() ? stop : stop + 1;
+    if (!line.empty() && line.back() == '\\') {
+      joined.append(line.substr(0, line.size() - 1));
+      joined += ' ';
+      continue;
+    }
+    joined.append(line);
+    break;
+  }
+  return text.substr(i);
+}
+
+}  // namespace
+
+std::vector<MacroDefinition> macro_definitions(std::string_view text) {
+  std::vector<MacroDefinition> found;
+  std::string line;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t offset = text.size() - rest.size();
+    rest = read_logical_line(text, offset, line);
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line[i] != '#') {
+      continue;
+    }
+    i = line.find_first_not_of(" \t", i + 1);
+    if (i == std::string::npos || line.compare(i, 6, "define") != 0 || i + 6 >= line.size() ||
+        is_identifier_char(line[i + 6])) {
+      continue;
+    }
+    i = line.find_first_not_of(" \t", i + 6);
+    if (i == std::string::npos) {
+      continue;
+    }
+    std::size_t end = i;
+    while (end < line.size() && is_identifier_char(line[end])) {
+      ++end;
+    }
+    if (end == i) {
+      continue;
+    }
+    // The name as a view of `text`: find it in the original (it is on the directive's first line).
+    const std::string name = line.substr(i, end - i);
+    const std::size_t at = text.find(name, offset);
+    if (at == std::string_view::npos) {
+      continue;
+    }
+    std::string replacement = line.substr(end);
+    if (!replacement.empty() && replacement.front() == '(') {  // a function-like macro's params
+      const std::size_t close = replacement.find(')');
+      replacement.erase(0, close == std::string::npos ? replacement.size() : close + 1);
+    }
+    found.push_back({text.substr(at, name.size()), std::move(replacement)});
+  }
+  return found;
+}
+
+}  // namespace kjit::source
