@@ -59,6 +59,33 @@ if [ "${1:-}" = "--scaling" ]; then
   done
   exit $status
 fi
+if [ "${1:-}" = "--compat" ]; then
+  # Loading real kernel files: the corpus and the API suite on cuda:0, the corpus on the CPU's
+  # cores, and failed compiles: many in one process, and a program whose compiles all fail run
+  # PROBE_RUNS times (with .carry-run/nofix/, a libkjit built without a fix to compare, if there).
+  status=0
+  for device in cuda cpu; do
+    KJIT_DEVICE=$device "$run/bin/kjit_failing_compile_tests" > "$out/failing-$device.log" 2>&1 ||
+      status=1
+    grep -E "FAILED|PASSED" "$out/failing-$device.log" | sed "s/^/failing compiles ($device): /"
+    KJIT_DEVICE=$device "$run/bin/kjit_corpus_tests" > "$out/corpus-$device.log" 2>&1 || status=1
+    grep -E "FAILED|PASSED|SKIPPED \]" "$out/corpus-$device.log" | sed "s/^/corpus ($device): /" | head -8
+  done
+  for lib in nofix bin; do
+    [ -d "$run/$lib" ] || continue
+    crashes=0
+    for i in $(seq "${PROBE_RUNS:-100}"); do
+      LD_LIBRARY_PATH="$run/$lib:$LD_LIBRARY_PATH" KJIT_DEVICE=cuda \
+        "$run/bin/kjit_failing_compile_probe" 6 > /dev/null 2>> "$out/probe-$lib.log"
+      code=$?
+      [ $code -ne 0 ] && { crashes=$((crashes + 1)); echo "run $i: exit $code" >> "$out/probe-$lib.log"; }
+    done
+    echo "probe with $lib: $crashes of ${PROBE_RUNS:-100} runs did not exit 0"
+  done
+  KJIT_DEVICE=cuda "$run/bin/kjit_api_tests" > "$out/api-cuda.log" 2>&1 || status=1
+  grep -E "FAILED|PASSED|SKIPPED \]" "$out/api-cuda.log" | head -20
+  exit $status
+fi
 status=0
 "$run/bin/kjit_cross_backend_tests" 2>&1 | tee "$out/cross.log" | grep -E "^\[  |OK|FAILED|SKIPPED" || status=1
 grep -q "FAILED" "$out/cross.log" && status=1

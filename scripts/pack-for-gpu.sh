@@ -10,13 +10,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="$root/.carry-run"
 cmake --build "$root/build" --target kjit kjit_api_tests kjit_cross_backend_tests kjit_bench_cpu \
   kjit_cpu_fault_tests kjit_launch_allocation_tests kjit_memory_check_tests \
-  kjit_bench_specialization kjit_bench_managed kjit_bench_graphs kjit_bench_cuda kjit_corpus_tests
+  kjit_bench_specialization kjit_bench_managed kjit_bench_graphs kjit_bench_cuda kjit_corpus_tests \
+  kjit_failing_compile_tests kjit_failing_compile_probe
 rm -rf "$run"
 mkdir -p "$run/bin" "$run/debs"
 cp -L "$root/build/src/libkjit.so.0" "$run/bin/"  # the SONAME, as a plain file
 cp "$root/build/tests/kjit_api_tests" "$root/build/tests/kjit_cross_backend_tests" \
   "$root/build/tests/kjit_cpu_fault_tests" "$root/build/tests/kjit_launch_allocation_tests" \
   "$root/build/tests/kjit_memory_check_tests" "$root/build/tests/kjit_corpus_tests" \
+  "$root/build/tests/kjit_failing_compile_tests" "$root/build/tests/kjit_failing_compile_probe" \
   "$root/build/benchmarks/kjit_bench_cpu" \
   "$root/build/benchmarks/kjit_bench_specialization" "$root/build/benchmarks/kjit_bench_managed" \
   "$root/build/benchmarks/kjit_bench_graphs" "$root/build/benchmarks/kjit_bench_cuda" \

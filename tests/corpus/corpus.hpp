@@ -4,7 +4,11 @@
 
 #include "test_support.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +28,55 @@ inline Program sample(const std::string& path, std::vector<std::string> kernels 
   options.kernels = std::move(kernels);
   options.defines = std::move(defines);
   return Program::from_file(samples_dir() / "Samples" / path, std::move(options));
+}
+
+inline const std::filesystem::path& corpus_dir() {
+  static const std::filesystem::path dir = source_dir() / "tests/corpus";
+  return dir;
+}
+
+/// A file of the corpus by its path under tests/corpus/, as its project builds it: the include
+/// dirs and defines manifest.json gives it.
+inline Program corpus_program(const std::string& file) {
+  static const nlohmann::json manifest = [] {
+    std::ifstream in(corpus_dir() / "manifest.json");
+    return nlohmann::json::parse(in);
+  }();
+  CompileOptions options;
+  for (const nlohmann::json& e : manifest) {
+    if (e.at("file") != file) {
+      continue;
+    }
+    for (const nlohmann::json& d : e.value("include_dirs", nlohmann::json::array())) {
+      options.include_dirs.push_back(corpus_dir() / d.get<std::string>());
+    }
+    for (const auto& [name, value] : e.value("defines", nlohmann::json::object()).items()) {
+      options.defines[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+    return Program::from_file(corpus_dir() / file, std::move(options));
+  }
+  throw std::invalid_argument(file + " is not in tests/corpus/manifest.json");
+}
+
+/// Checks `got` against the reference `want` element by element: |got - want| <= abs + rel *
+/// |want|, reporting the first few that are not.
+template <class T, class R>
+void expect_all_near(const std::vector<T>& got, const std::vector<R>& want, double rel, double abs,
+                     const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int reported = 0;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = static_cast<double>(got[i]);
+    const double w = static_cast<double>(want[i]);
+    if (!(std::abs(g - w) <= abs + rel * std::abs(w))) {  // NaN fails too
+      ++bad;
+      if (reported++ < 5) {
+        ADD_FAILURE() << what << "[" << i << "] = " << g << ", want " << w;
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0U) << what << ": " << bad << " of " << got.size() << " differ";
 }
 
 class Corpus : public DeviceTest {

@@ -14,11 +14,48 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
+#include <vector>
+
 #include <array>
 #include <cstdint>
 #include <utility>
 
 namespace kjit::cuda {
+
+namespace {
+
+/// The primary contexts still being retained (on threads of their own, see the constructor): the
+/// process waits for them before it exits. A retain still running when a program returned (one
+/// that never used its device: its compiles all failed) raced with the driver's own teardown and
+/// could end the program with SIGSEGV. Made at the first device, after cuInit, so that its
+/// destructor runs before the driver's exit handlers.
+class PendingRetains {
+ public:
+  static PendingRetains& instance() {
+    static PendingRetains pending;
+    return pending;
+  }
+  void add(std::shared_future<CUcontext> retain) {
+    const std::lock_guard lock(mutex_);
+    retains_.push_back(std::move(retain));
+  }
+  PendingRetains(const PendingRetains&) = delete;
+  PendingRetains& operator=(const PendingRetains&) = delete;
+  ~PendingRetains() {
+    const std::lock_guard lock(mutex_);
+    for (const std::shared_future<CUcontext>& r : retains_) {
+      r.wait();
+    }
+  }
+
+ private:
+  PendingRetains() = default;
+  std::mutex mutex_;
+  std::vector<std::shared_future<CUcontext>> retains_;
+};
+
+}  // namespace
 
 CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch)
     : api_(api),
@@ -37,12 +74,14 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
   // A context takes ~300 ms: start it now, so that it overlaps the first compile. NVRTC's 100 MB
   // library (~100 ms to load) is loaded at the first compile or cache miss, and only then: a
   // start that finds every program in the disk cache never loads it.
+  PendingRetains& pending = PendingRetains::instance();
   context_ = std::async(std::launch::async, [this] {
                CUcontext context = nullptr;
                check(api_, api_.cuDevicePrimaryCtxRetain(&context, device_),
                      "cuDevicePrimaryCtxRetain", id_);
                return context;
              }).share();
+  pending.add(context_);
 }
 
 // The primary context stays retained: devices live until the process ends, and releasing it

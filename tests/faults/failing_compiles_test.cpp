@@ -1,0 +1,91 @@
+// Failed compiles never cost the process: a thousand of them, of every kind, each a clear
+// exception, leave the device and the library working; and a program whose compiles all fail
+// exits cleanly, every time (a CUDA device's context, still being made when such a program
+// returned, once raced with the driver's own teardown).
+#include "test_support.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <filesystem>
+
+extern char** environ;
+
+namespace kjit::test {
+namespace {
+
+class FailingCompiles : public DeviceTest {};
+
+// Sources that no backend compiles, each failing in another part of the compiler.
+std::string failing_source(int i) {
+  const std::string id = std::to_string(i);
+  switch (i % 6) {
+    case 0:  // a syntax error
+      return "__global__ void k(int* p) { p[0] = " + id + " +; }\n";
+    case 1:  // a name no file declares
+      return "__global__ void k(int* p) { p[0] = missing_" + id + "; }\n";
+    case 2:  // a kernel defined twice
+      return "__global__ void k(int* p) { p[0] = " + id + "; }\n"
+             "__global__ void k(int* p) { p[0] = 0; }\n";
+    case 3:  // a header that nothing answers, needed by the kernel
+      return "#include \"nowhere_" + id + ".h\"\n__global__ void k(int* p) { p[0] = f(); }\n";
+    case 4:  // a type error in a template instantiated by the kernel
+      return "template <class T> __device__ T g(T x) { return x.nothing; }\n"
+             "__global__ void k(int* p) { p[0] = g(" + id + "); }\n";
+    default:  // a call of a host function
+      return "#include <stdio.h>\n__global__ void k(int* p) { fclose(0); p[0] = " + id + "; }\n";
+  }
+}
+
+TEST_F(FailingCompiles, AThousandOfThemLeaveTheLibraryAndTheDeviceWorking) {
+  constexpr int kCompiles = 1000;
+  int failed = 0;
+  for (int i = 0; i < kCompiles; ++i) {
+    try {
+      (void)Program::from_source("failing_" + std::to_string(i) + ".cu", failing_source(i))
+          .kernel<int*>("k", device);
+      ADD_FAILURE() << "compiled: " << failing_source(i);
+    } catch (const CompileError& e) {
+      ++failed;
+      ASSERT_FALSE(e.diagnostics().empty()) << e.what();
+      ASSERT_TRUE(contains(e.what(), "failing_" + std::to_string(i) + ".cu")) << e.what();
+    }
+  }
+  EXPECT_EQ(failed, kCompiles);
+  auto k = Program::from_source("works.cu", "__global__ void k(int* p) { p[threadIdx.x] *= 3; }")
+               .kernel<int*>("k", device);
+  const std::vector<int> in = random_vector<int>(64, -1000, 1000);
+  auto v = device.upload(in);
+  k.launch(LaunchConfig{.grid = {1}, .block = {64}}, v);
+  const std::vector<int> out = v.download();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(out[i], 3 * in[i]) << i;
+  }
+}
+
+TEST_F(FailingCompiles, AProgramWhoseCompilesAllFailExitsCleanlyEveryTime) {
+  constexpr int kRuns = 40;
+  // The probe is built beside this test (and carried with it).
+  const std::string probe =
+      (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "kjit_failing_compile_probe")
+          .string();
+  std::array<char, 8> times{"6"};
+  std::array<char*, 3> args{const_cast<char*>(probe.c_str()), times.data(), nullptr};
+  posix_spawn_file_actions_t quiet;
+  ASSERT_EQ(posix_spawn_file_actions_init(&quiet), 0);
+  ASSERT_EQ(posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0), 0);
+  for (int run = 0; run < kRuns; ++run) {
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, probe.c_str(), &quiet, nullptr, args.data(), environ), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "run " << run << " ended by signal " << WTERMSIG(status);
+    ASSERT_EQ(WEXITSTATUS(status), 0) << "run " << run;
+  }
+  posix_spawn_file_actions_destroy(&quiet);
+}
+
+}  // namespace
+}  // namespace kjit::test
