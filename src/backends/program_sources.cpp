@@ -22,12 +22,13 @@ bool is_given(const CompileRequest& request, std::string_view name) {
                      [&](const auto& h) { return h.first == name; });
 }
 
-/// What the host asks for by name: each kernel's name expression and parameter types.
+/// What the host asks for by name: each kernel's name expression and, in parentheses, its
+/// parameter types.
 std::vector<std::string> host_names(const CompileRequest& request) {
   std::vector<std::string> names = request.kernel_names;
   for (const std::optional<std::string>& s : request.kernel_signatures) {
     if (s) {
-      names.push_back(*s);
+      names.push_back("(" + *s + ")");
     }
   }
   return names;
@@ -59,9 +60,11 @@ ProgramSources::ProgramSources(const CompileRequest& request,
         m.name.find("..") != std::string::npos) {
       continue;
     }
-    detail::log().debug("'{}': {}:{} includes {}, which nothing answers: compiled as empty",
+    // <chrono>, <random>: a standard header by its form (no extension, no folder).
+    const bool standard = !m.quoted && m.name.find_first_of("./") == std::string::npos;
+    stand_ins_.emplace_back(m.name, standard ? kStandardStandIn : kStandIn);
+    detail::log().debug("'{}': {}:{} includes {}, which nothing answers: compiled with a stand-in",
                         request.program_name, m.where, m.line, m.name);
-    stand_ins_.push_back(m.name);
     stand_in_places_.push_back(m);
   }
 
@@ -73,8 +76,8 @@ ProgramSources::ProgramSources(const CompileRequest& request,
     texts_.push_back(h.text.c_str());
     names_.push_back(h.name.c_str());
   }
-  for (const std::string& name : stand_ins_) {
-    texts_.push_back(kStandIn);
+  for (const auto& [name, text] : stand_ins_) {
+    texts_.push_back(text);
     names_.push_back(name.c_str());
   }
   // kjit's: NUL-terminated string literals, as the compilers need.
@@ -125,12 +128,16 @@ std::optional<std::filesystem::path> ProgramSources::disk_path(std::string_view 
 
 std::vector<Diagnostic> ProgramSources::missing_notes() const {
   std::vector<Diagnostic> notes;
-  for (const detail::cache::IncludeScan::Missing& m : stand_in_places_) {
+  for (std::size_t i = 0; i < stand_in_places_.size(); ++i) {
+    const detail::cache::IncludeScan::Missing& m = stand_in_places_[i];
+    const bool standard = stand_ins_[i].second == kStandardStandIn;
     notes.push_back({m.where, static_cast<unsigned>(m.line), 1, Diagnostic::Severity::note,
                      fmt::format("kjit found no '{}' (not beside the file, in the include dirs or "
-                                 "among kjit's headers) and compiled it as empty; if the errors "
-                                 "need it, add its folder to CompileOptions::include_dirs",
-                                 m.name)});
+                                 "among kjit's headers) and compiled {}; if the errors need it, "
+                                 "add its folder to CompileOptions::include_dirs",
+                                 m.name,
+                                 standard ? "the standard library's common core in its place"
+                                          : "it as empty")});
   }
   return notes;
 }

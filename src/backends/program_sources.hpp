@@ -27,6 +27,13 @@ class ProgramSources {
  public:
   /// The text of an include's stand-in (hipRTC refuses an empty header).
   static constexpr const char* kStandIn = "// kjit: no such file was found: compiled as empty\n";
+  /// The stand-in for a header of the C++ standard library that kjit does not ship (<chrono>,
+  /// <random>): the library's common core, which every real one brings in with it.
+  static constexpr const char* kStandardStandIn =
+      "// kjit: no such file was found: the standard library's common core instead\n"
+      "#include <cstddef>\n#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n"
+      "#include <cmath>\n#include <limits>\n#include <type_traits>\n#include <utility>\n"
+      "#include <algorithm>\n";
 
   /// `compiler_has`: include names the backend's compiler answers itself (hipRTC's
   /// <hip/hip_runtime.h>), which get no stand-in.
@@ -42,8 +49,11 @@ class ProgramSources {
       const noexcept {
     return memory_;
   }
-  /// Include names that nothing answers, each given an empty stand-in.
-  [[nodiscard]] const std::vector<std::string>& stand_ins() const noexcept { return stand_ins_; }
+  /// Include names that nothing answers, each given a stand-in: (name, text).
+  [[nodiscard]] const std::vector<std::pair<std::string, const char*>>& stand_ins()
+      const noexcept {
+    return stand_ins_;
+  }
   /// A file the compiler reads from disk itself (the CPU backend's), host code erased.
   [[nodiscard]] std::string erase(std::string_view text) const { return filter_.erase(text); }
 
@@ -80,7 +90,7 @@ class ProgramSources {
   source::HostCodeFilter filter_;
   std::string main_;
   std::vector<std::pair<std::string, std::string>> memory_;
-  std::vector<std::string> stand_ins_;
+  std::vector<std::pair<std::string, const char*>> stand_ins_;
   std::vector<detail::cache::IncludeScan::Missing> stand_in_places_;
   std::vector<const char*> texts_;
   std::vector<const char*> names_;

@@ -196,10 +196,11 @@ class Reader {
     return false;
   }
 
-  /// A top-level "=" (an initializer; not operator=, ==, <= ...) in [head, end).
+  /// A top-level "=" (an initializer; not operator=, ==, <= ..., nor a template parameter's
+  /// default) in [head, end).
   [[nodiscard]] bool has_initializer(std::size_t head, std::size_t end) const {
     std::size_t level = 0;
-    for (std::size_t i = head; i < end; ++i) {
+    for (std::size_t i = after_template_headers(head, end); i < end; ++i) {
       const std::string_view w = text(i);
       level += (w == "(" || w == "[") ? 1 : 0;
       level -= (w == ")" || w == "]") && level > 0 ? 1 : 0;

@@ -82,10 +82,18 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
     }
   }
   for (const std::string& name : host_names) {
+    // The words after a kernel's own (qualified) name: its template arguments, or parameter
+    // types. Its name is not one: a host function of that name (llm.c's launchers share their
+    // kernel's) is not what the host asks for.
     if (const std::optional<std::vector<SourceToken>> tokens = tokenize(name)) {
-      for (const SourceToken& t : *tokens) {
-        if (t.kind == SourceToken::Kind::identifier) {
-          need(t.text(name));
+      std::size_t i = 0;
+      while (i < tokens->size() && ((*tokens)[i].kind == SourceToken::Kind::identifier ||
+                                    (*tokens)[i].text(name) == "::")) {
+        ++i;
+      }
+      for (; i < tokens->size(); ++i) {
+        if ((*tokens)[i].kind == SourceToken::Kind::identifier) {
+          need((*tokens)[i].text(name));
         }
       }
     }
@@ -134,7 +142,9 @@ DeviceReach::Space DeviceReach::space(const FileView& file, const Declaration& d
 
 bool DeviceReach::head_defines_code(const FileView& file, const Declaration& d) const {
   for (std::size_t i = d.head; i < d.body; ++i) {
-    if (is_identifier(file, i)) {
+    // Not its own name (a function cublasCheck beside a macro cublasCheck that calls it).
+    if (is_identifier(file, i) &&
+        std::find(d.names.begin(), d.names.end(), file.token(i)) == d.names.end()) {
       const auto macro = macros_.find(file.token(i));
       if (macro != macros_.end() && macro->second.code) {
         return true;
@@ -307,13 +317,20 @@ void DeviceReach::reach(const std::vector<FileView>& files) {
         const Declaration& d = decls[i];
         // What it uses: a host function's signature only; a class's own tokens, not its
         // members' (each member is reached on its own).
-        std::vector<std::pair<std::size_t, std::size_t>> members;
+        std::vector<std::pair<std::size_t, std::size_t>> skip;
         for (std::size_t j = i + 1; j < decls.size() && decls[j].head <= d.end; ++j) {
           if (decls[j].parent == i) {
-            members.emplace_back(decls[j].head, decls[j].end);
+            skip.emplace_back(decls[j].head, decls[j].end);
           }
         }
-        need_words(files[f], d.head, fate == Fate::declaration ? d.body : d.end + 1, members);
+        // Its own name in its head is no use of it (a host launcher named as its kernel).
+        for (std::size_t t = d.head; t < d.body; ++t) {
+          if (std::find(d.names.begin(), d.names.end(), files[f].token(t)) != d.names.end()) {
+            skip.emplace_back(t, t);
+          }
+        }
+        std::sort(skip.begin(), skip.end());
+        need_words(files[f], d.head, fate == Fate::declaration ? d.body : d.end + 1, skip);
       }
     }
   }

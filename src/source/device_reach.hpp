@@ -40,8 +40,8 @@ enum class Fate : unsigned char {
 class DeviceReach {
  public:
   /// `files`: the text of every file of the program that the user wrote; `host_names`: what the
-  /// host asks for by name (kernel name expressions and their parameter types), whose words are
-  /// roots too.
+  /// host asks for by name: kernel name expressions ("reduce<Plus, 256>"), and parameter lists in
+  /// parentheses ("(const Shape*, int)"). Their words are roots too, but for a kernel's own name.
   DeviceReach(const std::vector<std::string_view>& files,
               const std::vector<std::string>& host_names);
 

@@ -101,7 +101,9 @@ std::string blanked(std::string_view text) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const char c = out[i];
     if (c == '\n') {
-      directive = directive && i > 0 && out[i - 1] == '\\';  // a continued directive line
+      // A continued directive line ends with a backslash (before "\r\n" too).
+      const std::size_t last = i > 0 && out[i - 1] == '\r' ? i - 1 : i;
+      directive = directive && last > 0 && out[last - 1] == '\\';
       line_start = !directive;
       continue;
     }

@@ -19,7 +19,7 @@ namespace kjit::source {
 class HostCodeFilter {
  public:
   /// `files`: the text of every file of the program that the user wrote (the main file and its
-  /// headers); `host_names`: what the host asks for by name (kernel name expressions).
+  /// headers); `host_names`: what the host asks for by name (DeviceReach's).
   HostCodeFilter(const std::vector<std::string_view>& files,
                  const std::vector<std::string>& host_names);
 

@@ -41,8 +41,8 @@ class Lexer {
       if (c == '\n') {
         line_start = true;
         ++i_;
-      } else if (c == '\\' && peek(1) == '\n') {
-        i_ += 2;  // a continued line
+      } else if (continuation() != 0) {
+        i_ += continuation();  // a continued line
       } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
         ++i_;
       } else if ((c == '/' && peek(1) == '/') || (c == '#' && line_start)) {
@@ -68,11 +68,20 @@ class Lexer {
     return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0';
   }
 
+  /// The length of a line continuation at i_ (a backslash before a newline, "\\\n" or
+  /// "\\\r\n"), or 0.
+  [[nodiscard]] std::size_t continuation() const {
+    if (s_[i_] != '\\') {
+      return 0;
+    }
+    return peek(1) == '\n' ? 2 : (peek(1) == '\r' && peek(2) == '\n') ? 3 : 0;
+  }
+
   /// To the end of the line, across continued lines.
   void skip_line() {
     while (i_ < s_.size() && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && peek(1) == '\n') {
-        ++i_;
+      if (const std::size_t n = continuation(); n != 0) {
+        i_ += n - 1;
       } else if (s_[i_] == '/' && peek(1) == '*') {  // a comment in a directive may span lines
         const std::size_t end = s_.find("*/", i_ + 2);
         i_ = end == std::string_view::npos ? s_.size() : end + 1;

@@ -216,12 +216,22 @@ TEST(HostCode, TheNamesTheHostAsksForAreRoots) {
   const std::string main =
       "template <class Op> __global__ void k(int* p) { p[0] = Op()(1, 2); }\n"
       "struct Shape { int n; };\n";
-  const HostCodeFilter filter({main, header}, {"k<Plus>", "Shape*"});
+  const HostCodeFilter filter({main, header}, {"k<Plus>", "(Shape*)"});
   EXPECT_EQ(squeezed(filter.erase(header)),
             "struct Plus { __device__ int operator()(int a, int b) const; };\n\n");
   EXPECT_EQ(squeezed(filter.erase(main)), main);
   EXPECT_EQ(squeezed(HostCodeFilter({main, header}, {"k<Times>"}).erase(header)),
             "\nstruct Times { int x; };\n");
+}
+
+TEST(HostCode, AHostFunctionNamedAsItsKernelIsNoUseOfIt) {
+  // llm.c's launchers share their kernel's name; left as a declaration, such a launcher would
+  // make the kernel's name an overload set.
+  const std::string main =
+      "__global__ void gelu(float* p, int n) { p[0] = n; }\n"
+      "void gelu(float* p, int n, int block) { gelu<<<n / block, block>>>(p, n); }\n";
+  EXPECT_EQ(squeezed(HostCodeFilter({main}, {"gelu"}).erase(main)),
+            "__global__ void gelu(float* p, int n) { p[0] = n; }\n\n");
 }
 
 TEST(HostCode, UsesReachAcrossTheProgramsFiles) {

@@ -317,6 +317,10 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
       "2",
       "-ferror-limit",
       "50",
+      // What nvcc takes from older code with a warning at most: `register` (removed in C++17)
+      // and narrowing conversions in braced initializers.
+      "-Wno-register",
+      "-Wno-c++11-narrowing",
       "-include",
       std::string(kPreludePath),
       "-I",
@@ -476,8 +480,8 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
     memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
                     llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }
-  for (const std::string& name : sources.stand_ins()) {
-    add(std::string(kSystemDir) + name, backend::ProgramSources::kStandIn);
+  for (const auto& [name, text] : sources.stand_ins()) {
+    add(std::string(kSystemDir) + name, text);
   }
   // A disk of its own per compile: the process-wide one (getRealFileSystem) is a static built
   // inside libLLVM, whose construction a compile on another thread cannot be shown to follow.
@@ -503,6 +507,9 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
                                    device, diagnostics.format()));
   }
   compiler.getDiagnosticOpts().ShowCarets = false;  // else Clang prints "N errors generated."
+  // The engine was made before the options were read: apply their -W flags to it.
+  clang::ProcessWarningOptions(compiler.getDiagnostics(), compiler.getDiagnosticOpts(),
+                               /*ReportDiags=*/false);
   compiler.createFileManager(files);
   compiler.createSourceManager(compiler.getFileManager());
 

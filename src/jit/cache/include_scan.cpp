@@ -170,7 +170,7 @@ class Scanner {
                 found;
       }
       if (!found && missing_names_.insert(d.name).second) {
-        result_.missing.push_back({d.name, where, d.line});
+        result_.missing.push_back({d.name, where, d.line, d.quoted});
       }
     }
   }

@@ -26,6 +26,7 @@ struct IncludeScan {
     std::string name;
     std::string where;  // the including file, as messages name it
     int line = 0;
+    bool quoted = false;  // "name" rather than <name>
   };
   std::vector<Missing> missing;
   /// Set when an include cannot be resolved before compiling (#include MACRO): why.
