@@ -249,6 +249,23 @@ TEST(HostCode, UsesReachAcrossTheProgramsFiles) {
             "#include \"helper.h\"\n\n__global__ void k(int* p) { p[0] = scale(); }\n");
 }
 
+TEST(HostCode, TemplateDefaultsAndWindowsLineEndsAreRead) {
+  // A template parameter's default is no initializer; a macro continued over "\\\r\n" lines
+  // is one directive (Rodinia's files have Windows line ends).
+  const std::string in =
+      "#define CHECK(call) do { \\\r\n"
+      "  if (call) { exit(1); } \\\r\n"
+      "} while (0)\r\n"
+      "template <class T, int N = 32> __global__ void k(T* p) { p[0] = N; }\r\n"
+      "void run(float* p) { CHECK(cudaMalloc(&p, 4)); }\r\n";
+  EXPECT_EQ(erased(in),
+            "#define CHECK(call) do { \\\r\n"
+            "if (call) { exit(1); } \\\r\n"
+            "} while (0)\r\n"
+            "template <class T, int N = 32> __global__ void k(T* p) { p[0] = N; }\r\n"
+            "\r\n");
+}
+
 TEST(HostCode, DirectivesInsideAnErasedBodyStay) {
   EXPECT_EQ(erased("__host__ void h() {\n"
                    "#ifdef VERBOSE\n"
