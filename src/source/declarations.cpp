@@ -71,8 +71,9 @@ bool is_class_key(std::string_view w) {
 
 class Reader {
  public:
-  Reader(std::string_view source, const std::vector<SourceToken>& tokens)
-      : s_(source), t_(tokens) {}
+  Reader(std::string_view source, const std::vector<SourceToken>& tokens,
+         const StatementMacros& statement_macros)
+      : s_(source), t_(tokens), statement_macros_(statement_macros) {}
 
   bool run() { return read_scope(0, t_.size(), std::nullopt); }
   std::vector<Declaration> take() { return std::move(out_); }
@@ -99,6 +100,20 @@ class Reader {
           (w == "public" || w == "private" || w == "protected")) {
         head = i + 2;
         ++i;
+      } else if (i == head && is(i + 1, "(") && statement_macros_.contains(w)) {
+        const std::optional<std::size_t> close = matching(i + 1);
+        if (!close || *close >= end) {
+          return false;
+        }
+        Declaration d;
+        d.head = i;
+        d.end = *close;
+        d.body = *close;
+        d.parent = parent;
+        d.macro_statement = true;
+        out_.push_back(std::move(d));
+        i = *close;
+        head = i + 1;
       } else if (w == ";") {
         if (i > head) {
           finish(head, i, parent);
@@ -113,6 +128,9 @@ class Reader {
       } else if (w == "{") {
         const Head kind = classify(head, i);
         if (kind == Head::scope && !parent) {
+          if (i > head && identifier(i - 1) && has_word(head, i, "namespace")) {
+            namespaces_.push_back(text(i - 1));
+          }
           ++depth;
           head = i + 1;
           continue;
@@ -497,17 +515,25 @@ class Reader {
     d.instantiation = (is(head, "template") && !is(head + 1, "<")) ||
                       (is(head, "extern") && is(head + 1, "template"));
     const std::size_t first = after_template_headers(head, semicolon);
-    if (is(first, "using")) {
+    if (is(first, "using") || (is(first, "namespace") && is(first + 2, "="))) {
+      // An alias (using x = ...; namespace x = ...;), a using-declaration (using std::min;): the
+      // name it declares. A using-directive (using namespace a::b;): the namespace it names.
+      d.using_namespace = is(first, "using") && is(first + 1, "namespace");
       if (identifier(first + 1) && is(first + 2, "=")) {
-        d.names.push_back(text(first + 1));  // an alias
+        d.names.push_back(text(first + 1));
       } else {
-        d.always = true;  // using namespace x; using x::y;
+        for (std::size_t i = semicolon; i-- > first + 1;) {
+          if (identifier(i)) {
+            d.names.push_back(text(i));
+            break;
+          }
+        }
       }
+      d.always = d.names.empty();
       out_.push_back(std::move(d));
       return;
     }
-    if (is(first, "static_assert") || is(first, "namespace") || is(first, "asm") ||
-        is(first, "__asm__")) {
+    if (is(first, "static_assert") || is(first, "asm") || is(first, "__asm__")) {
       d.always = true;
       out_.push_back(std::move(d));
       return;
@@ -564,26 +590,31 @@ class Reader {
 
   std::string_view s_;
   const std::vector<SourceToken>& t_;
+  const StatementMacros& statement_macros_;
   std::vector<Declaration> out_;
+  std::vector<std::string_view> namespaces_;
   bool nested_ok_ = true;
 
  public:
   [[nodiscard]] bool nested_ok() const noexcept { return nested_ok_; }
+  std::vector<std::string_view> take_namespaces() { return std::move(namespaces_); }
 };
 
 }  // namespace
 
-std::optional<FileDeclarations> read_declarations(std::string_view text) {
+std::optional<FileDeclarations> read_declarations(std::string_view text,
+                                                  const StatementMacros& statement_macros) {
   std::optional<std::vector<SourceToken>> tokens = tokenize(text);
   if (!tokens) {
     return std::nullopt;
   }
   FileDeclarations file{std::move(*tokens), {}};
-  Reader reader(text, file.tokens);
+  Reader reader(text, file.tokens, statement_macros);
   if (!reader.run() || !reader.nested_ok()) {
     return std::nullopt;
   }
   file.declarations = reader.take();
+  file.namespaces = reader.take_namespaces();
   return file;
 }
 

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,17 +34,27 @@ struct Declaration {
   /// A constructor, destructor, operator, conversion, virtual or friend function: used without
   /// being named, so it stays whenever its class (or, at namespace scope, its types) stays.
   bool special = false;
-  bool always = false;  // using-directives and -declarations, static_assert, namespace aliases
-  bool instantiation = false;  // an explicit instantiation (`template void f<int>(int*);`)
+  bool always = false;  // static_assert, asm, and what has no name that could be read
+  /// A using-directive (`using namespace a::b;`): `names` holds the namespace's own name ("b").
+  bool using_namespace = false;
+  bool instantiation = false;    // an explicit instantiation (`template void f<int>(int*);`)
+  bool macro_statement = false;  // an invocation of one of the StatementMacros
 };
 
 struct FileDeclarations {
   std::vector<SourceToken> tokens;
-  std::vector<Declaration> declarations;  // in the file's order; a class before its members
+  std::vector<Declaration> declarations;     // in the file's order; a class before its members
+  std::vector<std::string_view> namespaces;  // the names of the namespaces it opens
 };
+
+/// Names of function-like macros whose replacement is a declaration of its own (holds a "{" or
+/// a ";"): an invocation of one at the start of a declaration is a declaration by itself
+/// (`BIND(add)` on its line, with no semicolon after it).
+using StatementMacros = std::set<std::string, std::less<>>;
 
 /// The declarations of `text`, or nullopt when it cannot be read reliably (unbalanced braces, an
 /// unterminated comment or literal).
-std::optional<FileDeclarations> read_declarations(std::string_view text);
+std::optional<FileDeclarations> read_declarations(std::string_view text,
+                                                  const StatementMacros& statement_macros = {});
 
 }  // namespace kjit::source

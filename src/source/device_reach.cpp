@@ -53,9 +53,7 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
         const Macro before = macro;
         macro.device = macro.device || other->second.device;
         macro.host = macro.host || other->second.host;
-        macro.code = macro.code || other->second.code;
-        changed = changed || macro.device != before.device || macro.host != before.host ||
-                  macro.code != before.code;
+        changed = changed || macro.device != before.device || macro.host != before.host;
       }
     }
   }
@@ -64,7 +62,7 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
   parsed.reserve(files.size());
   std::vector<FileView> views;
   for (const std::string_view text : files) {
-    parsed.push_back(read_declarations(text));
+    parsed.push_back(read_declarations(text, statement_macros_));
     if (parsed.back()) {
       views.push_back(FileView{text, *parsed.back()});
     } else if (const std::optional<std::vector<SourceToken>> tokens = tokenize(text)) {
@@ -80,6 +78,7 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
     for (const Declaration& d : file.declarations.declarations) {
       declared_.insert(d.names.begin(), d.names.end());
     }
+    namespaces_.insert(file.declarations.namespaces.begin(), file.declarations.namespaces.end());
   }
   for (const std::string& name : host_names) {
     // The words after a kernel's own (qualified) name: its template arguments, or parameter
@@ -115,8 +114,8 @@ void DeviceReach::read_macros(std::string_view text) {
         macro.device = macro.device || is_device_mark(w);
         macro.host = macro.host || w == "__host__";
         macro.words.emplace(w);
-      } else if (w == "{" || w == ";") {
-        macro.code = true;
+      } else if (m.function_like && (w == "{" || w == ";")) {
+        statement_macros_.emplace(m.name);
       }
     }
   }
@@ -138,20 +137,6 @@ DeviceReach::Space DeviceReach::space(const FileView& file, const Declaration& d
     }
   }
   return device ? Space::device : host ? Space::host : Space::unmarked;
-}
-
-bool DeviceReach::head_defines_code(const FileView& file, const Declaration& d) const {
-  for (std::size_t i = d.head; i < d.body; ++i) {
-    // Not its own name (a function cublasCheck beside a macro cublasCheck that calls it).
-    if (is_identifier(file, i) &&
-        std::find(d.names.begin(), d.names.end(), file.token(i)) == d.names.end()) {
-      const auto macro = macros_.find(file.token(i));
-      if (macro != macros_.end() && macro->second.code) {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 bool DeviceReach::calls_host_only(const FileView& file, const Declaration& d) const {
@@ -245,12 +230,25 @@ Fate DeviceReach::fate(const FileView& file, std::size_t index,
       std::find(d.names.begin(), d.names.end(), "main") != d.names.end()) {
     return Fate::erased;
   }
+  if (d.macro_statement) {
+    // What a macro declares (a binding of host functions, TORCH_BINDING...) stays only when it
+    // spells device code.
+    return space(file, d) == Space::device ? Fate::kept : Fate::erased;
+  }
+  if (d.using_namespace) {
+    // A namespace of the program's or of kjit's headers; not one of the host's headers, which
+    // kjit gives no declarations (using namespace std::chrono;).
+    const std::string_view name = d.names.front();
+    return namespaces_.contains(name) || name == "std" || name == "cooperative_groups"
+               ? Fate::kept
+               : Fate::erased;
+  }
   if (d.instantiation && std::any_of(d.names.begin(), d.names.end(),
                                      [&](std::string_view n) { return host_only(n); })) {
     return Fate::erased;  // the template has no body left to instantiate
   }
   const Space where = space(file, d);
-  if (where == Space::device || d.always || head_defines_code(file, d)) {
+  if (where == Space::device || d.always) {
     return Fate::kept;
   }
   if (!wanted(file, d)) {

@@ -50,6 +50,11 @@ class DeviceReach {
   [[nodiscard]] Fate fate(const FileView& file, std::size_t index,
                           const std::vector<Fate>& before) const;
 
+  /// The function-like macros whose invocations are declarations of their own.
+  [[nodiscard]] const StatementMacros& statement_macros() const noexcept {
+    return statement_macros_;
+  }
+
   /// Whether `name` names only host functions (each of its definitions is host code).
   [[nodiscard]] bool host_only(std::string_view name) const { return host_only_.contains(name); }
 
@@ -57,14 +62,12 @@ class DeviceReach {
   struct Macro {
     bool device = false;  // its replacement spells __device__, __global__, __constant__ ...
     bool host = false;    // ... or __host__
-    bool code = false;    // ... or holds a declaration of its own (a "{" or a ";")
     std::set<std::string, std::less<>> words;
   };
   enum class Space : unsigned char { unmarked, host, device };
 
   void read_macros(std::string_view text);
   [[nodiscard]] Space space(const FileView& file, const Declaration& d) const;
-  [[nodiscard]] bool head_defines_code(const FileView& file, const Declaration& d) const;
   [[nodiscard]] bool is_host_function(const FileView& file, const Declaration& d,
                                       Space where) const;
   [[nodiscard]] bool calls_host_only(const FileView& file, const Declaration& d) const;
@@ -79,8 +82,10 @@ class DeviceReach {
   void reach(const std::vector<FileView>& files);
 
   std::map<std::string, Macro, std::less<>> macros_;
-  std::set<std::string, std::less<>> declared_;  // every name a file of the program declares
-  std::set<std::string, std::less<>> need_;      // every word device code uses
+  StatementMacros statement_macros_;
+  std::set<std::string, std::less<>> declared_;    // every name a file of the program declares
+  std::set<std::string, std::less<>> namespaces_;  // every namespace a file of it opens
+  std::set<std::string, std::less<>> need_;        // every word device code uses
   std::set<std::string, std::less<>> host_only_;
 };
 

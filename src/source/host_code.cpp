@@ -127,7 +127,8 @@ HostCodeFilter::HostCodeFilter(const std::vector<std::string_view>& files,
     : reach_(files, host_names) {}
 
 std::string HostCodeFilter::erase(std::string_view text) const {
-  const std::optional<FileDeclarations> declarations = read_declarations(text);
+  const std::optional<FileDeclarations> declarations =
+      read_declarations(text, reach_.statement_macros());
   if (!declarations) {
     return std::string(text);
   }

@@ -70,11 +70,12 @@ std::vector<MacroDefinition> macro_definitions(std::string_view text) {
       continue;
     }
     std::string replacement = line.substr(end);
-    if (!replacement.empty() && replacement.front() == '(') {  // a function-like macro's params
+    const bool function_like = !replacement.empty() && replacement.front() == '(';
+    if (function_like) {  // its parameters are not its replacement
       const std::size_t close = replacement.find(')');
       replacement.erase(0, close == std::string::npos ? replacement.size() : close + 1);
     }
-    found.push_back({text.substr(at, name.size()), std::move(replacement)});
+    found.push_back({text.substr(at, name.size()), std::move(replacement), function_like});
   }
   return found;
 }

@@ -11,7 +11,8 @@ namespace kjit::source {
 
 struct MacroDefinition {
   std::string_view name;
-  std::string replacement;  // continued lines joined; parameters and comments left in
+  std::string replacement;     // continued lines joined; comments left in
+  bool function_like = false;  // NAME(params) replacement
 };
 
 /// Every #define of `text`, in every branch of its #ifs, in order.

@@ -20,9 +20,16 @@ inline const std::filesystem::path& samples_dir() {
   return dir;
 }
 
+/// Notes in the test's result which corpus file it loaded (docs/compatibility.md's tables are
+/// made from the results: scripts/compatibility_tables.py).
+inline void record_corpus_file(const std::string& file) {
+  ::testing::Test::RecordProperty("corpus_file:" + file, "loaded");
+}
+
 /// A cuda-samples file as its project builds it: Common/ on the include path.
 inline Program sample(const std::string& path, std::vector<std::string> kernels = {},
                       std::map<std::string, std::string, std::less<>> defines = {}) {
+  record_corpus_file("cuda-samples/Samples/" + path);
   CompileOptions options;
   options.include_dirs = {samples_dir() / "Common"};
   options.kernels = std::move(kernels);
@@ -38,6 +45,7 @@ inline const std::filesystem::path& corpus_dir() {
 /// A file of the corpus by its path under tests/corpus/, as its project builds it: the include
 /// dirs and defines manifest.json gives it.
 inline Program corpus_program(const std::string& file) {
+  record_corpus_file(file);
   static const nlohmann::json manifest = [] {
     std::ifstream in(corpus_dir() / "manifest.json");
     return nlohmann::json::parse(in);
@@ -47,10 +55,13 @@ inline Program corpus_program(const std::string& file) {
     if (e.at("file") != file) {
       continue;
     }
-    for (const nlohmann::json& d : e.value("include_dirs", nlohmann::json::array())) {
+    // Named: items() refers to the object, which a temporary would not outlive.
+    const nlohmann::json dirs = e.value("include_dirs", nlohmann::json::array());
+    const nlohmann::json defines = e.value("defines", nlohmann::json::object());
+    for (const nlohmann::json& d : dirs) {
       options.include_dirs.push_back(corpus_dir() / d.get<std::string>());
     }
-    for (const auto& [name, value] : e.value("defines", nlohmann::json::object()).items()) {
+    for (const auto& [name, value] : defines.items()) {
       options.defines[name] = value.is_string() ? value.get<std::string>() : value.dump();
     }
     return Program::from_file(corpus_dir() / file, std::move(options));

@@ -27,6 +27,7 @@ Program polybench(const std::string& file, Defines sizes, std::vector<std::strin
   options.include_dirs = {corpus_dir() / "polybench/CUDA/utilities"};
   options.defines = std::move(sizes);
   options.kernels = std::move(kernels);
+  record_corpus_file("polybench/CUDA/" + file);
   return Program::from_file(corpus_dir() / "polybench/CUDA" / file, std::move(options));
 }
 

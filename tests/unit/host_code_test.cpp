@@ -209,6 +209,39 @@ TEST(HostCode, MacrosCarryMarksAndUses) {
   EXPECT_EQ(erase_host_code(in), in);
 }
 
+TEST(HostCode, UsingsAndAliasesOfTheHostsNamespacesGo) {
+  EXPECT_EQ(
+      erased("using std::cout;\n"
+             "using std::min;\n"
+             "using namespace std::chrono;\n"
+             "namespace fs = std::filesystem;\n"
+             "namespace cg = cooperative_groups;\n"
+             "namespace mine { int two() { return 2; } }\n"
+             "using namespace mine;\n"
+             "using namespace std;\n"
+             "__global__ void k(int* p) { cg::sync(cg::this_thread_block()); p[0] = min(1, two()); "
+             "}\n"),
+      "\nusing std::min;\n\n\nnamespace cg = cooperative_groups;\n"
+      "namespace mine { int two() { return 2; } }\n"
+      "using namespace mine;\nusing namespace std;\n"
+      "__global__ void k(int* p) { cg::sync(cg::this_thread_block()); p[0] = min(1, two()); }\n");
+}
+
+TEST(HostCode, AMacroThatDefinesHostCodeGoesWithIt) {
+  // A binding macro expands to a host function (LeetCUDA's TORCH_BINDING_HIST); one that spells
+  // __global__ defines device code, which stays.
+  const std::string in =
+      "#define BIND(name) void bind_##name(torch::Tensor t) { name<<<1, 1>>>(t.data()); }\n"
+      "#define KERNEL(name) __global__ void name(int* p) { p[0] = 1; }\n"
+      "KERNEL(one)\n"
+      "BIND(one)\n"
+      "void launch(torch::Tensor t) { bind_one(t); }\n";
+  EXPECT_EQ(erased(in),
+            "#define BIND(name) void bind_##name(torch::Tensor t) { name<<<1, 1>>>(t.data()); }\n"
+            "#define KERNEL(name) __global__ void name(int* p) { p[0] = 1; }\n"
+            "KERNEL(one)\n\n\n");
+}
+
 TEST(HostCode, TheNamesTheHostAsksForAreRoots) {
   const std::string header =
       "struct Plus { __device__ int operator()(int a, int b) const; };\n"
