@@ -228,6 +228,42 @@ TEST_F(CompileErrors, FeaturesTheCpuLacksAreErrorsAtTheUsersLineNamingThem) {
   }
 }
 
+TEST_F(CompileErrors, AFunctionThatReadsThreadIdxUsedThroughAPointerIsAnErrorAtItsUse) {
+  if (device.info().backend != BackendKind::cpu) {
+    GTEST_SKIP() << "GPUs call device functions through pointers";
+  }
+  // The CPU backend gives such a function the thread's context as a parameter, which a call
+  // through a pointer cannot pass. The lowering that finds it has no lines unless the compile
+  // kept them, so the error is placed by a second compile that does.
+  const std::string source =
+      "__device__ float lane(float v) { return v + threadIdx.x; }\n"
+      "__device__ float apply(float (*f)(float), float v) { return f(v); }\n"
+      "__global__ void k(float* out) {\n"
+      "  out[threadIdx.x] = apply(lane, out[threadIdx.x]);\n"
+      "}\n";
+  const CompileError e = compile_error<float*>(device, "lane.cu", source);
+  EXPECT_EQ(e.file(), "lane.cu") << e.what();
+  EXPECT_EQ(e.line(), 4U) << e.what();
+  EXPECT_TRUE(contains(e.what(), "'lane(float)' reads threadIdx")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "the CPU backend can only call such functions directly"))
+      << e.what();
+  // A virtual call has no use with a line: the function's own line.
+  const std::string virtual_call =
+      "struct Base { __device__ virtual float f(float v) const { return v; } };\n"
+      "struct Lane : Base {\n"
+      "  __device__ float f(float v) const override { return v + threadIdx.x; }\n"
+      "};\n"
+      "__device__ float call(const Base& b, float v) { return b.f(v); }\n"
+      "__global__ void k(float* out) {\n"
+      "  Lane lane;\n"
+      "  out[threadIdx.x] = call(lane, out[threadIdx.x]);\n"
+      "}\n";
+  const CompileError v = compile_error<float*>(device, "virtual.cu", virtual_call);
+  EXPECT_EQ(v.file(), "virtual.cu") << v.what();
+  EXPECT_EQ(v.line(), 3U) << v.what();
+  EXPECT_TRUE(contains(v.what(), "'Lane::f(float) const' reads threadIdx")) << v.what();
+}
+
 TEST_F(CompileErrors, CallingAnUndefinedFunctionIsNamed) {
   auto e = expect_throw<CompileError>([&] {
     (void)Program::from_source("undefined.cu",

@@ -409,5 +409,120 @@ TEST_F(Warp, LegacyWarpSynchronousVolatileTailIsExact) {
   EXPECT_EQ(out.download(), want);
 }
 
+TEST_F(Warp, AWarpMeetingRightBeforeABarrier) {
+  // A warp meeting (__syncwarp(), or the lockstep meetings around a volatile shared store) right
+  // before a __syncthreads(), with nothing in between: split at both, the meeting's region
+  // reached the barrier and crashed on it (SHOC's scan reduce).
+  KJIT_SEED_TRACE();
+  const Program p = Program::from_source("meeting_then_barrier.cu", R"(
+    __global__ void k(const float* in, float* out, int n) {
+      __syncwarp();
+      __syncthreads();
+      out[threadIdx.x] = in[threadIdx.x];
+    }
+    __global__ void rotate(const float* in, float* out, int rounds) {
+      __shared__ float s[256];
+      const unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+      float v = in[i];
+      for (int r = 0; r < rounds; ++r) {
+        s[t] = v;
+        __syncwarp();
+        __syncthreads();
+        v = s[(t + 37) % blockDim.x] + 1.0f;
+        __syncwarp();
+        __syncthreads();
+      }
+      out[i] = v;
+    }
+    __global__ void rotate_volatile(const float* in, float* out, int rounds) {
+      __shared__ volatile float s[256];
+      const unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+      float v = in[i];
+      for (int r = 0; r < rounds; ++r) {
+        s[t] = v;
+        __syncthreads();
+        v = s[(t + 37) % blockDim.x] + 1.0f;
+        __syncthreads();
+      }
+      out[i] = v;
+    }
+    // SHOC's scan reduce: volatile shared memory, a tree of barriers, a warp-synchronous tail.
+    template <int blockSize>
+    __global__ void volatile_reduce(const int* in, int* out, int per_block) {
+      extern __shared__ int shared[];
+      volatile int* sdata = shared;
+      const int tid = threadIdx.x;
+      const int start = blockIdx.x * per_block;
+      int sum = 0;
+      for (int i = start + tid; i < start + per_block; i += blockSize) sum += in[i];
+      sdata[tid] = sum;
+      __syncthreads();
+      if (blockSize >= 256) { if (tid < 128) { sdata[tid] += sdata[tid + 128]; } __syncthreads(); }
+      if (blockSize >= 128) { if (tid < 64) { sdata[tid] += sdata[tid + 64]; } __syncthreads(); }
+      if (tid < warpSize) {
+        if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+        sdata[tid] += sdata[tid + 16];
+        sdata[tid] += sdata[tid + 8];
+        sdata[tid] += sdata[tid + 4];
+        sdata[tid] += sdata[tid + 2];
+        sdata[tid] += sdata[tid + 1];
+      }
+      if (tid == 0) out[blockIdx.x] = sdata[0];
+    })");
+
+  auto copy = p.kernel<const float*, float*, int>("k", device);
+  for (const unsigned threads : {32U, 96U}) {
+    const std::vector<float> in = random_vector<float>(threads, -100.0F, 100.0F);
+    auto out = poisoned<float>(threads);
+    copy.launch(LaunchConfig{.grid = {1}, .block = {threads}}, device.upload(in), out,
+                static_cast<int>(threads));
+    EXPECT_EQ(out.download(), in) << threads << " threads";
+  }
+
+  for (const char* name : {"rotate", "rotate_volatile"}) {
+    auto rotate = p.kernel<const float*, float*, int>(name, device);
+    struct Launch {
+      unsigned threads, blocks;
+    };
+    for (const auto [threads, blocks] : {Launch{32, 2}, Launch{96, 3}, Launch{48, 2}}) {
+      const std::size_t n = std::size_t{threads} * blocks;
+      const std::vector<float> in = random_vector<float>(n, -100.0F, 100.0F);
+      for (const int rounds : {1, 3}) {
+        auto out = poisoned<float>(n);
+        rotate.launch(LaunchConfig{.grid = {blocks}, .block = {threads}}, device.upload(in), out,
+                      rounds);
+        std::vector<float> want = in;
+        for (int r = 0; r < rounds; ++r) {
+          std::vector<float> next(n);
+          for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t base = i / threads * threads;
+            next[i] = want[base + (i - base + 37) % threads] + 1.0F;
+          }
+          want = next;
+        }
+        EXPECT_EQ(out.download(), want)
+            << name << ", " << blocks << " blocks of " << threads << ", " << rounds << " rounds";
+      }
+    }
+  }
+
+  constexpr unsigned kBlocks = 5;
+  constexpr int kPerBlock = 1000;
+  const std::vector<int> in = random_vector<int>(std::size_t{kBlocks} * kPerBlock, -1000, 1000);
+  std::vector<int> want(kBlocks);
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    want[b] = std::accumulate(in.begin() + std::ptrdiff_t{b} * kPerBlock,
+                              in.begin() + std::ptrdiff_t{b + 1} * kPerBlock, 0);
+  }
+  for (const unsigned threads : {64U, 256U}) {
+    auto reduce =
+        p.kernel<const int*, int*, int>("volatile_reduce<" + std::to_string(threads) + ">", device);
+    auto out = poisoned<int>(kBlocks);
+    reduce.launch(LaunchConfig{.grid = {kBlocks}, .block = {threads}, .shared_bytes = threads * 4},
+                  device.upload(in), out, kPerBlock);
+    EXPECT_EQ(out.download(), want) << "volatile_reduce<" << threads << ">";
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

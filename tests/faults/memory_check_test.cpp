@@ -6,7 +6,9 @@
 // in checked mode (tests/CMakeLists.txt).
 #include "checked_test_support.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace kjit::test {
 namespace {
@@ -404,6 +406,81 @@ TEST_F(CheckedMode, ACorrectKernelRunsAndMatchesTheHost) {
     const float expected = in[i] + (mirror < 1000 ? in[mirror] : 0.0F);
     ASSERT_EQ(got[i], expected) << i;
   }
+}
+
+// Functions used through a pointer cannot be given the thread's context: checked mode still
+// checks their accesses (naming no thread), and refuses only those that read threadIdx & co.
+constexpr const char* kThroughPointers = R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+struct S { float x, y; };
+__device__ S pick(S a, S b) { S r = a.x > b.x ? a : b; return r; }
+__global__ void k(float* out) {
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  S s = cg::reduce(warp, S{out[threadIdx.x], 1.0f}, pick);
+  out[threadIdx.x] = s.x;
+}
+
+__device__ float twice(const float* p, int i) {
+  return 2.0f * p[i];  // BUG:twice
+}
+__device__ float apply(float (*f)(const float*, int), const float* p, int i) { return f(p, i); }
+__global__ void scale(const float* in, float* out, int n, int shift) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = apply(twice, in, i + shift);
+}
+)";
+
+TEST_F(CheckedMode, FunctionsUsedThroughAPointerAreCheckedNotRefused) {
+  // llm.c's softmax_forward_online_kernel2: a reducing function that copies a struct through ?:
+  // was refused as reading the thread's context, which only its checks asked for.
+  const Program p = Program::from_source("pointers.cu", kThroughPointers);
+  auto k = p.kernel<float*>("k", device);
+  constexpr unsigned kThreads = 96;
+  const std::vector<float> in = random_vector<float>(kThreads, -100.0F, 100.0F);
+  auto out = device.upload(in);
+  k.launch(LaunchConfig{.grid = {1}, .block = {kThreads}}, out);
+  std::vector<float> want(kThreads);
+  for (unsigned t = 0; t < kThreads; ++t) {
+    want[t] = *std::max_element(in.begin() + t / 32 * 32, in.begin() + t / 32 * 32 + 32);
+  }
+  EXPECT_EQ(out.download(), want);
+
+  // An access through a pointer in such a function is still checked, and named by its line.
+  auto scale = p.kernel<const float*, float*, int, int>("scale", device);
+  const std::vector<float> x = random_vector<float>(100, -1.0F, 1.0F);
+  auto dx = device.upload(x);
+  auto y = poisoned<float>(100);
+  scale.launch(LaunchConfig{.grid = {2}, .block = {64}}, dx, y, 100, 0);
+  std::vector<float> twice(100);
+  std::transform(x.begin(), x.end(), twice.begin(), [](float v) { return 2.0F * v; });
+  EXPECT_EQ(y.download(), twice);
+  const std::string what = launch_error_of(
+      [&] { scale.launch(LaunchConfig{.grid = {2}, .block = {64}}, dx, y, 100, 1); });
+  EXPECT_NE(what.find("kernel 'scale' stopped: out-of-bounds read of 4 bytes"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("0 bytes past the end of a 400-byte buffer"), std::string::npos) << what;
+  EXPECT_NE(what.find("pointers.cu:" +
+                      std::to_string(line_of_marker(kThroughPointers, "// BUG:twice")) + ":"),
+            std::string::npos)
+      << what;
+}
+
+TEST_F(CheckedMode, AFunctionThatReadsThreadIdxUsedThroughAPointerIsRefusedAtItsUse) {
+  const std::string source =
+      "__device__ float lane(float v) { return v + threadIdx.x; }\n"
+      "__device__ float apply(float (*f)(float), float v) { return f(v); }\n"
+      "__global__ void k(float* out) {\n"
+      "  out[threadIdx.x] = apply(lane, out[threadIdx.x]);\n"
+      "}\n";
+  const CompileError e = compile_error<float*>(device, "lane.cu", source);
+  EXPECT_EQ(e.file(), "lane.cu") << e.what();
+  EXPECT_EQ(e.line(), 4U) << e.what();
+  EXPECT_TRUE(contains(e.what(),
+                       "'lane(float)' reads threadIdx, blockIdx, blockDim, gridDim or "
+                       "__shared__ memory and is used through a pointer"))
+      << e.what();
 }
 
 }  // namespace

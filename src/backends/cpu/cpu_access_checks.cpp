@@ -45,10 +45,15 @@ bool is_user_code(const llvm::Function& f) {
   return !program->getFilename().starts_with("/__kjit__/");
 }
 
-/// Whether `address` is a local or global variable's, which the compiler laid out itself.
+/// Whether `address` is a local or global variable's, which the compiler laid out itself: one
+/// variable's, or one of several (`c ? a : b` of two structs, which C++ copies through a select of
+/// their addresses).
 bool is_variable(const llvm::Value* address) {
-  const llvm::Value* object = llvm::getUnderlyingObject(address, 0);
-  return llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::GlobalVariable>(object);
+  llvm::SmallVector<const llvm::Value*, 4> objects;
+  llvm::getUnderlyingObjects(address, objects, nullptr, 0);
+  return !objects.empty() && llvm::all_of(objects, [](const llvm::Value* object) {
+    return llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::GlobalVariable>(object);
+  });
 }
 
 /// A function's name in the source, without scope, template arguments or parameters ("__ldg" for
@@ -156,7 +161,7 @@ void add_access_checks(llvm::Module& module) {
       f->addParamAttr(arg, llvm::Attribute::ReadOnly);
     }
   }
-  const llvm::FunctionCallee context = module.getOrInsertFunction("__kjit_ctx", ptr);
+  const llvm::FunctionCallee context = module.getOrInsertFunction(kCheckContextSymbol, ptr);
   std::map<std::string, llvm::Constant*> sites;
   const auto site = [&](const llvm::Instruction& i) -> llvm::Constant* {
     std::string text;

@@ -205,21 +205,28 @@ struct Barrier {
 std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function* warp,
                                      Function& stop) {
   std::vector<Barrier> out;
+  std::vector<llvm::CallInst*> calls;  // out[k]'s call
   for (Function* kind : {&barrier, warp, &stop}) {
     if (kind == nullptr) {
       continue;
     }
-    std::vector<llvm::CallInst*> calls;
     for (Instruction& i : llvm::instructions(f)) {
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
           call != nullptr && call->getCalledFunction() == kind) {
         calls.push_back(call);
+        out.push_back({nullptr, nullptr, kind == &stop, kind == warp});
       }
     }
-    for (llvm::CallInst* call : calls) {
-      BasicBlock* resume = llvm::SplitBlock(call->getParent(), call->getNextNode());
-      out.push_back({call->getParent(), resume, kind == &stop, kind == warp});
-    }
+  }
+  // SplitBlock keeps the head of a block and moves the tail into a new one: a later split at a
+  // wait earlier in the same block (a __syncwarp() right before a __syncthreads()) moves an
+  // earlier wait's call out of the block it was split in. Each wait's block is known only once
+  // all are split; its resume, the head of its tail, stays.
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    out[k].resume = llvm::SplitBlock(calls[k]->getParent(), calls[k]->getNextNode());
+  }
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    out[k].block = calls[k]->getParent();
   }
   return out;
 }
@@ -963,7 +970,14 @@ Function* make_region(Function& f, unsigned r, const std::vector<Barrier>& barri
       continue;
     }
     block->getTerminator()->eraseFromParent();
-    block->back().eraseFromParent();  // the barrier call
+    auto* wait = llvm::dyn_cast<llvm::CallInst>(&block->back());
+    if (wait == nullptr || wait->getCalledFunction() == nullptr ||
+        !wait->getCalledFunction()->hasFnAttribute(llvm::Attribute::Convergent)) {
+      throw BackendError(
+          fmt::format("kjit: internal error: barrier {} of '{}' does not end its block", k + 1,
+                      f.getName().str()));
+    }
+    wait->eraseFromParent();  // the barrier call
     llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(i32, k + 1), block);
   }
   for (llvm::ReturnInst* ret : returns) {

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace kjit::cpu {
 
@@ -101,6 +102,32 @@ class CompileDump {
   throw_llvm_failure(program, device, why);
 }
 
+/// The lowering refused the program with `error`, which names no place: the compile had no
+/// line tables (only checked and debug compiles do). The front end runs again with them, and the
+/// lowering's error comes at the user's line if that places it, else as it was. A refused
+/// program is rare, and this costs only it.
+[[noreturn]] void throw_located(const backend::CompileRequest& request, const HostTarget& target,
+                                const std::string& device, const LoweringRequest& lowering,
+                                const CompileError& error) {
+  std::optional<CompileError> located;
+  try {
+    llvm::LLVMContext context;
+    FrontendOutput front = compile_to_ir(request, target, context, device, /*line_tables=*/true);
+    LoweringRequest again = lowering;
+    again.dynamic_shared = std::move(front.dynamic_shared);
+    lower_kernels(*front.module, again);
+  } catch (const CompileError& e) {
+    if (!e.file().empty()) {
+      located = e;
+    }
+  } catch (const Error&) {  // NOLINT(bugprone-empty-catch): the first error is the one to give
+  }
+  if (located) {
+    throw *located;
+  }
+  throw error;
+}
+
 }  // namespace
 
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
@@ -125,7 +152,15 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
                            split_barriers && !request.debug && !request.check_memory,
                            request.debug,
                            request.check_memory};
-  lower_kernels(*front.module, lowering);
+  try {
+    lower_kernels(*front.module, lowering);
+  } catch (const CompileError& e) {
+    if (!e.file().empty() || request.input != backend::InputKind::source || request.debug ||
+        request.check_memory) {
+      throw;
+    }
+    throw_located(request, target, device, lowering, e);
+  }
   const auto t2 = clock::now();
   const CompileDump dump(request.program_name);
   dump.module(*front.module, ".lowered.ll");

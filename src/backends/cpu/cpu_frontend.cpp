@@ -294,7 +294,7 @@ std::string header_path(const std::string& name) {
 }
 
 std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
-                                         const HostTarget& target) {
+                                         const HostTarget& target, bool line_tables) {
   std::vector<std::string> args = {
       "-triple",
       target.triple,
@@ -342,10 +342,10 @@ std::vector<std::string> clang_arguments(const backend::CompileRequest& request,
       args.emplace_back(flag);
     }
   }
-  if (request.debug || request.check_memory) {
+  if (request.debug || request.check_memory || line_tables) {
     // Files named as the user knows them: a program given as text by its name, a header given in
     // memory by its include name (a kernel file keeps its path on disk). Checked mode needs only
-    // the lines, to name where a bad access is.
+    // the lines, to name where a bad access is (and `line_tables`, where the lowering refused).
     for (const std::string& flag :
          {std::string(request.debug ? "-debug-info-kind=standalone"
                                     : "-debug-info-kind=line-tables-only"),
@@ -459,7 +459,8 @@ class HostCodeFilter : public llvm::vfs::ProxyFileSystem {
 }  // namespace
 
 FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
-                             llvm::LLVMContext& context, const std::string& device) {
+                             llvm::LLVMContext& context, const std::string& device,
+                             bool line_tables) {
   // Clang's code generator looks the target up in LLVM's registry; a second thread still
   // registering it there (the first compile of another program) would hand it a half-built one.
   llvm_setup::initialize_targets();
@@ -491,7 +492,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
           sources));
   files->pushOverlay(memory);
 
-  const std::vector<std::string> args = clang_arguments(request, target);
+  const std::vector<std::string> args = clang_arguments(request, target, line_tables);
   std::vector<const char*> argv;
   argv.reserve(args.size());
   for (const std::string& a : args) {

@@ -35,7 +35,9 @@ struct FrontendOutput {
 /// Compiles request.source with the CPU prelude, adding entries __kjit_*_N for kernel_names[N].
 /// Throws CompileError (located in the user's files) or KernelNotFoundError (a name that does
 /// not resolve to a function of the program). `device` names the device in messages.
+/// `line_tables`: with the lines of the source, as checked compiles have them.
 FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
-                             llvm::LLVMContext& context, const std::string& device);
+                             llvm::LLVMContext& context, const std::string& device,
+                             bool line_tables = false);
 
 }  // namespace kjit::cpu

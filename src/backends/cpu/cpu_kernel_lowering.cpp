@@ -15,6 +15,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -441,6 +442,7 @@ class ContextThreading {
         request_(request),
         slot_fn_(slot_fn),
         context_fn_(m.getFunction(kContextFn)),
+        check_context_fn_(m.getFunction(kCheckContextSymbol)),
         bind_fn_(m.getFunction(kBindFn)),
         ptr_(llvm::PointerType::get(m.getContext(), 0)) {}
 
@@ -468,11 +470,21 @@ class ContextThreading {
     for (Function* root : roots_) {
       rewrite(*root, bound_context(*root));
     }
+    // The others have no context: their checks get none, nor do the checked functions they call.
+    std::set<Function*> with_context(roots_);
+    for (auto& [original, clone] : clones_) {
+      with_context.insert({original, clone});
+    }
+    for (Function& f : module_) {
+      if (!f.isDeclaration() && with_context.count(&f) == 0) {
+        rewrite(f, llvm::ConstantPointerNull::get(ptr_));
+      }
+    }
     for (auto& [original, clone] : clones_) {
       original->replaceAllUsesWith(llvm::PoisonValue::get(original->getType()));
       original->eraseFromParent();
     }
-    for (Function* f : {context_fn_, bind_fn_, slot_fn_}) {
+    for (Function* f : {context_fn_, check_context_fn_, bind_fn_, slot_fn_}) {
       if (f != nullptr) {
         f->replaceAllUsesWith(llvm::PoisonValue::get(f->getType()));
         f->eraseFromParent();
@@ -481,34 +493,86 @@ class ContextThreading {
   }
 
  private:
+  /// The call that `use` of a function is the callee of, or nullptr (its address is taken).
+  static llvm::CallInst* direct_call(llvm::Use& use) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(use.getUser());
+    return call != nullptr && call->isCallee(&use) ? call : nullptr;
+  }
+
+  /// Whether `f` can be given the context: it is only called directly.
+  static bool only_called_directly(Function& f) {
+    return llvm::all_of(f.uses(), [](llvm::Use& use) { return direct_call(use) != nullptr; });
+  }
+
   void find_users() {
     std::vector<Function*> work;
+    const auto need = [&](Function* f) {
+      if (roots_.count(f) == 0 && needs_.insert(f).second) {
+        work.push_back(f);
+      }
+    };
+    // What reads threadIdx & co. or shared memory must have the context, and so must its callers.
     for (Function* source : {context_fn_, slot_fn_}) {
       for (Function* f : callers_of(source)) {
-        if (roots_.count(f) == 0 && needs_.insert(f).second) {
-          work.push_back(f);
-        }
+        need(f);
       }
     }
     while (!work.empty()) {
       Function* f = work.back();
       work.pop_back();
       for (llvm::Use& use : f->uses()) {
-        auto* call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
-        if (call == nullptr || !call->isCallee(&use) || !llvm::isa<llvm::CallInst>(call)) {
-          unsupported(request_, fmt::format("'{}' reads threadIdx, blockIdx, blockDim, gridDim or "
-                                            "__shared__ memory and is used "
-                                            "through a pointer or a virtual call; the CPU backend "
-                                            "can only call such functions "
-                                            "directly",
-                                            readable(f->getName())));
+        llvm::CallInst* call = direct_call(use);
+        if (call == nullptr) {
+          refuse_indirect_use(*f, use);
         }
-        Function* caller = call->getFunction();
-        if (roots_.count(caller) == 0 && needs_.insert(caller).second) {
-          work.push_back(caller);
+        need(call->getFunction());
+      }
+    }
+    // Checked mode's checks take it where it can be given (cpu_access_checks.hpp): not in a
+    // function used through a pointer, nor, for them, in that function's callers.
+    for (Function* f : callers_of(check_context_fn_)) {
+      if (only_called_directly(*f)) {
+        need(f);
+      }
+    }
+    while (!work.empty()) {
+      Function* f = work.back();
+      work.pop_back();
+      for (llvm::Use& use : f->uses()) {
+        Function* caller = direct_call(use)->getFunction();
+        if (only_called_directly(*caller)) {
+          need(caller);
         }
       }
     }
+  }
+
+  /// `f` reads the thread context and `use` takes its address: a compile error at the user's
+  /// line, where the compile has line tables (checked and debug compiles, and the second compile
+  /// that cpu_compiler.cpp makes to place such an error): the use's, else f's definition.
+  [[noreturn]] void refuse_indirect_use(Function& f, llvm::Use& use) const {
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::error;
+    d.message = fmt::format(
+        "'{}' reads threadIdx, blockIdx, blockDim, gridDim or __shared__ memory and is used "
+        "through a pointer or a virtual call; the CPU backend can only call such functions "
+        "directly",
+        readable(f.getName()));
+    const auto users_file = [](llvm::StringRef file) {
+      return !file.empty() && !file.starts_with("/__kjit__/");
+    };
+    auto* at = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+    const llvm::DILocation* loc = at != nullptr ? at->getDebugLoc().get() : nullptr;
+    if (loc != nullptr && users_file(loc->getFilename())) {
+      d.file = loc->getFilename().str();
+      d.line = loc->getLine();
+      d.column = loc->getColumn();
+    } else if (const llvm::DISubprogram* program = f.getSubprogram();
+               program != nullptr && users_file(program->getFilename())) {
+      d.file = program->getFilename().str();
+      d.line = program->getLine();
+    }
+    throw CompileError(request_.program, request_.device, {d}, d.to_string());
   }
 
   Function* clone_with_context(Function* f) {
@@ -559,7 +623,7 @@ class ContextThreading {
       if (callee == nullptr) {
         continue;
       }
-      if (callee == context_fn_) {
+      if (callee == context_fn_ || callee == check_context_fn_) {
         call->replaceAllUsesWith(context);
         call->eraseFromParent();
       } else if (callee == bind_fn_) {
@@ -596,6 +660,7 @@ class ContextThreading {
   const LoweringRequest& request_;
   Function* slot_fn_;
   Function* context_fn_;
+  Function* check_context_fn_;  // checked mode's (cpu_access_checks.hpp)
   Function* bind_fn_;
   llvm::PointerType* ptr_;
   std::set<Function*> roots_;
