@@ -2,6 +2,7 @@
 
 #include "jit/cache/include_scan.hpp"
 #include "jit/file_text.hpp"
+#include "source/kernel_names.hpp"
 
 #include <kjit/error.hpp>
 
@@ -9,28 +10,10 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 
 namespace kjit::warm {
 
 namespace fs = std::filesystem;
-
-KernelNames find_kernels(const std::string& source) {
-  static const std::regex kernel(
-      R"((template\s*<[^;{}]*>\s*)?(?:static\s+|extern\s+"C"\s+)?__global__\s+)"
-      R"((?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?)"
-      R"(([A-Za-z_]\w*)\s*\()");
-  const std::string text = detail::cache::without_comments(source);
-  KernelNames names;
-  for (std::sregex_iterator it(text.begin(), text.end(), kernel), end; it != end; ++it) {
-    auto& list = (*it)[1].matched ? names.templates : names.plain;
-    const std::string name = (*it)[2].str();
-    if (std::find(list.begin(), list.end(), name) == list.end()) {
-      list.push_back(name);
-    }
-  }
-  return names;
-}
 
 namespace {
 
@@ -99,7 +82,21 @@ void add_file(const fs::path& path, const FileOptions& options, const Headers& e
         "{}: bitcode left out: name the kernels to compile from it with --kernel", path.string()));
     return;
   }
-  const KernelNames names = find_kernels(base.source);
+  // The kernels of the file and of the headers of its own that it includes.
+  source::KernelNames names = source::kernels_defined(base.source);
+  for (const auto& [name, header] : detail::cache::scan_includes(base).found) {
+    if (const std::optional<std::string> text = detail::read_file(header)) {
+      source::KernelNames more = source::kernels_defined(*text);
+      for (auto [from, to] :
+           {std::pair{&more.plain, &names.plain}, std::pair{&more.templates, &names.templates}}) {
+        for (std::string& k : *from) {
+          if (std::find(to->begin(), to->end(), k) == to->end()) {
+            to->push_back(std::move(k));
+          }
+        }
+      }
+    }
+  }
   for (const std::string& k : names.plain) {
     add({k});  // as Program::kernel asks for a name: one build each
   }

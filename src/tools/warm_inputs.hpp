@@ -34,11 +34,4 @@ struct Inputs {
 /// Throws kjit::Error for an input that cannot be read.
 Inputs collect_inputs(const std::vector<std::string>& paths, const FileOptions& options);
 
-/// The names of the non-template __global__ functions of `source`, and of the templates.
-struct KernelNames {
-  std::vector<std::string> plain;
-  std::vector<std::string> templates;
-};
-KernelNames find_kernels(const std::string& source);
-
 }  // namespace kjit::warm
