@@ -23,6 +23,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_abi.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_rounding.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_warp.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_intrinsics.h
+  ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_memory.h
   ${PROJECT_SOURCE_DIR}/src/backends/cpu/prelude/cpu_prelude_entries.h
   ${PROJECT_SOURCE_DIR}/kernels/bitcode/gpu_dialect.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/kjit/bitcode)

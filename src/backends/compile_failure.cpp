@@ -42,6 +42,24 @@ std::vector<LocatedDiagnostic> at_the_users_code(const std::vector<LocatedDiagno
   return out;
 }
 
+/// `notes` after the last error and the notes that go with it (before warnings, which would end
+/// what a message lists with that error).
+void insert_after_last_error(std::vector<Diagnostic>& diagnostics,
+                             const std::vector<Diagnostic>& notes) {
+  std::size_t at = diagnostics.size();
+  for (std::size_t i = diagnostics.size(); i-- > 0;) {
+    if (diagnostics[i].severity == Diagnostic::Severity::error) {
+      at = i + 1;
+      while (at < diagnostics.size() && diagnostics[at].severity == Diagnostic::Severity::note) {
+        ++at;
+      }
+      break;
+    }
+  }
+  diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(at), notes.begin(),
+                     notes.end());
+}
+
 }  // namespace
 
 void throw_compile_failure(const CompileRequest& request, const std::string& device,
@@ -63,7 +81,7 @@ void throw_compile_failure(const CompileRequest& request, const std::string& dev
     all.push_back(d.diagnostic);
   }
   if (user_error) {
-    user.insert(user.end(), notes.begin(), notes.end());
+    insert_after_last_error(user, notes);
     throw CompileError(request.program_name, device, std::move(user), log);
   }
   if (!kernel_reasons.empty()) {
@@ -77,7 +95,7 @@ void throw_compile_failure(const CompileRequest& request, const std::string& dev
         "kjit: program '{}' has no kernel {} that {} can compile ({})", request.program_name,
         fmt::join(names, ", "), device, fmt::join(reasons, "; ")));
   }
-  all.insert(all.end(), notes.begin(), notes.end());
+  insert_after_last_error(all, notes);
   throw CompileError(request.program_name, device, std::move(all), log);
 }
 

@@ -41,6 +41,7 @@ class FileEdits {
         case Fate::kept:
           if (d.kind == Kind::function) {
             mark_device_launches(d.body, d.end);
+            rewrite_compound_literals(d.body, d.end);
           }
           break;
       }
@@ -66,6 +67,19 @@ class FileEdits {
       }
     }
     return std::nullopt;
+  }
+
+  /// A C compound literal in device code, `(struct point){x, y}` (a GNU extension that nvcc's
+  /// front end takes and NVRTC refuses), becomes the C++ it means: `point{x, y}`.
+  void rewrite_compound_literals(std::size_t open, std::size_t close) {
+    for (std::size_t i = open + 1; i + 4 < close; ++i) {
+      if (f_.token(i) == "(" && f_.token(i + 1) == "struct" &&
+          f_.declarations.tokens[i + 2].kind == SourceToken::Kind::identifier &&
+          f_.token(i + 3) == ")" && f_.token(i + 4) == "{") {
+        edits_.push_back({begin(i), end(i + 3), false, f_.token(i + 2)});
+        i += 4;
+      }
+    }
   }
 
   /// A kernel launch in device code (dynamic parallelism): `k<<<g, b>>>(args)` becomes

@@ -126,6 +126,17 @@ TEST(HostCode, ALaunchInDeviceCodeBecomesTheMarkedCallOnItsLine) {
             "__device__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n");
 }
 
+TEST(HostCode, ACompoundLiteralInDeviceCodeBecomesItsCxxForm) {
+  EXPECT_EQ(erase_host_code("struct p3 { float x, y, z; };\n"
+                            "__global__ void k(p3* out, const float* x) {\n"
+                            "  out[0] = (struct p3){x[0], x[1], x[2]};\n"
+                            "}\n"),
+            "struct p3 { float x, y, z; };\n"
+            "__global__ void k(p3* out, const float* x) {\n"
+            "  out[0] = p3{x[0], x[1], x[2]};\n"
+            "}\n");
+}
+
 TEST(HostCode, MainGoesWholeEvenWhenNamed) {
   EXPECT_EQ(erased("#include <stdio.h>\n"
                    "int main(int argc, char** argv) {\n"

@@ -122,8 +122,10 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic
 
 std::vector<std::string> options_for(const backend::CompileRequest& request,
                                      const AmdgpuTarget& target) {
+  // `register` and narrowing in braces as nvcc takes them (older kernel files use both).
   std::vector<std::string> options = {"--offload-arch=" + target.id(), "-std=c++20",
-                                      request.debug ? "-O0" : "-O3"};
+                                      request.debug ? "-O0" : "-O3", "-Wno-register",
+                                      "-Wno-c++11-narrowing"};
   if (request.debug) {
     options.emplace_back("-g");  // debug information for rocgdb
   }

@@ -1,7 +1,7 @@
 // kjit CPU prelude: maps CUDA's kernel dialect onto kjit's CPU execution model. Included before
 // every kernel source the CPU backend compiles (after cpu_abi.h), with its other parts after it:
-// cpu_prelude_atomics.h, _entries.h, _intrinsics.h, _math.h, _math_special.h, _rounding.h and
-// _warp.h. No system headers: kernels see
+// cpu_prelude_atomics.h, _entries.h, _intrinsics.h, _math.h, _math_special.h, _memory.h,
+// _rounding.h and _warp.h. No system headers: kernels see
 // exactly what CUDA device code sees, and nothing of the host's C library but a few functions;
 // the headers kernels include are kjit's own (src/backends/kernel_headers).
 //
@@ -232,6 +232,9 @@ static inline void __threadfence_system() {
 int __syncthreads_count(int) __KJIT_UNSUPPORTED("__syncthreads_count");
 int __syncthreads_and(int) __KJIT_UNSUPPORTED("__syncthreads_and");
 int __syncthreads_or(int) __KJIT_UNSUPPORTED("__syncthreads_or");
+void __barrier_sync(unsigned) __KJIT_UNSUPPORTED("__barrier_sync (a named barrier)");
+void __barrier_sync_count(unsigned, unsigned)
+    __KJIT_UNSUPPORTED("__barrier_sync_count (a named barrier)");
 
 // ---- the other parts ------------------------------------------------------------------------
 // In process they follow this text (one embedded text); a compiler that reads this file from disk
@@ -242,6 +245,7 @@ int __syncthreads_or(int) __KJIT_UNSUPPORTED("__syncthreads_or");
 #include "cpu_prelude_intrinsics.h"
 #include "cpu_prelude_math.h"
 #include "cpu_prelude_math_special.h"
+#include "cpu_prelude_memory.h"
 #include "cpu_prelude_rounding.h"
 #include "cpu_prelude_warp.h"
 #endif
@@ -249,4 +253,12 @@ int __syncthreads_or(int) __KJIT_UNSUPPORTED("__syncthreads_or");
 // assert() without an include, as NVRTC has it (kjit's <assert.h>, where the headers are).
 #if __has_include(<assert.h>)
 #include <assert.h>
+#endif
+
+// What nvcc's implicit <cuda_runtime.h> makes visible in every .cu file: the runtime's types and
+// host functions (declarations), and the C library's names that come with it (M_PI, INFINITY,
+// uint, std::size_t ...). After every part: here from disk, at the end of the last part
+// (cpu_prelude_entries.h) in the one embedded text.
+#if !defined(__KJIT_CPU_PRELUDE_ONE_TEXT) && __has_include(<cuda_runtime.h>)
+#include <cuda_runtime.h>
 #endif

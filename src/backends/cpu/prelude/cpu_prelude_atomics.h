@@ -44,8 +44,11 @@ __KJIT_ATOMIC(atomicMin, __atomic_fetch_min, long long)
 __KJIT_ATOMIC_INTS(atomicMax, __atomic_fetch_max)
 __KJIT_ATOMIC(atomicMax, __atomic_fetch_max, long long)
 __KJIT_ATOMIC_INTS(atomicAnd, __atomic_fetch_and)
+__KJIT_ATOMIC(atomicAnd, __atomic_fetch_and, long long)
 __KJIT_ATOMIC_INTS(atomicOr, __atomic_fetch_or)
+__KJIT_ATOMIC(atomicOr, __atomic_fetch_or, long long)
 __KJIT_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
+__KJIT_ATOMIC(atomicXor, __atomic_fetch_xor, long long)
 #undef __KJIT_ATOMIC_INTS
 #undef __KJIT_ATOMIC
 static inline float atomicExch(float* p, float v) {
@@ -53,6 +56,27 @@ static inline float atomicExch(float* p, float v) {
       float, __atomic_exchange_n(reinterpret_cast<unsigned int*>(p),
                                  __builtin_bit_cast(unsigned int, v), __ATOMIC_RELAXED));
 }
+static inline float atomicExch_block(float* p, float v) {
+  return atomicExch(p, v);
+}
+static inline float atomicExch_system(float* p, float v) {
+  return atomicExch(p, v);
+}
+
+// The vector adds of sm_90 (float2, float4): each element atomically, as CUDA guarantees them
+// (not the vector as a whole); the old value.
+#define __KJIT_ATOMIC_ADD_VECTOR(NAME)                                     \
+  static inline float2 NAME(float2* p, float2 v) {                         \
+    return {__kjit_atomic_add(&p->x, v.x), __kjit_atomic_add(&p->y, v.y)}; \
+  }                                                                        \
+  static inline float4 NAME(float4* p, float4 v) {                         \
+    return {__kjit_atomic_add(&p->x, v.x), __kjit_atomic_add(&p->y, v.y),  \
+            __kjit_atomic_add(&p->z, v.z), __kjit_atomic_add(&p->w, v.w)}; \
+  }
+__KJIT_ATOMIC_ADD_VECTOR(atomicAdd)
+__KJIT_ATOMIC_ADD_VECTOR(atomicAdd_block)
+__KJIT_ATOMIC_ADD_VECTOR(atomicAdd_system)
+#undef __KJIT_ATOMIC_ADD_VECTOR
 
 #define __KJIT_ATOMIC_CAS(T)                                                                    \
   static inline T atomicCAS(T* p, T compare, T value) {                                         \
@@ -85,4 +109,16 @@ static inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
   return old;
+}
+static inline unsigned int atomicInc_block(unsigned int* p, unsigned int limit) {
+  return atomicInc(p, limit);
+}
+static inline unsigned int atomicInc_system(unsigned int* p, unsigned int limit) {
+  return atomicInc(p, limit);
+}
+static inline unsigned int atomicDec_block(unsigned int* p, unsigned int limit) {
+  return atomicDec(p, limit);
+}
+static inline unsigned int atomicDec_system(unsigned int* p, unsigned int limit) {
+  return atomicDec(p, limit);
 }

@@ -97,3 +97,8 @@ void run_thread(void* const* a, const kjit_cpu_block* b, unsigned x, unsigned y,
   }                                                                                        \
   extern "C" const ::__kjit::kernel_traits<__kjit_kernel_##N>::params __kjit_params_##N{}; \
   extern "C" void (*const __kjit_fn_##N)() = reinterpret_cast<void (*)()>(__kjit_kernel_##N);
+
+// nvcc's implicit <cuda_runtime.h>, after every part of the one embedded text (see cpu_prelude.h).
+#if defined(__KJIT_CPU_PRELUDE_ONE_TEXT) && __has_include(<cuda_runtime.h>)
+#include <cuda_runtime.h>
+#endif

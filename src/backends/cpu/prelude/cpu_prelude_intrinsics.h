@@ -164,6 +164,23 @@ static inline int __dp2a_hi(int a, int b, int c) {
 static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned int c) {
   return __kjit_dp2a(a, b, c, 2);
 }
+// The short2/char4 and ushort2/uchar4 forms, their lanes as they lie in memory.
+#define __KJIT_DP2A_VECTOR(T, H, B)                            \
+  static inline T __kjit_dp2a(H a, B b, T c, int first_byte) { \
+    T wa, wb;                                                  \
+    __builtin_memcpy(&wa, &a, 4);                              \
+    __builtin_memcpy(&wb, &b, 4);                              \
+    return __kjit_dp2a(wa, wb, c, first_byte);                 \
+  }                                                            \
+  static inline T __dp2a_lo(H a, B b, T c) {                   \
+    return __kjit_dp2a(a, b, c, 0);                            \
+  }                                                            \
+  static inline T __dp2a_hi(H a, B b, T c) {                   \
+    return __kjit_dp2a(a, b, c, 2);                            \
+  }
+__KJIT_DP2A_VECTOR(int, short2, char4)
+__KJIT_DP2A_VECTOR(unsigned int, ushort2, uchar4)
+#undef __KJIT_DP2A_VECTOR
 
 // DPX (CUDA 12): the max or min of three, a sum then its max or min with a third, with or without
 // a ReLU (a floor at 0), over a 32-bit word or its two 16-bit halves, signed or not; the __vib
@@ -479,23 +496,29 @@ __KJIT_SIMD_SAD(__vsadu, __kjit_simd_absdiffu)
 
 // Sleeps "about" ns nanoseconds, which CUDA lets be anything from 0 to twice that: 0 here.
 static inline void __nanosleep(unsigned int) {}
+// A profiler's counter: none here.
+static inline void __prof_trigger(int) {}
 
-template <class T>
-static inline T __ldg(const T* p) {
-  return *p;
+// The position of the n-th set bit of mask from bit base, upwards for n > 0 and downwards for
+// n < 0 (n == 0: base itself, if set); 0xffffffff when there is none (PTX's fns).
+static inline unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
+  if (offset == 0) {
+    return base < 32 && (mask >> base & 1u) != 0 ? base : 0xffffffffu;
+  }
+  int count = offset > 0 ? offset - 1 : -offset - 1;
+  const int step = offset > 0 ? 1 : -1;
+  for (int pos = (int)base; pos >= 0 && pos < 32; pos += step) {
+    if ((mask >> pos & 1u) != 0) {
+      if (count == 0) {
+        return (unsigned int)pos;
+      }
+      --count;
+    }
+  }
+  return 0xffffffffu;
 }
-template <class T>
-static inline T __ldcg(const T* p) {
-  return *p;
-}
-template <class T>
-static inline T __ldca(const T* p) {
-  return *p;
-}
-template <class T>
-static inline T __ldcs(const T* p) {
-  return *p;
-}
+
+// Loads and stores with a cache hint: cpu_prelude_memory.h.
 
 static inline long long clock64() {
   return (long long)__builtin_readcyclecounter();

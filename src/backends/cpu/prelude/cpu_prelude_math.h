@@ -295,6 +295,12 @@ __KJIT_CLASSIFY(double)
 static inline int abs(int x) {
   return x < 0 ? -x : x;
 }
+static inline long abs(long x) {
+  return x < 0 ? -x : x;
+}
+static inline long long abs(long long x) {
+  return x < 0 ? -x : x;
+}
 static inline long labs(long x) {
   return x < 0 ? -x : x;
 }
@@ -321,8 +327,12 @@ __KJIT_MINMAX(int, unsigned int, unsigned int)
 __KJIT_MINMAX(unsigned int, int, unsigned int)
 __KJIT_MINMAX(long, long, long)
 __KJIT_MINMAX(unsigned long, unsigned long, unsigned long)
+__KJIT_MINMAX(long, unsigned long, unsigned long)
+__KJIT_MINMAX(unsigned long, long, unsigned long)
 __KJIT_MINMAX(long long, long long, long long)
 __KJIT_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+__KJIT_MINMAX(long long, unsigned long long, unsigned long long)
+__KJIT_MINMAX(unsigned long long, long long, unsigned long long)
 #undef __KJIT_MINMAX
 static inline float min(float a, float b) {
   return __builtin_fminf(a, b);
@@ -336,6 +346,25 @@ static inline double min(double a, double b) {
 static inline double max(double a, double b) {
   return __builtin_fmax(a, b);
 }
+// Mixed float and double, in double, as CUDA's.
+static inline double min(float a, double b) {
+  return __builtin_fmin((double)a, b);
+}
+static inline double min(double a, float b) {
+  return __builtin_fmin(a, (double)b);
+}
+static inline double max(float a, double b) {
+  return __builtin_fmax((double)a, b);
+}
+static inline double max(double a, float b) {
+  return __builtin_fmax(a, (double)b);
+}
+static inline double copysign(float a, double b) {
+  return __builtin_copysign((double)a, b);
+}
+static inline double copysign(double a, float b) {
+  return __builtin_copysign(a, (double)b);
+}
 static inline unsigned int umin(unsigned int a, unsigned int b) {
   return a < b ? a : b;
 }
@@ -348,3 +377,28 @@ static inline long long llmin(long long a, long long b) {
 static inline long long llmax(long long a, long long b) {
   return a > b ? a : b;
 }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
+
+// The C library's classification functions by their internal names, which CUDA's device code
+// has too.
+#define __KJIT_CLASSIFY_NAMED(T, NAN, INF, FINITE, SIGNBIT) \
+  static inline int NAN(T x) {                              \
+    return __builtin_isnan(x);                              \
+  }                                                         \
+  static inline int INF(T x) {                              \
+    return __builtin_isinf(x);                              \
+  }                                                         \
+  static inline int FINITE(T x) {                           \
+    return __builtin_isfinite(x);                           \
+  }                                                         \
+  static inline int SIGNBIT(T x) {                          \
+    return __builtin_signbit(x);                            \
+  }
+__KJIT_CLASSIFY_NAMED(float, __isnanf, __isinff, __finitef, __signbitf)
+__KJIT_CLASSIFY_NAMED(double, __isnan, __isinf, __finite, __signbit)
+#undef __KJIT_CLASSIFY_NAMED

@@ -570,3 +570,14 @@ static inline float fdividef(float x, float y) {
   return x / y;
 }
 #undef __KJIT_VIA_DOUBLE
+
+// CUDA's float overloads of sincos and sincospi, and its fast tanh (CUDA 12.8), here tanhf.
+static inline void sincos(float x, float* s, float* c) {
+  sincosf(x, s, c);
+}
+static inline void sincospi(float x, float* s, float* c) {
+  sincospif(x, s, c);
+}
+static inline float __tanhf(float x) {
+  return tanhf(x);
+}

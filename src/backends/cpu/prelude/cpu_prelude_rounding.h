@@ -221,9 +221,30 @@ __KJIT_ALL_MODES(float, __ull2float, (unsigned long long x), (__kjit_round::from
 __KJIT_ALL_MODES(double, __ll2double, (long long x), (__kjit_round::from_int<double>(x, m)))
 __KJIT_ALL_MODES(double, __ull2double, (unsigned long long x),
                  (__kjit_round::from_int<double>(x, m)))
+// __fmaf_ieee_*: __fmaf_* that never flushes denormals, which a CPU does not anyway.
+__KJIT_DIRECTED(float, __fmaf_ieee, (float x, float y, float z), __kjit_round::fma(x, y, z, m))
 #undef __KJIT_ALL_MODES
 #undef __KJIT_DIRECTED
 #undef __KJIT_MODE
+static inline float __fmaf_ieee_rn(float x, float y, float z) {
+  return __builtin_fmaf(x, y, z);
+}
+// The float2 forms (sm_100): each element in the mode.
+#define __KJIT_FLOAT2(M)                                           \
+  static inline float2 __fadd2_##M(float2 a, float2 b) {           \
+    return {__fadd_##M(a.x, b.x), __fadd_##M(a.y, b.y)};           \
+  }                                                                \
+  static inline float2 __fmul2_##M(float2 a, float2 b) {           \
+    return {__fmul_##M(a.x, b.x), __fmul_##M(a.y, b.y)};           \
+  }                                                                \
+  static inline float2 __ffma2_##M(float2 a, float2 b, float2 c) { \
+    return {__fmaf_##M(a.x, b.x, c.x), __fmaf_##M(a.y, b.y, c.y)}; \
+  }
+__KJIT_FLOAT2(rn)
+__KJIT_FLOAT2(rz)
+__KJIT_FLOAT2(ru)
+__KJIT_FLOAT2(rd)
+#undef __KJIT_FLOAT2
 static inline double __int2double_rn(int x) {
   return (double)x;  // exact
 }

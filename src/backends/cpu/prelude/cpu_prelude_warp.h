@@ -259,6 +259,18 @@ static inline int __all_sync(unsigned mask, int predicate, unsigned __site = __K
   return 1;
 }
 
+// Whether the predicate is the same in every lane of the mask that arrived.
+static inline int __uni_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
+  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), __site);
+  const unsigned voters = m.met() & mask;
+  for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
+    if ((voters >> j & 1u) != 0 && (m.value<unsigned char>(j) != 0) != (predicate != 0)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 template <class T>
 static inline unsigned __match_any_sync(unsigned mask, T value, unsigned __site = __KJIT_SITE) {
   const __kjit::warp_meeting m = __kjit::warp_meet(value, __site);

@@ -74,3 +74,12 @@ __KJIT_TEXTURE_REFERENCE_READ(tex3D)
 __KJIT_TEXTURE_REFERENCE_READ(tex1DLayered)
 __KJIT_TEXTURE_REFERENCE_READ(tex2DLayered)
 #undef __KJIT_TEXTURE_REFERENCE_READ
+
+// `register`, which C++17 removed, is still in older kernel files (SHOC, HeCBench's maxFlops):
+// nvcc takes it, NVRTC refuses it. Here it means nothing, as it means nothing to nvcc.
+#define register
+
+// What nvcc's implicit <cuda_runtime.h> makes visible in every .cu file and NVRTC does not: the
+// runtime's host functions (declarations; NVRTC has its types), and the C library's names that
+// come with it (M_PI, INFINITY, uint, std::size_t ...). kjit's headers are among the named ones.
+#include <cuda_runtime.h>

@@ -57,7 +57,61 @@ __device__ inline lane_mask tile_mask(unsigned int size) {
   return ((lane_mask(1) << size) - 1) << (lane() & ~(size - 1));
 }
 
-#if defined(__KJIT_CUDA__) || defined(__KJIT_CPU__)
+// Whether the GPU compiler's shuffle intrinsics take a T as it is: its arithmetic types (bool,
+// char and short are promoted to int). Any other trivially copyable T (a struct, a half, an
+// enum, a pointer) is shuffled in 32-bit words, as CUDA's own cooperative groups do.
+template <class T>
+struct native_shuffle {
+  static constexpr bool value = false;
+};
+#define __KJIT_CG_NATIVE(T)             \
+  template <>                           \
+  struct native_shuffle<T> {            \
+    static constexpr bool value = true; \
+  };
+__KJIT_CG_NATIVE(bool)
+__KJIT_CG_NATIVE(char)
+__KJIT_CG_NATIVE(signed char)
+__KJIT_CG_NATIVE(unsigned char)
+__KJIT_CG_NATIVE(short)
+__KJIT_CG_NATIVE(unsigned short)
+__KJIT_CG_NATIVE(int)
+__KJIT_CG_NATIVE(unsigned int)
+__KJIT_CG_NATIVE(long)
+__KJIT_CG_NATIVE(unsigned long)
+__KJIT_CG_NATIVE(long long)
+__KJIT_CG_NATIVE(unsigned long long)
+__KJIT_CG_NATIVE(float)
+__KJIT_CG_NATIVE(double)
+#undef __KJIT_CG_NATIVE
+
+#if defined(__KJIT_CUDA__) || defined(__KJIT_HIP__)
+/// `value` shuffled one 32-bit word at a time: shuffle(word) gives each word of the other lane.
+template <class T, class Shuffle>
+__device__ inline T shuffle_words(T value, Shuffle shuffle) {
+  static_assert(__is_trivially_copyable(T),
+                "cooperative groups shuffle (and reduce) trivially copyable types only");
+  constexpr unsigned int n = (sizeof(T) + 3) / 4;
+  unsigned int words[n] = {};
+#if defined(__KJIT_CUDA__)  // NVRTC's memcpy is a builtin; it has no __builtin_memcpy
+  memcpy(words, &value, sizeof(T));
+#else
+  __builtin_memcpy(words, &value, sizeof(T));
+#endif
+  for (unsigned int i = 0; i < n; ++i) {
+    words[i] = shuffle(words[i]);
+  }
+#if defined(__KJIT_CUDA__)
+  memcpy(&value, words, sizeof(T));
+#else
+  __builtin_memcpy(&value, words, sizeof(T));
+#endif
+  return value;
+}
+#endif
+
+#if defined(__KJIT_CPU__)
+// The CPU prelude's intrinsics take any trivially copyable T.
 __device__ inline void warp_sync(lane_mask m) {
   __syncwarp(m);
 }
@@ -83,6 +137,48 @@ __device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width) {
 __device__ inline lane_mask active() {
   return __activemask();
 }
+#elif defined(__KJIT_CUDA__)
+__device__ inline void warp_sync(lane_mask m) {
+  __syncwarp(m);
+}
+__device__ inline lane_mask ballot(lane_mask m, int p) {
+  return __ballot_sync(m, p);
+}
+template <class T>
+__device__ inline T shfl(lane_mask m, T v, int src, int width) {
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_sync(m, v, src, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_sync(m, w, src, width); });
+  }
+}
+template <class T>
+__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width) {
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_up_sync(m, v, d, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_up_sync(m, w, d, width); });
+  }
+}
+template <class T>
+__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width) {
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_down_sync(m, v, d, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_down_sync(m, w, d, width); });
+  }
+}
+template <class T>
+__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width) {
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_xor_sync(m, v, x, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_xor_sync(m, w, x, width); });
+  }
+}
+__device__ inline lane_mask active() {
+  return __activemask();
+}
 #elif defined(__KJIT_HIP__)
 // ROCm 5's HIP has no _sync forms: a wavefront runs in lockstep.
 __device__ inline void warp_sync(lane_mask) {
@@ -95,19 +191,35 @@ __device__ inline lane_mask ballot(lane_mask m, int p) {
 }
 template <class T>
 __device__ inline T shfl(lane_mask, T v, int src, int width) {
-  return __shfl(v, src, width);
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl(v, src, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl(w, src, width); });
+  }
 }
 template <class T>
 __device__ inline T shfl_up(lane_mask, T v, unsigned int d, int width) {
-  return __shfl_up(v, d, width);
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_up(v, d, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_up(w, d, width); });
+  }
 }
 template <class T>
 __device__ inline T shfl_down(lane_mask, T v, unsigned int d, int width) {
-  return __shfl_down(v, d, width);
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_down(v, d, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_down(w, d, width); });
+  }
 }
 template <class T>
 __device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width) {
-  return __shfl_xor(v, x, width);
+  if constexpr (native_shuffle<T>::value) {
+    return __shfl_xor(v, x, width);
+  } else {
+    return shuffle_words(v, [=](unsigned int w) { return __shfl_xor(w, x, width); });
+  }
 }
 __device__ inline lane_mask active() {
   return __ballot(1);

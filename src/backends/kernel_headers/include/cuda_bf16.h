@@ -291,15 +291,39 @@ __device__ inline __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat1
 #endif
 }
 
-#if defined(__KJIT_CUDA__)  // NVRTC's __ldg has no overload for these
-__device__ inline __nv_bfloat16 __ldg(const __nv_bfloat16* p) {
-  return __ushort_as_bfloat16(__ldg(reinterpret_cast<const unsigned short*>(p)));
-}
-__device__ inline __nv_bfloat162 __ldg(const __nv_bfloat162* p) {
-  const unsigned int v = __ldg(reinterpret_cast<const unsigned int*>(p));
-  return __nv_bfloat162(__ushort_as_bfloat16(static_cast<unsigned short>(v)),
-                 __ushort_as_bfloat16(static_cast<unsigned short>(v >> 16)));
-}
+#if defined(__KJIT_CUDA__)
+// The loads and stores with a cache hint (NVRTC's have no overload for these), through those of
+// the same bits.
+#define __KJIT_BF16_LOAD(NAME)                                                         \
+  __device__ inline __nv_bfloat16 NAME(const __nv_bfloat16* p) {                       \
+    return __ushort_as_bfloat16(NAME(reinterpret_cast<const unsigned short*>(p)));     \
+  }                                                                                    \
+  __device__ inline __nv_bfloat162 NAME(const __nv_bfloat162* p) {                     \
+    const unsigned int v = NAME(reinterpret_cast<const unsigned int*>(p));             \
+    return __nv_bfloat162(__ushort_as_bfloat16(static_cast<unsigned short>(v)),        \
+                          __ushort_as_bfloat16(static_cast<unsigned short>(v >> 16))); \
+  }
+#define __KJIT_BF16_STORE(NAME)                                           \
+  __device__ inline void NAME(__nv_bfloat16* p, __nv_bfloat16 v) {        \
+    NAME(reinterpret_cast<unsigned short*>(p), __bfloat16_as_ushort(v));  \
+  }                                                                       \
+  __device__ inline void NAME(__nv_bfloat162* p, __nv_bfloat162 v) {      \
+    NAME(reinterpret_cast<unsigned int*>(p),                              \
+         static_cast<unsigned int>(__bfloat16_as_ushort(v.x)) |           \
+             static_cast<unsigned int>(__bfloat16_as_ushort(v.y)) << 16); \
+  }
+__KJIT_BF16_LOAD(__ldg)
+__KJIT_BF16_LOAD(__ldca)
+__KJIT_BF16_LOAD(__ldcg)
+__KJIT_BF16_LOAD(__ldcs)
+__KJIT_BF16_LOAD(__ldlu)
+__KJIT_BF16_LOAD(__ldcv)
+__KJIT_BF16_STORE(__stcg)
+__KJIT_BF16_STORE(__stcs)
+__KJIT_BF16_STORE(__stwb)
+__KJIT_BF16_STORE(__stwt)
+#undef __KJIT_BF16_LOAD
+#undef __KJIT_BF16_STORE
 #endif
 
 #define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)

@@ -319,15 +319,39 @@ __device__ inline __half2 atomicAdd(__half2* address, __half2 value) {
 #endif
 }
 
-#if defined(__KJIT_CUDA__)  // NVRTC's __ldg has no overload for these
-__device__ inline __half __ldg(const __half* p) {
-  return __ushort_as_half(__ldg(reinterpret_cast<const unsigned short*>(p)));
-}
-__device__ inline __half2 __ldg(const __half2* p) {
-  const unsigned int v = __ldg(reinterpret_cast<const unsigned int*>(p));
-  return __half2(__ushort_as_half(static_cast<unsigned short>(v)),
-                 __ushort_as_half(static_cast<unsigned short>(v >> 16)));
-}
+#if defined(__KJIT_CUDA__)
+// The loads and stores with a cache hint (NVRTC's have no overload for these), through those of
+// the same bits.
+#define __KJIT_HALF_LOAD(NAME)                                                 \
+  __device__ inline __half NAME(const __half* p) {                             \
+    return __ushort_as_half(NAME(reinterpret_cast<const unsigned short*>(p))); \
+  }                                                                            \
+  __device__ inline __half2 NAME(const __half2* p) {                           \
+    const unsigned int v = NAME(reinterpret_cast<const unsigned int*>(p));     \
+    return __half2(__ushort_as_half(static_cast<unsigned short>(v)),           \
+                   __ushort_as_half(static_cast<unsigned short>(v >> 16)));    \
+  }
+#define __KJIT_HALF_STORE(NAME)                                                                   \
+  __device__ inline void NAME(__half* p, __half v) {                                              \
+    NAME(reinterpret_cast<unsigned short*>(p), __half_as_ushort(v));                              \
+  }                                                                                               \
+  __device__ inline void NAME(__half2* p, __half2 v) {                                            \
+    NAME(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(__half_as_ushort(v.x)) |   \
+                                                 static_cast<unsigned int>(__half_as_ushort(v.y)) \
+                                                     << 16);                                      \
+  }
+__KJIT_HALF_LOAD(__ldg)
+__KJIT_HALF_LOAD(__ldca)
+__KJIT_HALF_LOAD(__ldcg)
+__KJIT_HALF_LOAD(__ldcs)
+__KJIT_HALF_LOAD(__ldlu)
+__KJIT_HALF_LOAD(__ldcv)
+__KJIT_HALF_STORE(__stcg)
+__KJIT_HALF_STORE(__stcs)
+__KJIT_HALF_STORE(__stwb)
+__KJIT_HALF_STORE(__stwt)
+#undef __KJIT_HALF_LOAD
+#undef __KJIT_HALF_STORE
 #endif
 
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7C00U)

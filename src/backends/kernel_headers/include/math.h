@@ -1,6 +1,7 @@
 // kjit's <math.h> for kernels. The functions of CUDA's Math API need no include on any backend
 // (each prelude or compiler provides them); this adds the C library's constants and macros, and
-// the classification functions NVRTC leaves out.
+// the classification functions NVRTC leaves out. As libstdc++'s, it brings <cmath> (std::sqrt,
+// std::size_t ...) with it.
 #ifndef __KJIT_MATH_H
 #define __KJIT_MATH_H
 #include "__kjit_headers.h"
@@ -96,5 +97,7 @@ __KJIT_HD int fpclassify(double x) {
   return __builtin_fpclassify(FP_NAN, FP_INFINITE, FP_NORMAL, FP_SUBNORMAL, FP_ZERO, x);
 }
 #endif
+
+#include <cmath>
 
 #endif

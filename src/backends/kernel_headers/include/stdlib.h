@@ -1,8 +1,11 @@
 // kjit's <stdlib.h> for kernels: malloc, free and abs, which device code may call, and the rest of
-// the C library's utilities as host functions that a kernel cannot call.
+// the C library's utilities as host functions that a kernel cannot call. As with glibc and
+// libstdc++, it brings <sys/types.h>'s names (uint, ushort, ulong ...) and <cstdlib>'s
+// (std::size_t, std::abs ...).
 #ifndef __KJIT_STDLIB_H
 #define __KJIT_STDLIB_H
 #include <stddef.h>
+#include <sys/types.h>
 #include "__kjit_headers.h"
 
 #define EXIT_SUCCESS 0
@@ -44,5 +47,7 @@ ldiv_t ldiv(long, long) __KJIT_HOST_ONLY;
 void abort(void) __KJIT_HOST_ONLY;
 #endif
 }
+
+#include <cstdlib>
 
 #endif
