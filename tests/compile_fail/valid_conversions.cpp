@@ -13,3 +13,8 @@ void f(kjit::Kernel<float, const float*, float*, int> k, kjit::DeviceBuffer<floa
   k.launch(c, 2.0f, nullptr, y, 4);
   k.launch(y.device().default_stream(), c, 2.0f, x, y, 4);
 }
+// A volatile parameter (a kernel that polls memory other blocks write) takes the same memory.
+void g(kjit::Kernel<volatile float*, const volatile int*> k, kjit::DeviceBuffer<float>& x,
+       kjit::DevicePtr<int> p) {
+  k.launch(kjit::LaunchConfig{}, x, p);
+}

@@ -98,7 +98,7 @@ struct ArgumentCheck {
                 "kjit: a kernel pointer parameter takes a DeviceBuffer<T>, a DevicePtr<T>, a "
                 "std::span<T> or nullptr");
   static_assert(!(param_is_pointer && arg_is_memory) ||
-                    std::is_same_v<std::remove_const_t<Element>, std::remove_const_t<Pointee>>,
+                    std::is_same_v<std::remove_cv_t<Element>, std::remove_cv_t<Pointee>>,
                 "kjit: the element type of the buffer, pointer or span differs from the type the "
                 "kernel parameter points to");
   static_assert(!(param_is_pointer && arg_is_memory) || !std::is_const_v<Element> ||
