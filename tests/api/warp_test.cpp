@@ -524,5 +524,114 @@ TEST_F(Warp, AWarpMeetingRightBeforeABarrier) {
   }
 }
 
+TEST_F(Warp, AVoteInADivergentBranchThenTheConvergedWarpMeets) {
+  // Lanes that skip a warp-level operation in a branch (odd lanes, the first half, a subset that
+  // depends on the data) reach the converged warp's next operation while the branch's lanes are
+  // still at theirs: the converged shuffles, votes and __syncwarp() must wait for them, as on a
+  // GPU, not go on with half a warp (cooperative groups' coalesced_threads() then
+  // binary_partition, cuda-samples' warpAggregatedAtomicsCG and binaryPartitionCG). The branch's
+  // operation is a ballot, __activemask(), __any_sync, __all_sync, a ballot over __activemask(),
+  // or a ballot through a helper function that the converged ballot calls too (one call site).
+  KJIT_SEED_TRACE();
+  const Program p = Program::from_source("diverged_votes.cu", R"(
+    __device__ unsigned vote(unsigned mask, bool p) { return __ballot_sync(mask, p); }
+    __global__ void k(const int* in, int* out, int subset_kind, int op) {
+      __shared__ int s[64];
+      const int t = threadIdx.x;
+      const int lane = t & 31;
+      const int i = blockIdx.x * blockDim.x + t;
+      const int v = in[i];
+      int* o = out + 9 * i;
+      const bool inside = subset_kind == 0 ? (lane & 1) != 0 : subset_kind == 1 ? lane < 16
+                                                                                : v % 3 == 0;
+      const unsigned subset = __ballot_sync(0xffffffffu, inside);
+      if (inside) {
+        switch (op) {
+          case 0: o[0] = (int)__ballot_sync(subset, v > 50); break;
+          case 1: o[0] = (int)__activemask(); break;
+          case 2: o[0] = __any_sync(subset, v > 80); break;
+          case 3: o[0] = __all_sync(subset, v > 20); break;
+          case 4: o[0] = (int)__ballot_sync(__activemask(), v > 50); break;
+          default: o[0] = (int)vote(subset, v > 50); break;
+        }
+      }
+      s[t] = v * 3 + 1;
+      __syncwarp();
+      o[1] = s[t ^ 1];
+      o[2] = __shfl_sync(0xffffffffu, v, (lane * 7 + 3) & 31);
+      o[3] = __shfl_xor_sync(0xffffffffu, v, 1);
+      o[4] = (int)vote(0xffffffffu, (v & 1) != 0);
+      o[5] = __all_sync(0xffffffffu, v > 5);
+      o[6] = __any_sync(0xffffffffu, v > 95);
+      int r = v;
+      for (int offset = 16; offset > 0; offset /= 2) r += __shfl_xor_sync(0xffffffffu, r, offset);
+      o[7] = r;
+      o[8] = __shfl_down_sync(0xffffffffu, v, 5);
+    })");
+  auto k = p.kernel<const int*, int*, int, int>("k", device);
+  constexpr unsigned kBlock = 64;
+  constexpr unsigned kGrid = 3;
+  constexpr std::size_t kThreads = std::size_t{kBlock} * kGrid;
+  constexpr int kOut = 9;
+  const char* const kSubsets[] = {"odd lanes", "first half", "v % 3 == 0"};
+  const char* const kOps[] = {
+      "__ballot_sync",     "__activemask", "__any_sync", "__all_sync", "ballot over __activemask",
+      "ballot in a helper"};
+  for (int subset_kind = 0; subset_kind < 3; ++subset_kind) {
+    for (int op = 0; op < 6; ++op) {
+      const std::vector<int> in = random_vector<int>(kThreads, 0, 99);
+      auto out = poisoned<int>(kThreads * kOut);
+      k.launch(LaunchConfig{.grid = {kGrid}, .block = {kBlock}}, device.upload(in), out,
+               subset_kind, op);
+      const std::vector<int> got = out.download();
+      for (std::size_t warp = 0; warp < kThreads; warp += 32) {
+        const auto value = [&](unsigned lane) { return in[warp + lane]; };
+        const auto lanes_where = [&](auto&& predicate) {
+          unsigned m = 0;
+          for (unsigned l = 0; l < 32; ++l) {
+            m |= predicate(l) ? 1U << l : 0U;
+          }
+          return m;
+        };
+        const unsigned subset = lanes_where([&](unsigned l) {
+          return subset_kind == 0 ? (l & 1U) != 0 : subset_kind == 1 ? l < 16 : value(l) % 3 == 0;
+        });
+        const unsigned above_50 = lanes_where([&](unsigned l) { return value(l) > 50; }) & subset;
+        const bool any_above_80 =
+            (lanes_where([&](unsigned l) { return value(l) > 80; }) & subset) != 0;
+        const bool all_above_20 =
+            (lanes_where([&](unsigned l) { return value(l) > 20; }) & subset) == subset;
+        const int branch[] = {static_cast<int>(above_50), static_cast<int>(subset),
+                              any_above_80 ? 1 : 0,       all_above_20 ? 1 : 0,
+                              static_cast<int>(above_50), static_cast<int>(above_50)};
+        int sum = 0;
+        for (unsigned l = 0; l < 32; ++l) {
+          sum += value(l);
+        }
+        for (unsigned l = 0; l < 32; ++l) {
+          const int* o = got.data() + (warp + l) * kOut;
+          const std::string where = std::string(kSubsets[subset_kind]) + ", " + kOps[op] +
+                                    ": thread " + std::to_string(warp + l);
+          if ((subset >> l & 1U) != 0) {
+            EXPECT_EQ(o[0], branch[op]) << where;
+          }
+          EXPECT_EQ(o[1], value(l ^ 1U) * 3 + 1) << where << " (__syncwarp)";
+          EXPECT_EQ(o[2], value((l * 7 + 3) & 31U)) << where << " (__shfl_sync)";
+          EXPECT_EQ(o[3], value(l ^ 1U)) << where << " (__shfl_xor_sync)";
+          EXPECT_EQ(static_cast<unsigned>(o[4]),
+                    lanes_where([&](unsigned u) { return (value(u) & 1) != 0; }))
+              << where << " (__ballot_sync)";
+          EXPECT_EQ(o[5], lanes_where([&](unsigned u) { return value(u) > 5; }) == ~0U ? 1 : 0)
+              << where << " (__all_sync)";
+          EXPECT_EQ(o[6], lanes_where([&](unsigned u) { return value(u) > 95; }) != 0 ? 1 : 0)
+              << where << " (__any_sync)";
+          EXPECT_EQ(o[7], sum) << where << " (butterfly sum)";
+          EXPECT_EQ(o[8], value(l + 5 < 32 ? l + 5 : l)) << where << " (__shfl_down_sync)";
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

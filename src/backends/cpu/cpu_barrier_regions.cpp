@@ -1091,8 +1091,22 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
   // The thread whose slots hold the values the same in every thread of a pass over all threads:
   // thread 0, or the first live one in a pass over the live threads.
   Value* holder = over_live ? b.CreateZExt(live_first, i64) : b.getInt64(0);
-  // Past the linear index of the last thread the pass runs.
-  Value* runs_to = over_live ? b.CreateZExt(live_end, i64) : threads;
+  // A pass that runs the threads at warp meetings on leaves those the runtime holds where they
+  // are (kjit_cpu_warp_release): their flags in the warp area (cpu_abi.h).
+  Value* held_flags = nullptr;
+  if (mode == PassMode::warp) {
+    Value* area = b.CreateLoad(
+        ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), block, offsetof(kjit_cpu_block, warp)),
+        "warp_area");
+    Value* n = b.CreateAnd(b.CreateAdd(threads, b.getInt64(KJIT_CPU_WARP_LANES - 1)),
+                           b.getInt64(~std::uint64_t{KJIT_CPU_WARP_LANES - 1}));
+    held_flags = b.CreateInBoundsGEP(
+        b.getInt8Ty(), area,
+        b.CreateAdd(
+            b.getInt64(KJIT_CPU_WARP_HELD_AT(0)),
+            b.CreateMul(n, b.getInt64(KJIT_CPU_WARP_HELD_AT(1) - KJIT_CPU_WARP_HELD_AT(0)))),
+        "held_flags");
+  }
   // The uniform values every thread of the pass reads: thread 0's (all threads are at one
   // barrier), or, when each thread runs its own region, the running thread's.
   const auto take_snapshots = [&](Value* tid) {
@@ -1174,7 +1188,12 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
       const auto runs_at = [&](unsigned k) {  // a warp pass holds the threads at barriers
         return mode != PassMode::warp || (k > code.barriers && k <= code.barriers + code.warps);
       };
-      llvm::SwitchInst* sw = b.CreateSwitch(state, join, static_cast<unsigned>(runs.size()));
+      Value* at = state;
+      if (held_flags != nullptr) {  // a held thread runs nothing: state 0 has no case
+        Value* held = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, held_flags, tid), "held");
+        at = b.CreateSelect(b.CreateICmpNE(held, b.getInt32(0)), b.getInt32(0), state);
+      }
+      llvm::SwitchInst* sw = b.CreateSwitch(at, join, static_cast<unsigned>(runs.size()));
       for (unsigned k = 1; k < runs.size(); ++k) {
         if (runs[k] != nullptr && runs_at(k)) {
           sw->addCase(b.getInt32(k), run(runs[k]));
@@ -1367,7 +1386,7 @@ Function* make_pass(Function& f, const Regions& code, unsigned r, PassMode mode,
     }
   }
   if (mode == PassMode::all) {
-    version_pass(*pass, xs, nx, holder, runs_to);
+    version_pass(*pass, xs, nx);
   }
   return pass;
 }
@@ -1400,6 +1419,8 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
   Value* ny = field(i32, offsetof(kjit_cpu_block, block_dim) + 4, "ny");
   Value* nz = field(i32, offsetof(kjit_cpu_block, block_dim) + 8, "nz");
   Value* frame = field(ptr, offsetof(kjit_cpu_block, frame), "frame");
+  Value* warp_area =
+      code.warps > 0 ? field(ptr, offsetof(kjit_cpu_block, warp), "warp_area") : nullptr;
   Value* threads = b.CreateMul(b.CreateMul(b.CreateZExt(nx, i64), b.CreateZExt(ny, i64)),
                                b.CreateZExt(nz, i64), "threads");
   BasicBlock* start = BasicBlock::Create(ctx, "start", driver);
@@ -1420,7 +1441,24 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
   // of them), kNoHolder after passes in which each thread keeps its own)
   constexpr std::uint64_t kNoHolder = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::tuple<BasicBlock*, Value*, bool, Value*>> incoming;
+  // The block's round of warp meetings (cpu_abi.h): the next one starts before every pass but
+  // those of threads at loop stops, which leave the threads at warp meetings waiting; before a
+  // pass that runs each thread at a meeting on, the runtime starts it and holds the meetings
+  // that wait for lanes still on their way (cpu_warp_meetings.hpp).
+  const auto next_round = [&](PassMode mode) {
+    if (warp_area == nullptr || mode == PassMode::through) {
+      return;
+    }
+    if (mode == PassMode::warp) {
+      const llvm::FunctionCallee release = f.getParent()->getOrInsertFunction(
+          kWarpReleaseSymbol, llvm::Type::getVoidTy(ctx), ptr, i64);
+      b.CreateCall(release, {warp_area, threads});
+      return;
+    }
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i32, warp_area, "round"), b.getInt32(1)), warp_area);
+  };
   const auto call_pass = [&](unsigned r, PassMode mode) {
+    next_round(mode);
     Value* result = b.CreateCall(make_pass(f, code, r, mode, layout, spaces),
                                  {args, block, frame, threads, nx, ny, nz});
     incoming.emplace_back(b.GetInsertBlock(), result, true,
@@ -1560,6 +1598,7 @@ Function* make_driver(Function& f, const Regions& code, const FrameLayout& layou
       BasicBlock* at = BasicBlock::Create(ctx, fmt::format("live{}", r), driver);
       at_live->addCase(b.getInt32(r), at);
       b.SetInsertPoint(at);
+      next_round(PassMode::all);
       Value* out = b.CreateCall(make_pass(f, code, r, PassMode::all, layout, spaces, true),
                                 {args, block, frame, threads, nx, ny, nz, live_first, live_end});
       incoming.emplace_back(b.GetInsertBlock(), out, true, range[0]);
@@ -1621,10 +1660,10 @@ RegionSplit split_at_barriers(Function& thread_entry, Function& barrier, Functio
     wait->addFnAttr(llvm::Attribute::Convergent);
     wait->addFnAttr(llvm::Attribute::NoUnwind);
   }
-  // A lane's warp count reads the warp area it is given and nothing else (cpu_prelude_warp.h),
-  // which C++ cannot say: a pass's stores into the frame then move past it.
-  if (Function* count = thread_entry.getParent()->getFunction(kWarpCountSymbol)) {
-    count->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref));
+  // The warp round reads the warp area it is given and nothing else (cpu_prelude_warp.h), which
+  // C++ cannot say: a pass's stores into the frame then move past it.
+  if (Function* round = thread_entry.getParent()->getFunction(kWarpRoundSymbol)) {
+    round->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref));
   }
   if (!inline_calls(thread_entry, barrier_users, what == SplitAt::loops, out.why_not)) {
     return out;

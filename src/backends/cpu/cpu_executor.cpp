@@ -91,11 +91,12 @@ std::size_t warp_area_bytes(const CpuLaunch& launch) {
   if (!launch.warp) {
     return 0;
   }
-  return align_up(launch.block.volume(), KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_AREA_BYTES +
+  return KJIT_CPU_WARP_HEAD_BYTES +
+         align_up(launch.block.volume(), KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_AREA_BYTES +
          KJIT_CPU_WARP_TAIL_BYTES;
 }
 
-/// Starts block `id` in record `b`: its index, and no warp-level operation done yet.
+/// Starts block `id` in record `b`: its index, and no warp meeting held yet (round 0).
 void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
   if (b.grid_dim[1] == 1 && b.grid_dim[2] == 1) {  // a 1-D grid: no divisions
     b.block_idx[0] = static_cast<unsigned>(id);
@@ -108,7 +109,9 @@ void set_block_index(kjit_cpu_block& b, std::uint64_t id) {
   }
   if (b.warp != nullptr) {
     const std::size_t threads = std::size_t{b.block_dim[0]} * b.block_dim[1] * b.block_dim[2];
-    std::memset(b.warp, 0, align_up(threads, KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_ZERO_BYTES);
+    std::memset(b.warp, 0,
+                KJIT_CPU_WARP_HEAD_BYTES +
+                    align_up(threads, KJIT_CPU_WARP_LANES) * KJIT_CPU_WARP_ZERO_BYTES);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "backends/cpu/cpu_fault_signals.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_race_check.hpp"
+#include "backends/cpu/cpu_warp_meetings.hpp"
 #include "backends/cpu/fiber_sanitizers.hpp"
 
 #include <kjit/error.hpp>
@@ -144,11 +145,25 @@ void FiberBlockRunner::run(ThreadEntry entry, void* const* args, kjit_cpu_block&
   // Round robin: each round runs every unfinished thread up to its next barrier, so a thread
   // resumes past a barrier only after all others reached it (or ended, as on a GPU). While any
   // thread waits where its warp meets, a round runs only those: the others wait at a barrier.
+  // Each round is the next of the block's warp meetings (cpu_warp_meetings.hpp): in a round of
+  // warp meetings, the lanes whose meeting the runtime holds wait on.
   std::size_t remaining = count;
   bool warps_only = false;
   while (remaining > 0) {
     bool warps_next = false;
+    bool holds = false;
+    if (block.warp != nullptr) {
+      if (warps_only) {
+        holds = release_warp_meetings(block.warp, count);
+      } else {
+        next_warp_round(block.warp);
+      }
+    }
     for (std::size_t i = 0; i < count; ++i) {
+      if (warps_only && holds && s.at_warp[i] != 0 && warp_lane_held(block.warp, count, i)) {
+        warps_next = true;
+        continue;
+      }
       if (s.finished[i] == 0 && (!warps_only || s.at_warp[i] != 0)) {
         s.at_warp[i] = 0;
         void* fake_stack = nullptr;

@@ -960,7 +960,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
     new GlobalVariable(m, info_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
                        info_name);
   }
-  lower_warp_counts(m);
+  lower_warp_rounds(m);
   keep_device_variables(m, keep);
   internalize_all_but(m, keep);
 

@@ -1,6 +1,5 @@
 #include "backends/cpu/cpu_pass_versions.hpp"
 
-#include "backends/cpu/cpu_ir_loops.hpp"
 #include "backends/cpu/cpu_runtime_symbols.hpp"
 
 #include <llvm/IR/Constants.h>
@@ -57,42 +56,35 @@ std::vector<IndexAdd> index_adds(const std::vector<Value*>& xs, const BasicBlock
   return out;
 }
 
-bool is_warp_count(const llvm::CallInst* call) {
+bool is_warp_round(const llvm::CallInst* call) {
   const llvm::Function* callee = call->getCalledFunction();
-  return callee != nullptr && callee->getName() == llvm::StringRef(kWarpCountSymbol);
+  return callee != nullptr && callee->getName() == llvm::StringRef(kWarpRoundSymbol);
 }
 
-/// The pass's calls of __kjit_warp_count, when one of them reads a warp area of a size known on
-/// entry; none otherwise. Every call reads the block's warp area (the prelude computes both from
-/// the block record), possibly through copies of the same computation.
-std::vector<llvm::CallInst*> warp_counts(llvm::Function& pass) {
+/// The pass's calls of __kjit_warp_round, when one of them reads a warp area known on entry;
+/// none otherwise. Every call reads the block's warp area (the prelude reads it from the block
+/// record), possibly through copies of the same load.
+std::vector<llvm::CallInst*> warp_rounds(llvm::Function& pass) {
   std::vector<llvm::CallInst*> out;
   for (BasicBlock& block : pass) {
     for (llvm::Instruction& i : block) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-      if (call == nullptr || !is_warp_count(call)) {
+      if (call == nullptr || !is_warp_round(call)) {
         continue;
       }
-      const bool on_entry = known_on_entry(call->getArgOperand(0), pass.getEntryBlock()) &&
-                            known_on_entry(call->getArgOperand(1), pass.getEntryBlock());
+      const bool on_entry = known_on_entry(call->getArgOperand(0), pass.getEntryBlock());
       out.insert(on_entry ? out.begin() : out.end(), call);  // one known on entry first
     }
   }
-  if (out.empty() || !known_on_entry(out[0]->getArgOperand(0), pass.getEntryBlock()) ||
-      !known_on_entry(out[0]->getArgOperand(1), pass.getEntryBlock())) {
+  if (out.empty() || !known_on_entry(out[0]->getArgOperand(0), pass.getEntryBlock())) {
     return {};
   }
   return out;
 }
 
-/// Lane `tid`'s count in warp area `area` of `n` lanes: the n 4-byte counts follow the two places'
-/// n 8-byte stamps (cpu_prelude_warp.h).
-Value* emit_count(llvm::IRBuilderBase& b, Value* area, Value* n, Value* tid) {
-  auto* i64 = b.getInt64Ty();
-  Value* counts = b.CreateInBoundsGEP(i64, area, b.CreateShl(b.CreateZExt(n, i64), 1));
-  return b.CreateLoad(b.getInt32Ty(),
-                      b.CreateInBoundsGEP(b.getInt32Ty(), counts, b.CreateZExt(tid, i64)),
-                      "warp.count");
+/// The block's round of warp meetings, from its warp area `area` (cpu_abi.h).
+Value* emit_round(llvm::IRBuilderBase& b, Value* area) {
+  return b.CreateLoad(b.getInt32Ty(), area, "warp.round");
 }
 
 /// Gives the cloned loops their own loop metadata: two loops must not share an identity.
@@ -115,12 +107,21 @@ void renew_loop_ids(const std::vector<BasicBlock*>& blocks) {
 
 }  // namespace
 
-bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx, Value* first,
-                  Value* end) {
+bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx) {
   BasicBlock& entry = pass.getEntryBlock();
+  // The round is the same for all threads and does not change during a pass: read once, every
+  // lane reads and writes the same place of its warp area.
+  const std::vector<llvm::CallInst*> rounds = warp_rounds(pass);
+  if (!rounds.empty()) {
+    llvm::IRBuilder<> at_entry(entry.getTerminator());
+    Value* round = emit_round(at_entry, rounds[0]->getArgOperand(0));
+    for (llvm::CallInst* call : rounds) {
+      call->replaceAllUsesWith(round);
+      call->eraseFromParent();
+    }
+  }
   const std::vector<IndexAdd> adds = index_adds(xs, entry);
-  const std::vector<llvm::CallInst*> counts = warp_counts(pass);
-  if (adds.empty() && counts.empty()) {
+  if (adds.empty()) {
     return false;
   }
   // Every block but the entry, copied; the copies use the entry's values as the originals do.
@@ -170,43 +171,24 @@ bool version_pass(llvm::Function& pass, const std::vector<Value*>& xs, Value* nx
     copy->setHasNoSignedWrap(true);
     copy->setHasNoUnsignedWrap(true);
   }
-  if (!counts.empty()) {
-    // Does every thread that runs have the first one's count? (None of them has ended.)
-    Value* area = counts[0]->getArgOperand(0);
-    Value* n = counts[0]->getArgOperand(1);
-    Value* count = emit_count(b, area, n, first);
-    const Carried alike = emit_range(
-        b, first, end, {b.getTrue()},
-        [&](Value* tid, const Carried& c) {
-          return Carried{b.CreateAnd(c[0], b.CreateICmpEQ(emit_count(b, area, n, tid), count))};
-        },
-        nullptr, false);
-    holds = b.CreateAnd(holds, alike[0]);
-    for (llvm::CallInst* call : counts) {
-      auto* copy = llvm::cast<llvm::CallInst>(map[call]);
-      copy->replaceAllUsesWith(count);
-      copy->eraseFromParent();
-    }
-  }
   b.CreateCondBr(holds, fast, general);
   return true;
 }
 
-void lower_warp_counts(llvm::Module& m) {
-  llvm::Function* hook = m.getFunction(llvm::StringRef(kWarpCountSymbol));
+void lower_warp_rounds(llvm::Module& m) {
+  llvm::Function* hook = m.getFunction(llvm::StringRef(kWarpRoundSymbol));
   if (hook == nullptr) {
     return;
   }
   std::vector<llvm::CallInst*> calls;
   for (llvm::User* user : hook->users()) {
-    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call != nullptr && is_warp_count(call)) {
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(user); call != nullptr && is_warp_round(call)) {
       calls.push_back(call);
     }
   }
   for (llvm::CallInst* call : calls) {
     llvm::IRBuilder<> b(call);
-    call->replaceAllUsesWith(
-        emit_count(b, call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2)));
+    call->replaceAllUsesWith(emit_round(b, call->getArgOperand(0)));
     call->eraseFromParent();
   }
   if (hook->use_empty()) {

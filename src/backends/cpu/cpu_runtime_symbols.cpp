@@ -3,6 +3,7 @@
 #include "backends/cpu/cpu_fibers.hpp"
 #include "backends/cpu/cpu_launch_failure.hpp"
 #include "backends/cpu/cpu_memory_check.hpp"
+#include "backends/cpu/cpu_warp_meetings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -164,14 +165,16 @@ static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end())
 std::vector<std::pair<std::string_view, void*>> runtime_functions() {
   return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
           {kWarpWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_wait)},
+          {kWarpReleaseSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_release)},
           {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)},
           {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)},
           {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)}};
 }
 
 bool is_allowed_external(std::string_view name) {
-  if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kAssertFailedSymbol ||
-      name == kCheckAccessSymbol || name == kCheckSharedAccessSymbol) {
+  if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kWarpReleaseSymbol ||
+      name == kAssertFailedSymbol || name == kCheckAccessSymbol ||
+      name == kCheckSharedAccessSymbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

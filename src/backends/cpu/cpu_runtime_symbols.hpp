@@ -13,9 +13,12 @@ namespace kjit::cpu {
 inline constexpr std::string_view kBarrierWaitSymbol = "__kjit_barrier_wait";
 /// The runtime function where a warp's lanes meet, on fibers (cpu_abi.h).
 inline constexpr std::string_view kWarpWaitSymbol = "__kjit_warp_wait";
-/// A lane's count of warp-level operations (cpu_prelude_warp.h): kjit's lowering replaces every
-/// call (cpu_pass_versions.hpp); no kernel object calls it.
-inline constexpr std::string_view kWarpCountSymbol = "__kjit_warp_count";
+/// The runtime function a block entry split at its barriers calls before the threads waiting at
+/// warp meetings go on (cpu_abi.h, cpu_warp_meetings.hpp).
+inline constexpr std::string_view kWarpReleaseSymbol = "__kjit_warp_release";
+/// The block's round of warp meetings (cpu_prelude_warp.h): kjit's lowering replaces every call
+/// (cpu_pass_versions.hpp); no kernel object calls it.
+inline constexpr std::string_view kWarpRoundSymbol = "__kjit_warp_round";
 /// A fixed block's blockDim in a specialised variant (cpu_prelude.h): kjit's lowering replaces
 /// every call (cpu_kernel_lowering.cpp); no kernel object calls it.
 inline constexpr std::string_view kFixedDimSymbol = "__kjit_fixed_dim";

@@ -5,7 +5,7 @@
 #ifndef KJIT_CPU_ABI_H
 #define KJIT_CPU_ABI_H
 
-#define KJIT_CPU_ABI_VERSION 8
+#define KJIT_CPU_ABI_VERSION 9
 
 /* Per running block; the executor fills one per worker. */
 struct kjit_cpu_block {
@@ -26,10 +26,7 @@ struct kjit_cpu_block {
   unsigned states[3];
   unsigned reserved2;
   /* Where the lanes of a warp meet in a warp-level operation (kernels flagged
-   * KJIT_CPU_KERNEL_USES_WARP; null otherwise): KJIT_CPU_WARP_AREA_BYTES per thread, the block's
-   * thread count rounded up to whole warps; its first KJIT_CPU_WARP_ZERO_BYTES per thread (the
-   * stamps and counts of each lane's warp-level operations) are zero when the block starts; then
-   * KJIT_CPU_WARP_TAIL_BYTES more. Laid out by the prelude. */
+   * KJIT_CPU_KERNEL_USES_WARP; null otherwise), laid out below (KJIT_CPU_WARP_HEAD_BYTES ...). */
   char* warp;
 };
 
@@ -72,12 +69,34 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_RANGE_ROWS 1u
 #define KJIT_CPU_RANGE_FLAT 2u
 
-/* Bytes of kjit_cpu_block.warp per thread: two places of an 8-byte stamp and a 4-byte count
- * (zero when a block starts), two places of a 16-byte value. */
-#define KJIT_CPU_WARP_AREA_BYTES 52u
-#define KJIT_CPU_WARP_ZERO_BYTES 20u
-/* Bytes after the last lane's value that no lane owns: a shuffle may read 31 lanes of 16 bytes
- * past its warp, and drop what it read. */
+/* The warp area, kjit_cpu_block.warp, for n threads (the block's, rounded up to whole warps):
+ *  - KJIT_CPU_WARP_HEAD_BYTES: the block's round of warp meetings (an unsigned at offset 0; the
+ *    rest unused). The block's runner starts the next round before each pass over its threads or
+ *    round of its fibers that may let the threads waiting at warp meetings go on; a lane meets
+ *    its warp in the round after the one in which it arrives. Lanes that wait at a meeting all go
+ *    on in the same round, but for those the runtime holds (below);
+ *  - two places, used in turn by rounds (round & 1), of n 8-byte stamps: a lane's round and call
+ *    site at its last meeting in that place (round | site << 32);
+ *  - two places of n 8-byte masks: the mask the lane gave there (0 for __activemask()) and the
+ *    bytes of its value (mask | bytes << 32);
+ *  - n 4-byte flags: the lane stays at its meeting this round (held: its mask names lanes still
+ *    on their way to it), set by the runtime (kjit_cpu_warp_release) for the lanes it lets go on
+ *    and those it holds;
+ *  - two places of values of up to 16 bytes, each place 31 bytes per thread: a value of b
+ *    bytes is in the part of its size class (c, the least of 1, 2, 4, 8 and 16 bytes that holds
+ *    it), at (c - 1) * n + c * lane in its place. Lanes at different meetings of a round, and a
+ *    lane held past the round, so never write over each other's values;
+ *  - KJIT_CPU_WARP_TAIL_BYTES that no lane owns: a shuffle may read 31 lanes of 16 bytes past
+ *    its warp, and drop what it read.
+ * The head and the stamps (KJIT_CPU_WARP_ZERO_BYTES per thread) are zero when a block starts. */
+#define KJIT_CPU_WARP_HEAD_BYTES 64u
+#define KJIT_CPU_WARP_AREA_BYTES 98u /* per thread */
+#define KJIT_CPU_WARP_ZERO_BYTES 16u /* per thread */
+#define KJIT_CPU_WARP_STAMPS_AT(n) KJIT_CPU_WARP_HEAD_BYTES
+#define KJIT_CPU_WARP_MASKS_AT(n) (KJIT_CPU_WARP_HEAD_BYTES + 16u * (n))
+#define KJIT_CPU_WARP_HELD_AT(n) (KJIT_CPU_WARP_HEAD_BYTES + 32u * (n))
+#define KJIT_CPU_WARP_VALUES_AT(n) (KJIT_CPU_WARP_HEAD_BYTES + 36u * (n))
+#define KJIT_CPU_WARP_PLACE_BYTES 31u /* of values, per thread */
 #define KJIT_CPU_WARP_TAIL_BYTES 512u
 #define KJIT_CPU_WARP_LANES 32u
 
@@ -103,6 +122,8 @@ struct kjit_cpu_kernel_info {
  * The runtime provides void __kjit_barrier_wait(const struct kjit_cpu_thread*), __syncthreads()
  * on fibers, and void __kjit_warp_wait(const struct kjit_cpu_thread*), where the lanes of a warp
  * meet on fibers: a thread waiting there goes on once no thread of its block can run but those
- * waiting at a warp, before any thread waiting at __syncthreads(). */
+ * waiting at a warp, before any thread waiting at __syncthreads(). A block entry split at its
+ * barriers calls void __kjit_warp_release(char* warp, unsigned long long threads) before a pass
+ * that runs each thread at a warp meeting on: it starts the next round and sets the held flags. */
 
 #endif

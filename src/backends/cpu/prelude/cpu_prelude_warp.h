@@ -2,12 +2,17 @@
 // lanes by their linear index, as on a GPU, though they run one after another on the CPU.
 //
 // An operation is a meeting: each lane leaves what it gives in its own place of the block's warp
-// area (kjit_cpu_block.warp), waits (__kjit_warp_wait) until no thread of the block can run but
-// those waiting at a warp, then reads what the lanes of its warp left. Lanes met when they have
-// done as many warp-level operations as each other and are at the same call site (line and
+// area (kjit_cpu_block.warp, laid out in cpu_abi.h), waits (__kjit_warp_wait) until no thread of
+// the block can run but those waiting at a warp, then reads what the lanes of its warp left. The
+// block's runner counts rounds: every lane waiting at a meeting goes on in the next round, and a
+// lane met those that left their value in the same round at the same call site (line and
 // column): a lane that exited, took another branch or does not exist (a block smaller than its
-// last warp) is not active, as on a GPU. Each lane has two places, used in turn, so that it can
-// leave its next value while its warp still reads the last one: one wait per operation.
+// last warp) is not active, as on a GPU. A lane that skipped a meeting (the other side of a
+// branch) comes to its warp's next one a round early, while the branch's lanes are still at
+// theirs: the runtime holds a meeting whose mask names lanes at another meeting of the round
+// (kjit_cpu_warp_release, cpu_warp_meetings.hpp), so that they meet there once they come.
+// Each lane has two places, used in turn by rounds, so that it can leave its next value while
+// its warp still reads the last one: one wait per operation.
 // As in CUDA, a lane absent from the mask takes no part. Reading a lane that did not arrive is
 // undefined in CUDA; here a shuffle reads it as zero bits (cuda-samples' reduce7 reads lanes past
 // its mask, and its sums on an H100 are exact, as if they held zero), and votes, matches and
@@ -19,24 +24,19 @@
 static const int warpSize = 32;
 
 extern "C" void __kjit_warp_wait(const kjit_cpu_thread*);
-// A lane's count of warp-level operations done, from the warp area `area` of n lanes (below).
-// kjit's lowering reads it in place; in a pass over a block's threads that all have the same
-// count, it reads that count once for all of them, so that every lane reads and writes the same
-// place: LLVM then moves the lanes' values as vectors.
-extern "C" unsigned __kjit_warp_count(const char* area, unsigned n, unsigned tid)
-    __attribute__((pure, nothrow));
+// The block's round of warp meetings, from its warp area (cpu_abi.h). kjit's lowering reads it
+// in place, or, in a pass over a block's threads, once for all of them: it is the same in every
+// lane, so that every lane reads and writes the same place and LLVM moves their values as vectors.
+extern "C" unsigned __kjit_warp_round(const char* area) __attribute__((pure, nothrow));
 
 // The call site of a warp-level operation, from the default argument that names it.
 #define __KJIT_SITE (__builtin_LINE() * 4096u + __builtin_COLUMN())
 
 namespace __kjit {
 
-// The warp area (cpu_abi.h), for n threads (whole warps): two places, used in turn, of n stamps
-// each (a lane's count of warp-level operations at its last one in that place, and that
-// operation's call site), then each lane's count of warp-level operations (4 bytes; these zero
-// when a block starts), then the two places' n values of 16 bytes each. Every access is to the
-// lane's own element or, for a read, to one of its warp's: a pass over a block's threads reads
-// and writes them as vectors.
+// The warp area (cpu_abi.h), for n threads (whole warps). Every access is to the lane's own
+// element or, for a read, to one of its warp's: a pass over a block's threads reads and writes
+// them as vectors.
 struct warp_lane {
   unsigned tid;  // linear index in the block
   unsigned n;    // the block's threads, in whole warps
@@ -54,44 +54,66 @@ struct warp_lane {
     area = b->warp;
   }
   unsigned long long* stamps(unsigned place) const {
-    return (unsigned long long*)(area + place * n * 8);
+    return (unsigned long long*)(area + KJIT_CPU_WARP_STAMPS_AT(n) + place * n * 8);
   }
-  unsigned* counts() const { return (unsigned*)(area + n * 16); }
-  char* values(unsigned place) const { return area + n * 20 + place * n * 16; }
-  // This lane's count of warp-level operations done.
-  unsigned count() const { return __kjit_warp_count(area, n, tid); }
+  unsigned long long* masks(unsigned place) const {
+    return (unsigned long long*)(area + KJIT_CPU_WARP_MASKS_AT(n) + place * n * 8);
+  }
+  // The values of a place, of every size class (value_class).
+  char* values(unsigned place) const {
+    return area + KJIT_CPU_WARP_VALUES_AT(n) + place * n * KJIT_CPU_WARP_PLACE_BYTES;
+  }
+  // The block's round of warp meetings.
+  unsigned round() const { return __kjit_warp_round(area); }
 };
 
-static inline unsigned long long stamp(unsigned count, unsigned site) {
-  return count | (unsigned long long)site << 32;
+static inline unsigned long long stamp(unsigned round, unsigned site) {
+  return round | (unsigned long long)site << 32;
 }
+
+// The bytes of a lane's value of type T in a place: the least of 1, 2, 4, 8 and 16 that holds it.
+// The values of one size class lie together (cpu_abi.h): consecutive lanes, consecutive values.
+template <class T>
+struct value_class {
+  static constexpr unsigned bytes = sizeof(T) <= 1   ? 1u
+                                    : sizeof(T) <= 2 ? 2u
+                                    : sizeof(T) <= 4 ? 4u
+                                    : sizeof(T) <= 8 ? 8u
+                                                     : 16u;
+  // Lane `at`'s value in the values of a place of n lanes.
+  static char* in(const char* values, unsigned n, long long at) {
+    return (char*)values + (bytes - 1) * n + at * (long long)bytes;
+  }
+};
 
 // Where a lane meets its warp, as it reads it after the wait. Everything is read afresh from the
 // warp area there, so that a kernel split at the wait keeps nothing of it across.
 struct warp_meeting {
   unsigned tid;                      // linear index in the block
+  unsigned n;                        // the block's threads, in whole warps
   unsigned lane;                     // in its warp
   unsigned base;                     // linear index of the warp's lane 0
-  unsigned count;                    // this lane's count, this operation included
+  unsigned round;                    // the block's round, in which the lanes met
   unsigned site;                     // this operation's call site
-  const unsigned long long* stamps;  // of the place this operation used
+  const unsigned long long* stamps;  // of the place this round used
   const char* values;
 
   __attribute__((always_inline)) explicit warp_meeting(unsigned at) : site(at) {
     const warp_lane l;
     tid = l.tid;
+    n = l.n;
     lane = l.tid & 31u;
     base = l.tid & ~31u;
-    count = l.count();
-    stamps = l.stamps(count & 1u);
-    values = l.values(count & 1u);
+    round = l.round();
+    stamps = l.stamps(round & 1u);
+    values = l.values(round & 1u);
   }
 
   // The lanes of the warp that arrived at this operation.
   unsigned met() const {
     unsigned m = 0;
     for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
-      m |= (stamps[base + j] == stamp(count, site) ? 1u : 0u) << j;
+      m |= (stamps[base + j] == stamp(round, site) ? 1u : 0u) << j;
     }
     return m;
   }
@@ -103,32 +125,34 @@ struct warp_meeting {
   template <class T>
   T value(unsigned j) const {
     T v;
-    __builtin_memcpy(&v, values + at(j) * (long long)sizeof(T), sizeof(T));
+    __builtin_memcpy(&v, value_class<T>::in(values, n, at(j)), sizeof(T));
     return v;
   }
-  // Lane j's value if it arrived at this operation (by its count alone), else zero bits.
+  // Lane j's value if it met its warp in this round (by the round alone), else zero bits.
   template <class T>
   T value_if_met(unsigned j) const {
     T v;
     __builtin_memset(&v, 0, sizeof(T));
-    if ((unsigned)stamps[at(j)] == count) {
-      __builtin_memcpy(&v, values + at(j) * (long long)sizeof(T), sizeof(T));
+    if ((unsigned)stamps[at(j)] == round) {
+      __builtin_memcpy(&v, value_class<T>::in(values, n, at(j)), sizeof(T));
     }
     return v;
   }
 };
 
+// Leaves v for the lanes of the mask (0: waits for none, __activemask()), waits, and meets them.
 template <class T>
-static inline __attribute__((always_inline)) warp_meeting warp_meet(const T& v, unsigned site) {
+static inline __attribute__((always_inline)) warp_meeting warp_meet(const T& v, unsigned mask,
+                                                                    unsigned site) {
   static_assert(sizeof(T) <= 16,
                 "kjit's CPU backend exchanges at most 16 bytes per lane in a warp-level operation");
   {
     const warp_lane l;
-    const unsigned count = l.count() + 1;
-    const long long at = (int)l.tid;  // (see warp_meeting::at)
-    l.stamps(count & 1u)[at] = stamp(count, site);
-    l.counts()[at] = count;
-    __builtin_memcpy(l.values(count & 1u) + at * (long long)sizeof(T), &v, sizeof(T));
+    const unsigned round = l.round() + 1;  // the round in which the lane meets its warp
+    const long long at = (int)l.tid;       // (see warp_meeting::at)
+    l.stamps(round & 1u)[at] = stamp(round, site);
+    l.masks(round & 1u)[at] = mask | (unsigned long long)sizeof(T) << 32;
+    __builtin_memcpy(value_class<T>::in(l.values(round & 1u), l.n, at), &v, sizeof(T));
   }
   __kjit_warp_wait(__kjit_ctx());
   return warp_meeting(site);
@@ -167,7 +191,7 @@ static inline __attribute__((always_inline)) T pick(bool c, const T& a, const T&
 template <class T>
 static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode, T var, unsigned b,
                                                     int width, unsigned site) {
-  const warp_meeting m = warp_meet(var, site);
+  const warp_meeting m = warp_meet(var, mask, site);
   const int lane = (int)m.lane;
   const int bval = (int)(b & 31u);
   const int segmask = (32 - width) & 31;
@@ -231,14 +255,14 @@ static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width =
   return __kjit::shfl(mask, 2, var, (unsigned)lane_mask, width, __site);
 }
 
-static inline void __syncwarp(unsigned = 0xffffffffu, unsigned __site = __KJIT_SITE) {
-  __kjit::warp_meet((char)0, __site);
+static inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned __site = __KJIT_SITE) {
+  __kjit::warp_meet((char)0, mask, __site);
 }
 static inline unsigned __activemask(unsigned __site = __KJIT_SITE) {
-  return __kjit::warp_meet((char)0, __site).met();
+  return __kjit::warp_meet((char)0, 0u, __site).met();
 }
 static inline unsigned __ballot_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
-  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), __site);
+  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   unsigned votes = 0;  // of every lane: those that did not arrive left anything there
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
     votes |= (m.value<unsigned char>(j) != 0 ? 1u : 0u) << j;
@@ -249,7 +273,7 @@ static inline int __any_sync(unsigned mask, int predicate, unsigned __site = __K
   return __ballot_sync(mask, predicate, __site) != 0;
 }
 static inline int __all_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
-  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), __site);
+  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   const unsigned voters = m.met() & mask;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
     if ((voters >> j & 1u) != 0 && m.value<unsigned char>(j) == 0) {
@@ -261,7 +285,7 @@ static inline int __all_sync(unsigned mask, int predicate, unsigned __site = __K
 
 // Whether the predicate is the same in every lane of the mask that arrived.
 static inline int __uni_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
-  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), __site);
+  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   const unsigned voters = m.met() & mask;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
     if ((voters >> j & 1u) != 0 && (m.value<unsigned char>(j) != 0) != (predicate != 0)) {
@@ -273,7 +297,7 @@ static inline int __uni_sync(unsigned mask, int predicate, unsigned __site = __K
 
 template <class T>
 static inline unsigned __match_any_sync(unsigned mask, T value, unsigned __site = __KJIT_SITE) {
-  const __kjit::warp_meeting m = __kjit::warp_meet(value, __site);
+  const __kjit::warp_meeting m = __kjit::warp_meet(value, mask, __site);
   const unsigned voters = m.met() & mask;
   unsigned same = 0;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
@@ -284,7 +308,7 @@ static inline unsigned __match_any_sync(unsigned mask, T value, unsigned __site 
 template <class T>
 static inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
                                         unsigned __site = __KJIT_SITE) {
-  const __kjit::warp_meeting m = __kjit::warp_meet(value, __site);
+  const __kjit::warp_meeting m = __kjit::warp_meet(value, mask, __site);
   const unsigned voters = m.met() & mask;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
     if ((voters >> j & 1u) != 0 && !__kjit::same_bits(m.value<T>(j), value)) {
@@ -299,7 +323,7 @@ static inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
 // __reduce_*_sync: over the lanes of the mask that arrived, in 32 bits (adds wrap).
 #define __KJIT_WARP_REDUCE(NAME, T, OP)                                         \
   static inline T NAME(unsigned mask, T value, unsigned __site = __KJIT_SITE) { \
-    const __kjit::warp_meeting m = __kjit::warp_meet(value, __site);            \
+    const __kjit::warp_meeting m = __kjit::warp_meet(value, mask, __site);      \
     const unsigned voters = m.met() & mask;                                     \
     T r = value;                                                                \
     for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {                        \

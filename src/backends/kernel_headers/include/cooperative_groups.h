@@ -7,7 +7,8 @@
 //    shfl_up, shfl_down, shfl_xor, any, all, ballot, match_any, match_all, thread_rank,
 //    meta_group_rank, meta_group_size; thread_group, the type-erased group
 //    (tiled_partition(parent, n));
-//  - coalesced_group (coalesced_threads()).
+//  - coalesced_group (coalesced_threads(), binary_partition, labeled_partition): sync, shfl,
+//    shfl_up, shfl_down by rank, ballot (a bit per rank), any, all, thread_rank, size.
 // Multi-warp tiles (block_tile_memory, tiled_partition<N> for N > 32) are a compile error.
 // On the CPU backend a tile's operations are the CPU prelude's warp-level intrinsics
 // (cpu_prelude_warp.h). A hipRTC with cooperative groups of its own (ROCm 5.7 has them,
@@ -441,7 +442,35 @@ __device__ inline unsigned long long group_size(const Group& group) {
   return group.num_threads();
 }
 
-/// The threads of the warp that are running this code together.
+namespace __kjit_cg {
+
+/// The lane of the thread of rank `rank` among `lanes` (lanes counted from the lowest).
+__device__ inline unsigned int lane_of_rank(lane_mask lanes, unsigned int rank) {
+  for (unsigned int l = 0; l < __KJIT_CG_LANES; ++l) {
+    if (((lanes >> l) & 1) != 0 && rank-- == 0) {
+      return l;
+    }
+  }
+  return lane();
+}
+
+/// `bits`, one per lane, as one per rank among `lanes`.
+__device__ inline lane_mask by_rank(lane_mask lanes, lane_mask bits) {
+  lane_mask out = 0;
+  unsigned int rank = 0;
+  for (unsigned int l = 0; l < __KJIT_CG_LANES; ++l) {
+    if (((lanes >> l) & 1) != 0) {
+      out |= ((bits >> l) & 1) << rank++;
+    }
+  }
+  return out;
+}
+
+}  // namespace __kjit_cg
+
+/// The threads of the warp that are running this code together (coalesced_threads()), or a part
+/// of a group (binary_partition, labeled_partition). Ranks count its threads from the lowest
+/// lane; shuffles name their source by rank.
 class coalesced_group {
  public:
   __device__ explicit coalesced_group(__kjit_cg::lane_mask lanes) : lanes_(lanes) {}
@@ -454,11 +483,30 @@ class coalesced_group {
   __device__ unsigned int meta_group_rank() const { return 0; }
   __device__ unsigned int meta_group_size() const { return 1; }
   __device__ void sync() const { __kjit_cg::warp_sync(lanes_); }
+  /// Bit r for the thread of rank r.
   __device__ __kjit_cg::lane_mask ballot(int predicate) const {
-    return __kjit_cg::ballot(lanes_, predicate);
+    return __kjit_cg::by_rank(lanes_, __kjit_cg::ballot(lanes_, predicate));
   }
   __device__ int any(int predicate) const { return __kjit_cg::ballot(lanes_, predicate) != 0; }
   __device__ int all(int predicate) const { return __kjit_cg::ballot(lanes_, predicate) == lanes_; }
+  template <class T>
+  __device__ T shfl(T value, unsigned int rank) const {
+    return __kjit_cg::shfl(lanes_, value, static_cast<int>(__kjit_cg::lane_of_rank(lanes_, rank)),
+                           __KJIT_CG_LANES);
+  }
+  /// The value of the thread `delta` ranks up; a thread with none keeps its own.
+  template <class T>
+  __device__ T shfl_down(T value, unsigned int delta) const {
+    const unsigned int rank = thread_rank() + delta;
+    return shfl(value, rank < size() ? rank : thread_rank());
+  }
+  template <class T>
+  __device__ T shfl_up(T value, unsigned int delta) const {
+    const unsigned int rank = thread_rank();
+    return shfl(value, rank >= delta ? rank - delta : rank);
+  }
+  /// The lanes of the group's threads in the warp, as the warp intrinsics take a mask.
+  __device__ __kjit_cg::lane_mask __kjit_lanes() const { return lanes_; }
 
  private:
   __kjit_cg::lane_mask lanes_;
@@ -466,6 +514,36 @@ class coalesced_group {
 
 __device__ inline coalesced_group coalesced_threads() {
   return coalesced_group(__kjit_cg::active());
+}
+
+/// The threads of `group` whose predicate is the same as this thread's.
+__device__ inline coalesced_group binary_partition(const coalesced_group& group, bool predicate) {
+  const __kjit_cg::lane_mask lanes = group.__kjit_lanes();
+  const __kjit_cg::lane_mask yes = __kjit_cg::ballot(lanes, predicate);
+  return coalesced_group(predicate ? yes : lanes & ~yes);
+}
+template <unsigned int Size, class ParentT>
+__device__ inline coalesced_group binary_partition(const thread_block_tile<Size, ParentT>&,
+                                                   bool predicate) {
+  return binary_partition(coalesced_group(__kjit_cg::tile_mask(Size)), predicate);
+}
+
+/// The threads of `group` whose label is the same as this thread's.
+template <class Label>
+__device__ inline coalesced_group labeled_partition(const coalesced_group& group, Label label) {
+  const __kjit_cg::lane_mask lanes = group.__kjit_lanes();
+  __kjit_cg::lane_mask same = 0;
+  for (unsigned int rank = 0; rank < group.size(); ++rank) {
+    if (group.shfl(label, rank) == label) {
+      same |= __kjit_cg::lane_mask(1) << __kjit_cg::lane_of_rank(lanes, rank);
+    }
+  }
+  return coalesced_group(same);
+}
+template <unsigned int Size, class ParentT, class Label>
+__device__ inline coalesced_group labeled_partition(const thread_block_tile<Size, ParentT>&,
+                                                    Label label) {
+  return labeled_partition(coalesced_group(__kjit_cg::tile_mask(Size)), label);
 }
 
 }  // namespace cooperative_groups
