@@ -208,6 +208,25 @@ void wait_on_fiber(const kjit_cpu_thread* thread, bool warp) {
   }
 }
 
+/// The mask that thread `at` gave the warp meeting it arrives at, stamped in the place of the
+/// round it meets in, the one after the block's (cpu_abi.h); the whole warp for a meeting that
+/// left no stamp (those the lowering adds around legacy volatile stores).
+std::uint32_t meeting_lanes(const kjit_cpu_block& block, std::uint32_t at) {
+  const std::size_t threads =
+      std::size_t{block.block_dim[0]} * block.block_dim[1] * block.block_dim[2];
+  const std::size_t n =
+      (threads + KJIT_CPU_WARP_LANES - 1) / KJIT_CPU_WARP_LANES * KJIT_CPU_WARP_LANES;
+  unsigned round = 0;
+  std::memcpy(&round, block.warp, sizeof(round));
+  const std::size_t slot = (((round + 1) & 1U) * n + at) * sizeof(std::uint64_t);
+  std::uint64_t stamp = 0;
+  std::uint64_t mask = 0;
+  std::memcpy(&stamp, block.warp + KJIT_CPU_WARP_STAMPS_AT(n) + slot, sizeof(stamp));
+  std::memcpy(&mask, block.warp + KJIT_CPU_WARP_MASKS_AT(n) + slot, sizeof(mask));
+  return static_cast<std::uint32_t>(stamp) == round + 1 ? static_cast<std::uint32_t>(mask)
+                                                        : 0xffffffffU;
+}
+
 }  // namespace
 
 extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
@@ -218,8 +237,14 @@ extern "C" void kjit_cpu_barrier_wait(const kjit_cpu_thread* thread) {
 }
 
 extern "C" void kjit_cpu_warp_wait(const kjit_cpu_thread* thread) {
-  if (kjit::cpu::SharedRaceCheck* races = kjit::cpu::race_check()) {
-    races->passed_warp_meeting(kjit::cpu::linear_thread(*thread));
+  kjit::cpu::SharedRaceCheck* races = kjit::cpu::race_check();
+  if (races == nullptr) {
+    wait_on_fiber(thread, true);
+    return;
   }
+  const std::uint32_t at = kjit::cpu::linear_thread(*thread);
+  const std::uint32_t lanes = meeting_lanes(*thread->block, at);  // before the round moves on
+  races->arriving_at_warp_meeting(at);
   wait_on_fiber(thread, true);
+  races->passed_warp_meeting(at, lanes);
 }

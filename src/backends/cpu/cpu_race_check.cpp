@@ -47,10 +47,24 @@ void SharedRaceCheck::passed_barrier(std::uint32_t thread) {
   }
 }
 
-void SharedRaceCheck::passed_warp_meeting(std::uint32_t thread) {
+void SharedRaceCheck::arriving_at_warp_meeting(std::uint32_t thread) {
   if (thread < threads_.size()) {
-    ++threads_[thread].warp_meets;
+    threads_[thread].arrived = threads_[thread].warp_meets;
   }
+}
+
+void SharedRaceCheck::passed_warp_meeting(std::uint32_t thread, std::uint32_t lanes) {
+  if (thread >= threads_.size()) {
+    return;
+  }
+  const std::size_t base = thread / KJIT_CPU_WARP_LANES * KJIT_CPU_WARP_LANES;
+  std::uint32_t largest = threads_[thread].arrived;
+  for (std::size_t j = 0; j < KJIT_CPU_WARP_LANES && base + j < threads_.size(); ++j) {
+    if ((lanes >> j & 1U) != 0) {
+      largest = std::max(largest, threads_[base + j].arrived);
+    }
+  }
+  threads_[thread].warp_meets = largest + 1;
 }
 
 SharedAccess SharedRaceCheck::now(std::uint32_t thread, const char* where,

@@ -43,9 +43,15 @@ class SharedRaceCheck {
  public:
   /// A block starts: nothing it does is ordered with what earlier blocks did.
   void begin_block(std::size_t shared_bytes, std::size_t threads);
-  /// The calling thread passed a barrier or a warp meeting.
+  /// The calling thread passed a barrier.
   void passed_barrier(std::uint32_t thread);
-  void passed_warp_meeting(std::uint32_t thread);
+  /// The calling thread arrives at a warp meeting, then passes it with the lanes of its warp
+  /// that `lanes` names (bit j for lane j): what any of them did before is ordered before what
+  /// each does after. Lanes of a warp may pass different numbers of meetings (those of a
+  /// divergent branch), so each lane's count becomes one more than the largest any of them had
+  /// when it arrived: the same for all of them, whatever order they go on in.
+  void arriving_at_warp_meeting(std::uint32_t thread);
+  void passed_warp_meeting(std::uint32_t thread, std::uint32_t lanes);
   /// Records `access` of `size` bytes at `offset` of the block's shared memory; the first earlier
   /// access it races with, if any. Bytes outside the block's shared memory are not looked at.
   std::optional<SharedRace> record(std::size_t offset, std::size_t size, SharedAccess access);
@@ -66,6 +72,7 @@ class SharedRaceCheck {
   struct Passed {
     std::uint32_t barriers = 0;
     std::uint32_t warp_meets = 0;
+    std::uint32_t arrived = 0;  // warp_meets when it arrived at its last warp meeting
   };
   [[nodiscard]] bool current(const Record& r) const { return r.block == block_; }
 
