@@ -60,19 +60,27 @@ if [ "${1:-}" = "--scaling" ]; then
   exit $status
 fi
 if [ "${1:-}" = "--compat" ]; then
-  # Loading real kernel files: the corpus and the API suite on cuda:0, the corpus on the CPU's
-  # cores, and failed compiles: many in one process, and a program whose compiles all fail run
-  # PROBE_RUNS times (with .carry-run/nofix/, a libkjit built without a fix to compare, if there).
+  # Loading real kernel files: the corpus (GoogleTest JSON results, for
+  # scripts/compatibility_tables.py) and the API suite on cuda:0, the corpus on the CPU's cores,
+  # failed compiles (many in one process, and a program whose compiles all fail, run PROBE_RUNS
+  # times; with .carry-run/nofix/, a libkjit built without a fix, to compare), and a held-out
+  # set's driver where one was carried (.carry-run/heldout and its sources in
+  # .carry-run/heldout-src).
   status=0
   for device in cuda cpu; do
     KJIT_DEVICE=$device "$run/bin/kjit_failing_compile_tests" > "$out/failing-$device.log" 2>&1 ||
       status=1
     grep -E "FAILED|PASSED" "$out/failing-$device.log" | sed "s/^/failing compiles ($device): /"
-    KJIT_DEVICE=$device "$run/bin/kjit_corpus_tests" > "$out/corpus-$device.log" 2>&1 || status=1
-    grep -E "FAILED|PASSED|SKIPPED \]" "$out/corpus-$device.log" | sed "s/^/corpus ($device): /" | head -8
+    KJIT_DEVICE=$device "$run/bin/kjit_corpus_tests" --gtest_output="json:$out/corpus-$device.json" \
+      > "$out/corpus-$device.log" 2>&1 || status=1
+    grep -E "FAILED|PASSED|SKIPPED \]" "$out/corpus-$device.log" | sed "s/^/corpus ($device): /" | head -12
+    if [ -x "$run/heldout" ]; then
+      HELDOUT_SRC="$run/heldout-src" KJIT_DEVICE=$device "$run/heldout" > "$out/heldout-$device.txt" 2>&1
+      grep -E "^# summary|^(FAIL|LOAD-FAIL)" "$out/heldout-$device.txt" | cut -c1-160 | sed "s/^/heldout ($device): /"
+    fi
   done
   for lib in nofix bin; do
-    [ -d "$run/$lib" ] || continue
+    [ -d "$run/$lib" ] && [ -f "$run/$lib/libkjit.so.0" ] || continue
     crashes=0
     for i in $(seq "${PROBE_RUNS:-100}"); do
       LD_LIBRARY_PATH="$run/$lib:$LD_LIBRARY_PATH" KJIT_DEVICE=cuda \
