@@ -443,9 +443,7 @@ class Reader {
           j = past;
         } else if (is(j, "[") && is(j + 1, "[")) {
           j = matching(j).value_or(end) + 1;
-        } else if (is(j, "final")) {
-          break;
-        } else if (identifier(j)) {
+        } else if (identifier(j) && !is(j, "final")) {
           h.name = j++;
         } else if (is(j, "::")) {
           ++j;

@@ -57,7 +57,7 @@ void SharedRaceCheck::passed_warp_meeting(std::uint32_t thread, std::uint32_t la
   if (thread >= threads_.size()) {
     return;
   }
-  const std::size_t base = thread / KJIT_CPU_WARP_LANES * KJIT_CPU_WARP_LANES;
+  const std::size_t base = std::size_t{thread / KJIT_CPU_WARP_LANES} * KJIT_CPU_WARP_LANES;
   std::uint32_t largest = threads_[thread].arrived;
   for (std::size_t j = 0; j < KJIT_CPU_WARP_LANES && base + j < threads_.size(); ++j) {
     if ((lanes >> j & 1U) != 0) {
