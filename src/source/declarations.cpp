@@ -606,7 +606,8 @@ std::optional<FileDeclarations> read_declarations(std::string_view text,
   if (!tokens) {
     return std::nullopt;
   }
-  FileDeclarations file{std::move(*tokens), {}};
+  FileDeclarations file;
+  file.tokens = std::move(*tokens);
   Reader reader(text, file.tokens, statement_macros);
   if (!reader.run() || !reader.nested_ok()) {
     return std::nullopt;

@@ -2,6 +2,7 @@
 // exception, leave the device and the library working; and a program whose compiles all fail
 // exits cleanly, every time (a CUDA device's context, still being made when such a program
 // returned, once raced with the driver's own teardown).
+#include "failing_sources.hpp"
 #include "test_support.hpp"
 
 #include <fcntl.h>
@@ -17,27 +18,6 @@ namespace kjit::test {
 namespace {
 
 class FailingCompiles : public DeviceTest {};
-
-// Sources that no backend compiles, each failing in another part of the compiler.
-std::string failing_source(int i) {
-  const std::string id = std::to_string(i);
-  switch (i % 6) {
-    case 0:  // a syntax error
-      return "__global__ void k(int* p) { p[0] = " + id + " +; }\n";
-    case 1:  // a name no file declares
-      return "__global__ void k(int* p) { p[0] = missing_" + id + "; }\n";
-    case 2:  // a kernel defined twice
-      return "__global__ void k(int* p) { p[0] = " + id + "; }\n"
-             "__global__ void k(int* p) { p[0] = 0; }\n";
-    case 3:  // a header that nothing answers, needed by the kernel
-      return "#include \"nowhere_" + id + ".h\"\n__global__ void k(int* p) { p[0] = f(); }\n";
-    case 4:  // a type error in a template instantiated by the kernel
-      return "template <class T> __device__ T g(T x) { return x.nothing; }\n"
-             "__global__ void k(int* p) { p[0] = g(" + id + "); }\n";
-    default:  // a call of a host function
-      return "#include <stdio.h>\n__global__ void k(int* p) { fclose(0); p[0] = " + id + "; }\n";
-  }
-}
 
 TEST_F(FailingCompiles, AThousandOfThemLeaveTheLibraryAndTheDeviceWorking) {
   constexpr int kCompiles = 1000;

@@ -8,6 +8,7 @@
 #include "backends/hip/hip_backend.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
+#include "compile_failures.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"
 #include "variant_request.hpp"
@@ -215,6 +216,11 @@ TEST_F(Hiprtc, ParameterLayoutsComeFromTheMetadata) {
   }
   EXPECT_EQ(k->static_shared_bytes, 64 * sizeof(float));
   EXPECT_GE(k->max_threads_per_block, 256U);
+}
+
+TEST_F(Hiprtc, AThousandFailingCompilesLeaveItWorking) {
+  test::compile_failures_leave_the_compiler_working(
+      [&](const backend::CompileRequest& r) { return compile(r); });
 }
 
 TEST_F(Hiprtc, CompileErrorsAreLocatedInTheUsersFile) {

@@ -4,6 +4,7 @@
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/device_variables.hpp"
+#include "compile_failures.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"
 #include "variant_request.hpp"
@@ -38,6 +39,12 @@ class Nvrtc : public ::testing::Test {
   }
   const NvrtcApi* api = nullptr;
 };
+
+TEST_F(Nvrtc, AThousandFailingCompilesLeaveItWorking) {
+  test::compile_failures_leave_the_compiler_working([&](const backend::CompileRequest& r) {
+    return compile_with_nvrtc(*api, r, {90, true}, "sm_90");
+  });
+}
 
 TEST_F(Nvrtc, EveryKernelCompilesToAnSm90Cubin) {
   for (const KernelFile& k : kernel_files()) {
