@@ -117,8 +117,11 @@ unsigned dp2a(unsigned a, unsigned b, unsigned c, int first_byte) {
   for (int k = 0; k < 2; ++k) {
     const unsigned half = a >> (16 * k) & 0xffffu;
     const unsigned byte = b >> (8 * (first_byte + k)) & 0xffu;
-    const std::int64_t x = Signed ? static_cast<std::int16_t>(half) : half;
-    const std::int64_t y = Signed ? static_cast<std::int8_t>(byte) : byte;
+    // Each arm widened on its own: `Signed ? int16 : unsigned` would be unsigned.
+    const std::int64_t x =
+        Signed ? std::int64_t{static_cast<std::int16_t>(half)} : std::int64_t{half};
+    const std::int64_t y =
+        Signed ? std::int64_t{static_cast<std::int8_t>(byte)} : std::int64_t{byte};
     sum += static_cast<std::uint64_t>(x * y);
   }
   return static_cast<unsigned>(sum);
