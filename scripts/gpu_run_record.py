@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes docs/gpu-runs/<name>.md from what scripts/gpu-check.sh left in a folder: the machine,
+"""Writes docs/records/<name>.md from what scripts/gpu-check.sh left in a folder: the machine,
 the test results (CTest JUnit), and the time-to-first-launch medians when present."""
 import argparse
 import re

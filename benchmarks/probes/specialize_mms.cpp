@@ -5,7 +5,7 @@
 // then disassemble the cubins it holds (cuobjdump -res-usage) to compare registers.
 // Usage: specialize_mms KERNEL_DIR [ROUNDS]. Not part of the build: compiled by hand against
 // build/src/libkjit.so into .carry-run/bin (after scripts/pack-for-gpu.sh), as in
-// docs/gpu-runs/2026-11-28-h200-graph-arguments-bounds.md:
+// docs/records/2026-11-28-h200-graph-arguments-bounds.md:
 //   g++ -std=c++20 -O2 -Iinclude benchmarks/probes/specialize_mms.cpp \
 //       -o .carry-run/bin/specialize_mms -Lbuild/src -lkjit -Wl,-rpath,'$ORIGIN'
 #include <kjit/kjit.hpp>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Figures that the README and docs/*.md repeat from elsewhere agree with their source:
 - a test count followed by a link to a GPU run's record ("370 passed, 0 failed, 19 skipped ...
-  ([record](docs/gpu-runs/X.md))") equals that record's "Result:" line;
+  ([record](docs/records/X.md))") equals that record's "Result:" line;
 - the CPU suite's count in the README's table equals the latest plain run in docs/reliability.md;
 - the cost of compiling in a child process is the same in the README and docs/reliability.md;
 - each range of the README's CPU speed table holds the speed of its cases in the latest tables of
@@ -28,7 +28,7 @@ problems = []
 checked = 0
 
 COUNT = re.compile(r"(\d+) (?:tests )?passed(?:, (\d+) failed)?, (\d+) skipped")
-LINK = re.compile(r"\]\(((?:\.\./)?(?:docs/)?gpu-runs/[^)#]+\.md)\)")
+LINK = re.compile(r"\]\(((?:\.\./)?(?:docs/)?records/[^)#]+\.md)\)")
 RESULT = re.compile(r"^Result: (\d+) passed, (\d+) failed, (\d+) skipped\.", re.M)
 
 for page in [root / "README.md"] + sorted((root / "docs").glob("*.md")):
@@ -55,25 +55,31 @@ for page in [root / "README.md"] + sorted((root / "docs").glob("*.md")):
 
 readme = (root / "README.md").read_text()
 reliability = (root / "docs" / "reliability.md").read_text()
-cpu = re.search(r"The whole test suite \((\d+) tests passed on this machine", readme)
-plain = re.findall(r"plain(?: suite)? (\d+) passed", reliability)
-if not cpu or not plain:
-    problems.append("the README's CPU test count or reliability.md's plain runs were not found")
+reference = (root / "docs" / "reference.md").read_text()
+cpu = re.search(r"(\d+) tests passed in the latest CI run \(\[record\]\((docs/records/[^)#]+\.md)", readme)
+if not cpu or not (root / cpu.group(2)).exists():
+    problems.append("the README's CPU test count, or the record it cites, was not found")
 else:
-    checked += 1
-    if cpu.group(1) != plain[-1]:
-        problems.append(f"README: {cpu.group(1)} CPU tests passed; docs/reliability.md's latest "
-                        f"plain run: {plain[-1]}")
-isolation = [re.search(r"about (\d+) ms more per\s+compile", t) for t in (readme, reliability)]
+    plain = re.findall(r"plain(?: suite)? (\d+) passed", (root / cpu.group(2)).read_text())
+    if not plain:
+        problems.append(f"{cpu.group(2)} has no plain run ('plain N passed')")
+    else:
+        checked += 1
+        if cpu.group(1) != plain[-1]:
+            problems.append(f"README: {cpu.group(1)} CPU tests passed; {cpu.group(2)}'s latest "
+                            f"plain run: {plain[-1]}")
+isolation = [re.search(r"[Aa]bout (\d+) ms more per\s+compile", t) for t in (reference, reliability)]
 if not all(isolation):
-    problems.append("the cost of compiling in a child process was not found in both pages")
+    problems.append("the cost of compiling in a child process was not found in docs/reference.md "
+                    "and docs/reliability.md")
 else:
     checked += 1
     if isolation[0].group(1) != isolation[1].group(1):
         problems.append(f"compiling in a child process costs about {isolation[0].group(1)} ms "
-                        f"more (README) or {isolation[1].group(1)} ms (docs/reliability.md)")
+                        f"more (docs/reference.md) or {isolation[1].group(1)} ms (docs/reliability.md)")
 
-# The README's CPU speed table: row -> the cases of docs/benchmarks.md it summarises, per "/"-part.
+# The CPU speed table of docs/benchmarks.md's summary: row -> the cases of its generated sections
+# that it summarises, per "/"-part.
 ROWS = {
     "saxpy, DAXPY, TRIAD": [["elementwise/saxpy", "rajaperf/DAXPY", "rajaperf/TRIAD"]],
     "vadd, 2^24 floats": [["elementwise/vadd"]],
@@ -109,7 +115,7 @@ def speeds(name):
 
 latest = [speeds("cpu"), speeds("cpu16")]
 table_rows = 0
-for line in readme.splitlines():
+for line in benchmarks.splitlines():
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
     row = next((r for r in ROWS if len(cells) == 3 and r in cells[0]), None)
     if row is None:
@@ -120,7 +126,7 @@ for line in readme.splitlines():
         for part, cases in zip(parts, ROWS[row]):
             bounds = [float(x) for x in re.findall(r"([0-9.]+)x", re.sub(r"\(.*?\)", "", part))]
             if not bounds:
-                problems.append(f"README row '{row}': no speed in '{part}'")
+                problems.append(f"docs/benchmarks.md summary row '{row}': no speed in '{part}'")
                 continue
             low, high = min(bounds), max(bounds)
             for case in cases:
@@ -129,10 +135,11 @@ for line in readme.splitlines():
                     continue
                 checked += 1
                 if not low - 0.005 <= measured[case] <= high + 0.005:
-                    problems.append(f"README row '{row}' says {part.strip()}, but docs/benchmarks.md "
-                                    f"measured {case} at {measured[case]:.2f}x")
+                    problems.append(f"docs/benchmarks.md's summary row '{row}' says {part.strip()}, but "
+                                    f"its section measured {case} at {measured[case]:.2f}x")
 if table_rows != len(ROWS):
-    problems.append(f"found {table_rows} of the README's {len(ROWS)} CPU speed rows")
+    problems.append(f"found {table_rows} of the {len(ROWS)} CPU speed rows of docs/benchmarks.md's "
+                    f"summary")
 
 
 
@@ -147,7 +154,7 @@ memory, race = slowdowns("checked-memory"), slowdowns("checked-race")
 if memory and race:
     measured = (round(min(memory)), round(max(memory)), round(max(race)))
     statements = 0
-    for page in ("README.md", "docs/guide.md", "docs/cpu-backend.md"):
+    for page in ("docs/reference.md", "docs/guide.md", "docs/cpu-backend.md"):
         text = re.sub(r"\s+", " ", (root / page).read_text())
         for said in re.finditer(r"Kernels run (\d+) to (\d+) times slower(?:[^.]*?up to (\d+) times "
                                 r"with (?:`race`|the race check))?", text):
