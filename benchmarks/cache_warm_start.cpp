@@ -3,7 +3,7 @@
 // from all cores at once). Every iteration makes fresh Program objects, so nothing is reused in
 // memory; "cold" runs with the cache off, "warm" from a cache filled before timing. The device
 // is opened before timing: context creation is not counted.
-#include "jit/cache/disk_cache.hpp"
+#include "core/cache/disk_cache.hpp"
 
 #include <kjit/kjit.hpp>
 

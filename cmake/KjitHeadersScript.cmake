@@ -11,14 +11,14 @@ foreach(f IN LISTS FILES)
 endforeach()
 file(WRITE ${OUTPUT}.tmp
   "// Generated from ${ROOT}; do not edit.\n"
-  "#include \"backends/kernel_headers.hpp\"\n\n"
-  "namespace kjit::backend {\n\n"
+  "#include \"source/kernel_headers.hpp\"\n\n"
+  "namespace kjit::source {\n\n"
   "namespace {\n\n"
   "constexpr KernelHeader kHeaders[] = {\n${entries}};\n\n"
   "}  // namespace\n\n"
   "std::span<const KernelHeader> kernel_headers() noexcept {\n"
   "  return kHeaders;\n"
   "}\n\n"
-  "}  // namespace kjit::backend\n")
+  "}  // namespace kjit::source\n")
 file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
 file(REMOVE ${OUTPUT}.tmp)

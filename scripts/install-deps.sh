@@ -12,6 +12,7 @@ packages=(
   clang-19                                             # tests of the bitcode recipes (make-bitcode.sh),
   libclang-rt-19-dev                                   #   sanitizer and fuzzer builds (their runtimes)
   clang-tidy-19                                        # scripts/tidy.sh (a CI stage)
+  universal-ctags                                      # scripts/layout_check.py: function sizes
   doxygen                                              # the API reference (a test: no warnings)
   gdb                                                  # cpu.tools.gdb: gdb on CPU kernels
   libspdlog-dev libfmt-dev                             # logging

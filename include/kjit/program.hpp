@@ -43,7 +43,7 @@ struct CompileOptions {
   bool fast_math = false;
   /// Compile for a debugger (also KJIT_DEBUG=1, for every program from source): on the CPU,
   /// debug information at the program's lines, no optimisation, threads of barrier kernels on
-  /// fibers, and kernels registered with gdb (docs/guide.md, "Debugging kernels"); on CUDA,
+  /// fibers, and kernels registered with gdb (docs/guide.md, "Debug a kernel on the CPU"); on CUDA,
   /// NVRTC's -G for cuda-gdb; on HIP, hipRTC's -g. Kernels run several times slower. Part of
   /// the cache key. Bitcode programs cannot take it.
   bool debug = false;

@@ -1,4 +1,4 @@
-#include "jit/backend_registry.hpp"
+#include "core/backend_registry.hpp"
 
 #if KJIT_WITH_CPU
 #include "backends/cpu/cpu_backend.hpp"

@@ -1,7 +1,7 @@
 // The backends compiled into this libkjit.so, in the order devices are listed and preferred.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 // detail::RawBuffer: the untyped allocation behind DeviceBuffer<T>.
-#include "jit/device_impl.hpp"
-#include "jit/graph_recording.hpp"
-#include "jit/logging.hpp"
+#include "core/device_impl.hpp"
+#include "core/graph_recording.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/memory.hpp>

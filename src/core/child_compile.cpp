@@ -1,9 +1,9 @@
-#include "jit/child_compile.hpp"
+#include "core/child_compile.hpp"
 
-#include "jit/compile_wire.hpp"
-#include "jit/environment.hpp"
-#include "jit/logging.hpp"
-#include "jit/text.hpp"
+#include "core/compile_wire.hpp"
+#include "support/environment.hpp"
+#include "support/logging.hpp"
+#include "support/text.hpp"
 
 #include <kjit/error.hpp>
 

@@ -3,7 +3,7 @@
 // program. Asked for with KJIT_COMPILE_ISOLATION=process or KJIT_COMPILE_TIMEOUT.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <chrono>
 #include <filesystem>

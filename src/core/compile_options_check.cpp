@@ -1,6 +1,6 @@
-#include "jit/compile_options_check.hpp"
+#include "core/compile_options_check.hpp"
 
-#include "jit/name_expression.hpp"
+#include "core/name_expression.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,4 +1,4 @@
-#include "jit/compile_wire.hpp"
+#include "core/compile_wire.hpp"
 
 #include <kjit/error.hpp>
 

@@ -3,7 +3,7 @@
 // are). Both ends are the same build of kjit, so the format has no versions to reconcile.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,7 +1,7 @@
 // kjit::Device: selection and the device-wide operations of the public API.
-#include "jit/device_impl.hpp"
-#include "jit/device_registry.hpp"
-#include "jit/environment.hpp"
+#include "core/device_impl.hpp"
+#include "core/device_registry.hpp"
+#include "support/environment.hpp"
 
 #include <kjit/device.hpp>
 #include <kjit/error.hpp>

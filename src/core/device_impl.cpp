@@ -1,6 +1,6 @@
-#include "jit/device_impl.hpp"
+#include "core/device_impl.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/stream.hpp>

@@ -2,7 +2,7 @@
 // the registry enumerated; its backend device (context, compiler, memory) opens on first use.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <kjit/types.hpp>
 

@@ -1,7 +1,7 @@
-#include "jit/device_registry.hpp"
+#include "core/device_registry.hpp"
 
-#include "jit/device_spec.hpp"
-#include "jit/logging.hpp"
+#include "core/device_spec.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

@@ -3,8 +3,8 @@
 // that names only the CPU never loads libcuda or libamdhip64; listing every device loads all.
 #pragma once
 
-#include "jit/backend_registry.hpp"
-#include "jit/device_impl.hpp"
+#include "core/backend_registry.hpp"
+#include "core/device_impl.hpp"
 
 #include <kjit/types.hpp>
 

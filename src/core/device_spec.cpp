@@ -1,6 +1,6 @@
-#include "jit/device_spec.hpp"
+#include "core/device_spec.hpp"
 
-#include "jit/text.hpp"
+#include "support/text.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,7 +1,7 @@
 // The registry of what kjit_add_kernels() embedded: kernel files, the headers embedded with them,
 // and precompiled cache entries; and Program::from_embedded().
-#include "jit/embedded_entries.hpp"
-#include "jit/logging.hpp"
+#include "core/embedded_entries.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/embedded.hpp>
 #include <kjit/error.hpp>

@@ -1,6 +1,6 @@
-#include "jit/file_watch.hpp"
+#include "core/file_watch.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <array>
 #include <atomic>

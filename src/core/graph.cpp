@@ -1,9 +1,9 @@
 // kjit::Graph: recording a stream's launches and copies (and those of streams that join it)
 // through the backend, noting the kernels and buffers they use and that every stream that joined
 // is joined back, and replaying them after checking that those buffers are still there.
-#include "jit/graph_recording.hpp"
-#include "jit/logging.hpp"
-#include "jit/program_impl.hpp"
+#include "core/graph_recording.hpp"
+#include "core/program_impl.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/device.hpp>
 #include <kjit/error.hpp>

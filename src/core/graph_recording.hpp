@@ -4,7 +4,7 @@
 // the recording and whether each was joined back to the recording stream.
 #pragma once
 
-#include "jit/device_impl.hpp"
+#include "core/device_impl.hpp"
 
 #include <cstddef>
 #include <memory>

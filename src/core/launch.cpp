@@ -1,8 +1,8 @@
 // The run-time half of Kernel::launch: argument checks that need the devices, and staging of
 // host spans.
-#include "jit/device_impl.hpp"
-#include "jit/graph_recording.hpp"
-#include "jit/program_impl.hpp"
+#include "core/device_impl.hpp"
+#include "core/graph_recording.hpp"
+#include "core/program_impl.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/kernel.hpp>

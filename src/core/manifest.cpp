@@ -1,8 +1,8 @@
-#include "jit/manifest.hpp"
+#include "core/manifest.hpp"
 
-#include "jit/environment.hpp"
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
+#include "support/environment.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

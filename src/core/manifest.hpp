@@ -10,7 +10,7 @@
 // does not compile to find that out again.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <filesystem>
 #include <optional>

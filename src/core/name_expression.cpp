@@ -1,6 +1,6 @@
-#include "jit/name_expression.hpp"
+#include "core/name_expression.hpp"
 
-#include "jit/text.hpp"
+#include "support/text.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,12 +1,12 @@
 // Program: sources, per-device builds, kernel lookup.
-#include "jit/cache/cached_build.hpp"
-#include "jit/compile_options_check.hpp"
-#include "jit/environment.hpp"
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
-#include "jit/name_expression.hpp"
-#include "jit/program_impl.hpp"
-#include "jit/thread_pool.hpp"
+#include "core/cache/cached_build.hpp"
+#include "core/compile_options_check.hpp"
+#include "core/name_expression.hpp"
+#include "core/program_impl.hpp"
+#include "support/environment.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
+#include "support/thread_pool.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/program.hpp>

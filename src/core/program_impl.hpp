@@ -2,10 +2,10 @@
 // many threads ask, and the kernels looked up in them.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "jit/device_impl.hpp"
-#include "jit/file_watch.hpp"
-#include "jit/specialization.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/device_impl.hpp"
+#include "core/file_watch.hpp"
+#include "core/specialization.hpp"
 
 #include <kjit/detail/arguments.hpp>
 #include <kjit/program.hpp>

@@ -1,8 +1,8 @@
 // Hot reload of programs from files (CompileOptions::watch, KJIT_HOT_RELOAD).
-#include "jit/cache/include_scan.hpp"
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
-#include "jit/program_impl.hpp"
+#include "core/program_impl.hpp"
+#include "source/include_scan.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 
@@ -30,7 +30,8 @@ const std::filesystem::path& watched_file(const std::optional<std::filesystem::p
 void ProgramImpl::watch_files(const std::string& source) {
   std::vector<std::filesystem::path> files{watched_file(path_)};
   try {
-    for (const auto& [name, file] : cache::scan_includes(request_for({}, source)).found) {
+    for (const auto& [name, file] :
+         kjit::source::scan_includes(request_for({}, source).files()).found) {
       files.push_back(std::filesystem::absolute(file));
     }
   } catch (const Error& e) {

@@ -1,6 +1,6 @@
 // Program::symbol: a program's __device__ and __constant__ variables, found by name in each build
 // of it on a device, written everywhere they live, and replayed into builds made later.
-#include "jit/program_impl.hpp"
+#include "core/program_impl.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/symbol.hpp>

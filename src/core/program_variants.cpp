@@ -1,7 +1,7 @@
 // Kernel::specialize: variants of a program's kernels with arguments fixed, compiled from the
 // program's text (specialization.hpp), kept per kernel and device in a table with a cap.
-#include "jit/logging.hpp"
-#include "jit/program_impl.hpp"
+#include "core/program_impl.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

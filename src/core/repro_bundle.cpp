@@ -1,10 +1,10 @@
-#include "jit/repro_bundle.hpp"
+#include "core/repro_bundle.hpp"
 
-#include "jit/cache/cache_key.hpp"
-#include "jit/cache/include_scan.hpp"
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
-#include "jit/manifest.hpp"
+#include "core/cache/cache_key.hpp"
+#include "core/manifest.hpp"
+#include "source/include_scan.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -25,7 +25,7 @@ namespace {
 backend::CompileRequest self_contained(const backend::CompileRequest& request) {
   backend::CompileRequest r = request;
   if (r.input == backend::InputKind::source) {
-    for (const auto& [name, path] : cache::scan_includes(request).found) {
+    for (const auto& [name, path] : kjit::source::scan_includes(request.files()).found) {
       const bool given = std::any_of(r.headers.begin(), r.headers.end(),
                                      [&](const auto& h) { return h.first == name; });
       if (!given) {

@@ -4,7 +4,7 @@
 // the target and the compiler's identity; kjit's version; the error; and the command.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "jit/specialization.hpp"
+#include "core/specialization.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,6 +1,6 @@
 // kjit::Stream and kjit::Event of the public API.
-#include "jit/device_impl.hpp"
-#include "jit/graph_recording.hpp"
+#include "core/device_impl.hpp"
+#include "core/graph_recording.hpp"
 
 #include <kjit/device.hpp>
 #include <kjit/error.hpp>

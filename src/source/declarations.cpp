@@ -1,7 +1,7 @@
 #include "source/declarations.hpp"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace kjit::source {
 
@@ -10,59 +10,22 @@ namespace {
 using Kind = SourceToken::Kind;
 
 // Tokens that may follow a function's parameter list before its body.
-constexpr std::array kTrailing = {
-    std::string_view("const"),    std::string_view("volatile"), std::string_view("noexcept"),
-    std::string_view("override"), std::string_view("final"),    std::string_view("&"),
-    std::string_view("&&"),       std::string_view("mutable"),
-};
+constexpr std::string_view kTrailing[] = {"const", "volatile", "noexcept", "override",
+                                          "final", "&",        "&&",       "mutable"};
 
 // Words before a "(" that make it no declarator's parameter list: keywords and attributes.
-constexpr std::array kNotNames = {
-    std::string_view("if"),
-    std::string_view("while"),
-    std::string_view("for"),
-    std::string_view("switch"),
-    std::string_view("return"),
-    std::string_view("sizeof"),
-    std::string_view("alignof"),
-    std::string_view("decltype"),
-    std::string_view("alignas"),
-    std::string_view("noexcept"),
-    std::string_view("throw"),
-    std::string_view("static_assert"),
-    std::string_view("__attribute__"),
-    std::string_view("__declspec"),
-    std::string_view("__align__"),
-    std::string_view("__launch_bounds__"),
-    std::string_view("__builtin_align__"),
-    std::string_view("__maxnreg__"),
-    std::string_view("const"),
-    std::string_view("volatile"),
-    std::string_view("override"),
-    std::string_view("final"),
-    std::string_view("mutable"),
-    std::string_view("int"),
-    std::string_view("unsigned"),
-    std::string_view("signed"),
-    std::string_view("char"),
-    std::string_view("short"),
-    std::string_view("long"),
-    std::string_view("float"),
-    std::string_view("double"),
-    std::string_view("bool"),
-    std::string_view("void"),
-    std::string_view("auto"),
-    std::string_view("typename"),
-    std::string_view("class"),
-    std::string_view("struct"),
-    std::string_view("template"),
-    std::string_view("requires"),
-    std::string_view("asm"),
-    std::string_view("__asm__"),
-};
+// clang-format off
+constexpr std::string_view kNotNames[] = {
+    "if", "while", "for", "switch", "return", "sizeof", "alignof", "decltype", "alignas",
+    "noexcept", "throw", "static_assert", "__attribute__", "__declspec", "__align__",
+    "__launch_bounds__", "__builtin_align__", "__maxnreg__", "const", "volatile", "override",
+    "final", "mutable", "int", "unsigned", "signed", "char", "short", "long", "float", "double",
+    "bool", "void", "auto", "typename", "class", "struct", "template", "requires", "asm",
+    "__asm__"};
+// clang-format on
 
 bool not_a_name(std::string_view w) {
-  return std::find(kNotNames.begin(), kNotNames.end(), w) != kNotNames.end();
+  return std::find(std::begin(kNotNames), std::end(kNotNames), w) != std::end(kNotNames);
 }
 
 bool is_class_key(std::string_view w) {
@@ -258,7 +221,7 @@ class Reader {
     std::size_t i = end;
     while (i > head) {
       const std::string_view w = text(i - 1);
-      if (std::find(kTrailing.begin(), kTrailing.end(), w) != kTrailing.end()) {
+      if (std::find(std::begin(kTrailing), std::end(kTrailing), w) != std::end(kTrailing)) {
         --i;
         continue;
       }

@@ -14,10 +14,10 @@ namespace {
 using Kind = Declaration::Kind;
 
 constexpr std::array kDeviceMarks = {
-    std::string_view("__global__"),   std::string_view("__device__"),
-    std::string_view("__constant__"), std::string_view("__managed__"),
+    std::string_view("__global__"),    std::string_view("__device__"),
+    std::string_view("__constant__"),  std::string_view("__managed__"),
     std::string_view("__shared__"),
-    std::string_view("__KJIT_KERNEL"),  // a specialised variant's kernel (jit/specialization.cpp)
+    std::string_view("__KJIT_KERNEL"),  // a specialised variant's kernel (core/specialization.cpp)
 };
 
 // Member functions that code uses without naming them: range-for's begin and end.

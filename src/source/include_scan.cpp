@@ -1,7 +1,7 @@
-#include "jit/cache/include_scan.hpp"
+#include "source/include_scan.hpp"
 
-#include "jit/cache/cache_hash.hpp"
-#include "jit/file_text.hpp"
+#include "support/file_text.hpp"
+#include "support/hash.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-namespace kjit::detail::cache {
+namespace kjit::source {
 
 namespace {
 
@@ -125,15 +125,15 @@ std::vector<Directive> directives(const std::string& text) {
 
 class Scanner {
  public:
-  explicit Scanner(const backend::CompileRequest& request) : request_(request) {}
+  explicit Scanner(const ProgramFiles& files) : files_(files) {}
 
   IncludeScan run() {
     std::optional<std::filesystem::path> dir;
-    if (request_.source_path) {
-      dir = request_.source_path->parent_path();
-      visited_.insert(request_.source_path->lexically_normal().string());
+    if (files_.path) {
+      dir = files_.path->parent_path();
+      visited_.insert(files_.path->lexically_normal().string());
     }
-    scan(request_.source, request_.program_name, dir);
+    scan(files_.text, files_.name, dir);
     return std::move(result_);
   }
 
@@ -155,17 +155,17 @@ class Scanner {
       if (d.quoted && dir) {
         found = visit_file(*dir / d.name, d.name, spelled, "beside");
       }
-      const auto header = std::find_if(request_.headers.begin(), request_.headers.end(),
+      const auto header = std::find_if(files_.headers.begin(), files_.headers.end(),
                                        [&](const auto& h) { return h.first == d.name; });
-      if (header != request_.headers.end()) {
+      if (header != files_.headers.end()) {
         found = true;
         if (visited_.insert("memory:" + d.name).second) {
-          // Its text is in the key already (as a header of the request); follow its includes.
+          // Its text is in the key already (as an in-memory header); follow its includes.
           scan(header->second, d.name, std::nullopt);
         }
       }
-      for (std::size_t i = 0; i < request_.include_dirs.size(); ++i) {
-        found = visit_file(request_.include_dirs[i] / d.name, d.name, spelled,
+      for (std::size_t i = 0; i < files_.include_dirs.size(); ++i) {
+        found = visit_file(files_.include_dirs[i] / d.name, d.name, spelled,
                            fmt::format("dir {}", i)) ||
                 found;
       }
@@ -184,14 +184,14 @@ class Scanner {
       result_.files.emplace_back(label, known->second);
       return true;
     }
-    std::optional<std::string> text = read_file(path);
+    std::optional<std::string> text = detail::read_file(path);
     if (!text) {
       return false;
     }
     if (found_names_.insert(name).second) {
       result_.found.emplace_back(name, path);
     }
-    const std::string& hash = hashes_.emplace(normal, hash128_hex(*text)).first->second;
+    const std::string& hash = hashes_.emplace(normal, detail::hash128_hex(*text)).first->second;
     result_.files.emplace_back(label, hash);
     if (visited_.insert(normal).second) {
       scan(*text, path.string(), path.parent_path());
@@ -199,7 +199,7 @@ class Scanner {
     return true;
   }
 
-  const backend::CompileRequest& request_;
+  ProgramFiles files_;
   IncludeScan result_;
   std::set<std::string> visited_;
   std::set<std::string> found_names_;
@@ -209,8 +209,8 @@ class Scanner {
 
 }  // namespace
 
-IncludeScan scan_includes(const backend::CompileRequest& request) {
-  return Scanner(request).run();
+IncludeScan scan_includes(const ProgramFiles& files) {
+  return Scanner(files).run();
 }
 
-}  // namespace kjit::detail::cache
+}  // namespace kjit::source

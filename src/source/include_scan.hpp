@@ -2,15 +2,24 @@
 // text of every header: change one and the key changes; change an unrelated file and it does not.
 #pragma once
 
-#include "backends/backend.hpp"
-
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace kjit::detail::cache {
+namespace kjit::source {
+
+/// A program's files as the scan follows them: its main file (from disk or given as text), the
+/// directories searched for its includes, and the headers given in memory.
+struct ProgramFiles {
+  const std::string& name;  // the main file as messages name it ("saxpy.cu")
+  const std::string& text;  // the main file's text
+  /// Absolute path of the main file when it came from disk (relative includes resolve there).
+  const std::optional<std::filesystem::path>& path;
+  const std::vector<std::filesystem::path>& include_dirs;
+  const std::vector<std::pair<std::string, std::string>>& headers;  // include name -> text
+};
 
 struct IncludeScan {
   /// ("include \"vec.h\" [beside]", hash of its text), in the order they were found. A name the
@@ -37,8 +46,8 @@ struct IncludeScan {
 /// numbers still hold.
 std::string without_comments(const std::string& text);
 
-/// Follows #include lines (whatever #if they sit in) from the request's source through its
-/// in-memory headers and the files found beside the including file and in its include dirs.
-IncludeScan scan_includes(const backend::CompileRequest& request);
+/// Follows #include lines (whatever #if they sit in) from the main file through the in-memory
+/// headers and the files found beside the including file and in the include dirs.
+IncludeScan scan_includes(const ProgramFiles& files);
 
-}  // namespace kjit::detail::cache
+}  // namespace kjit::source

@@ -1,8 +1,8 @@
-#include "backends/kernel_headers.hpp"
+#include "source/kernel_headers.hpp"
 
 #include <algorithm>
 
-namespace kjit::backend {
+namespace kjit::source {
 
 std::vector<KernelHeader> kernel_headers_besides(
     const std::vector<std::pair<std::string, std::string>>& given) {
@@ -49,4 +49,4 @@ std::optional<std::string> kernel_header_display(
   return "<kjit>/" + std::string(name);
 }
 
-}  // namespace kjit::backend
+}  // namespace kjit::source

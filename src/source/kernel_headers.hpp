@@ -1,4 +1,4 @@
-// The headers kjit gives kernels on every backend (src/backends/kernel_headers/include): the C
+// The headers kjit gives kernels on every backend (src/source/kernel_headers/include): the C
 // and C++ standard headers kernel files include, CUDA's runtime, half-precision and
 // cooperative-groups headers, each a compile-safe version embedded in libkjit, so that a kernel
 // file loads as written with no CUDA toolkit or C library headers on the machine. A backend's
@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-namespace kjit::backend {
+namespace kjit::source {
 
 struct KernelHeader {
   std::string_view name;  // as kernels include it: "stdio.h", "cooperative_groups/reduce.h"
@@ -18,14 +18,14 @@ struct KernelHeader {
 /// Every header, in a fixed order.
 std::span<const KernelHeader> kernel_headers() noexcept;
 
-}  // namespace kjit::backend
+}  // namespace kjit::source
 
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace kjit::backend {
+namespace kjit::source {
 
 /// kjit's headers but those `given` (a CompileRequest's in-memory headers) already names: what a
 /// GPU compiler that takes a list of named headers (NVRTC, hipRTC) gets after the caller's.
@@ -43,4 +43,4 @@ std::optional<std::string_view> named_header_of(std::string_view file);
 std::optional<std::string> kernel_header_display(
     std::string_view file, const std::vector<std::pair<std::string, std::string>>& given);
 
-}  // namespace kjit::backend
+}  // namespace kjit::source

@@ -1,4 +1,4 @@
-#include "backends/dynamic_library.hpp"
+#include "support/dynamic_library.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>

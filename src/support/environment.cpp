@@ -1,6 +1,6 @@
-#include "jit/environment.hpp"
+#include "support/environment.hpp"
 
-#include "jit/text.hpp"
+#include "support/text.hpp"
 
 #include <kjit/error.hpp>
 

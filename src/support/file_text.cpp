@@ -1,6 +1,6 @@
-#include "jit/file_text.hpp"
+#include "support/file_text.hpp"
 
-#include "jit/text.hpp"
+#include "support/text.hpp"
 
 #include <kjit/error.hpp>
 

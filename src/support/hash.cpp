@@ -1,11 +1,11 @@
-#include "jit/cache/cache_hash.hpp"
+#include "support/hash.hpp"
 
 #define XXH_INLINE_ALL  // header-only use: libkjit.so gains no run-time dependency
 #include <xxhash.h>
 
 #include <fmt/format.h>
 
-namespace kjit::detail::cache {
+namespace kjit::detail {
 
 std::string hash128_hex(std::string_view data) {
   const XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
@@ -16,4 +16,4 @@ std::uint64_t hash64(std::string_view data) {
   return XXH3_64bits(data.data(), data.size());
 }
 
-}  // namespace kjit::detail::cache
+}  // namespace kjit::detail

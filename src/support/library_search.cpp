@@ -1,6 +1,6 @@
-#include "backends/library_search.hpp"
+#include "support/library_search.hpp"
 
-#include "backends/dynamic_library.hpp"
+#include "support/dynamic_library.hpp"
 
 #include <dlfcn.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
-#include "jit/environment.hpp"
+#include "support/environment.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>

@@ -1,6 +1,6 @@
-#include "jit/parallel_copy.hpp"
+#include "support/parallel_copy.hpp"
 
-#include "jit/thread_pool.hpp"
+#include "support/thread_pool.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include "jit/thread_pool.hpp"
+#include "support/thread_pool.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

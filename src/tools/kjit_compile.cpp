@@ -2,7 +2,7 @@
 // KJIT_COMPILE_TIMEOUT. It reads one compile request on stdin, runs the offline compiler of the
 // request's target, and writes one reply (the binary, or the error) on stdout. A crash, a fatal
 // error or a hang here costs the host program one compile; the host reads the exit status.
-#include "jit/compile_wire.hpp"
+#include "core/compile_wire.hpp"
 #include "tools/offline_compilers.hpp"
 
 #include <unistd.h>

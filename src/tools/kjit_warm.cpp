@@ -1,13 +1,13 @@
 // kjit-warm: compiles kernels into kjit's disk cache for targets that need not be present, and
 // maintains the cache (stat, verify, prune, clear, explain). README.md in this folder and
 // docs/cache.md describe it.
-#include "backends/backend.hpp"
-#include "jit/cache/cache_entry.hpp"
-#include "jit/cache/cache_key.hpp"
-#include "jit/cache/cached_build.hpp"
-#include "jit/cache/disk_cache.hpp"
-#include "jit/device_impl.hpp"
-#include "jit/environment.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/cache/cache_entry.hpp"
+#include "core/cache/cache_key.hpp"
+#include "core/cache/cached_build.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "core/device_impl.hpp"
+#include "support/environment.hpp"
 #include "tools/offline_compilers.hpp"
 #include "tools/warm_inputs.hpp"
 

@@ -2,8 +2,8 @@
 // each: what kjit-warm compiles with, and what the kjit-compile helper runs for libkjit.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "jit/backend_registry.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/backend_registry.hpp"
 
 #include <map>
 #include <memory>

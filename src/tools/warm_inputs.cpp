@@ -1,8 +1,8 @@
 #include "tools/warm_inputs.hpp"
 
-#include "jit/cache/include_scan.hpp"
-#include "jit/file_text.hpp"
+#include "source/include_scan.hpp"
 #include "source/kernel_names.hpp"
+#include "support/file_text.hpp"
 
 #include <kjit/error.hpp>
 
@@ -84,7 +84,7 @@ void add_file(const fs::path& path, const FileOptions& options, const Headers& e
   }
   // The kernels of the file and of the headers of its own that it includes.
   source::KernelNames names = source::kernels_defined(base.source);
-  for (const auto& [name, header] : detail::cache::scan_includes(base).found) {
+  for (const auto& [name, header] : kjit::source::scan_includes(base.files()).found) {
     if (const std::optional<std::string> text = detail::read_file(header)) {
       source::KernelNames more = source::kernels_defined(*text);
       for (auto [from, to] :

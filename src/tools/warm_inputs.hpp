@@ -2,7 +2,7 @@
 // targets asked for.
 #pragma once
 
-#include "jit/manifest.hpp"
+#include "core/manifest.hpp"
 
 #include <filesystem>
 #include <optional>

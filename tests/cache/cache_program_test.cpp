@@ -2,12 +2,12 @@
 // the same results; a changed header, a corrupt or unloadable entry, and concurrent compiles of
 // one program (threads and processes) all end with correct results and one compile per key.
 #include "cache_support.hpp"
-#include "jit/cache/cache_entry.hpp"
-#include "jit/cache/cache_key.hpp"
-#include "jit/cache/cached_build.hpp"
-#include "jit/cache/disk_cache.hpp"
-#include "jit/device_impl.hpp"
-#include "jit/file_text.hpp"
+#include "core/cache/cache_entry.hpp"
+#include "core/cache/cache_key.hpp"
+#include "core/cache/cached_build.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "core/device_impl.hpp"
+#include "support/file_text.hpp"
 #include "test_support.hpp"
 
 #include <kjit/kjit.hpp>

@@ -8,7 +8,7 @@
 // verify); an input on which the child dies is LLVM's (kjit's answer to it is to compile in a
 // child process, KJIT_COMPILE_ISOLATION=process) and is rejected. Every other input runs in this
 // process, all of kjit's path, where a crash or a stray exception is a finding.
-#include "backends/cpu/cpu_bitcode.hpp"
+#include "backends/cpu/compile/cpu_bitcode.hpp"
 #include "backends/llvm/bitcode_reader.hpp"
 
 #include <kjit/error.hpp>

@@ -4,7 +4,7 @@
 // The first input byte picks how the rest is used: even, as a whole entry (the header checks);
 // odd, as a payload under a header with the right key, length and checksum (the payload
 // parser, which random bytes would never reach past the checksum).
-#include "jit/cache/cache_entry.hpp"
+#include "core/cache/cache_entry.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer target: the KJIT_DEVICE / Device::select() language. Any text either parses or gives
 // a DeviceError; what parses prints back to text that parses to the same requests.
-#include "jit/device_spec.hpp"
+#include "core/device_spec.hpp"
 
 #include <kjit/error.hpp>
 

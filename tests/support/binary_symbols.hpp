@@ -1,7 +1,7 @@
 // Whether a compiled binary defines or names a symbol, read from its string table.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <algorithm>
 #include <string>

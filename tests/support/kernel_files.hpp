@@ -2,7 +2,7 @@
 // compile-only tests of each GPU compiler (NVRTC, hipRTC) build without a GPU.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <filesystem>
 #include <fstream>

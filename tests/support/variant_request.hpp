@@ -1,10 +1,10 @@
-// A compile request for a specialised variant (jit/specialization.hpp), as Kernel::specialize
+// A compile request for a specialised variant (core/specialization.hpp), as Kernel::specialize
 // makes it: saxpy of tests/kernels/specialize.cu with n = 1000 and a = 2.5 fixed and blocks of
 // 128 threads (or what a test fixes), for the compilers' tests that need no device.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "jit/specialization.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/specialization.hpp"
 
 #include <filesystem>
 #include <fstream>

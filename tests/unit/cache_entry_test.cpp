@@ -1,5 +1,5 @@
 // The entry format: every way a file can be damaged is detected, and nothing is trusted blindly.
-#include "jit/cache/cache_entry.hpp"
+#include "core/cache/cache_entry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The cache key changes with everything that changes the binary, and with nothing else.
-#include "jit/cache/cache_key.hpp"
+#include "core/cache/cache_key.hpp"
 
 #include <gtest/gtest.h>
 

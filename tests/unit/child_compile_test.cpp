@@ -3,8 +3,8 @@
 // compile that never ends is stopped at its time limit, and helpers that hang, crash, exit or
 // answer garbage (shell scripts standing in for a broken compiler) each give an error that says
 // which, without taking the test process down.
-#include "jit/child_compile.hpp"
-#include "jit/compile_wire.hpp"
+#include "core/child_compile.hpp"
+#include "core/compile_wire.hpp"
 #include "tools/offline_compilers.hpp"
 
 #include <kjit/error.hpp>

@@ -1,6 +1,6 @@
 // KJIT_CPU_BARRIERS chooses how the CPU backend runs a kernel that calls __syncthreads(): the
 // compiler's identity (so the cache key) says which, and the object holds the matching entry.
-#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
 #include "binary_symbols.hpp"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // leaves, for tests of what the backend makes of a loop.
 #pragma once
 
-#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The CPU backend's target: the features it leaves out of what LLVM detected, and why.
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
 
 #include <llvm/Config/llvm-config.h>
 

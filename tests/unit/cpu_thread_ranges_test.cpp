@@ -2,7 +2,7 @@
 // element per thread (`if (i < n)`) in the forms CUDA code writes them do; work that reads the
 // thread's identity other than through its index, kernels with work outside the loop or element
 // and loops that are not over the grid's linear index do not (they run by blocks, as before).
-#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
 #include "binary_symbols.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // A pass's loop over threads in which some threads store a value the same for all of them into
 // the frame (cpu_uniform_stores.hpp): the store leaves the loop, made once if any thread made it,
 // and only where nothing else in the loop can see the difference.
-#include "backends/cpu/cpu_uniform_stores.hpp"
+#include "backends/cpu/lower/cpu_uniform_stores.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "jit/device_spec.hpp"
+#include "core/device_spec.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,6 +1,6 @@
 // Reading a binary's device variables (device_variables.hpp): symbols named as the source names
 // them, compiler-made and reserved ones left out, PTX declarations sized.
-#include "backends/device_variables.hpp"
+#include "backends/kit/device_variables.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The disk cache's files: verified reads that heal, tiers, permissions, eviction, locks, and
 // writers killed halfway.
-#include "jit/cache/disk_cache.hpp"
-#include "jit/cache/cache_counters.hpp"
-#include "jit/cache/cache_entry.hpp"
-#include "jit/file_text.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "core/cache/cache_counters.hpp"
+#include "core/cache/cache_entry.hpp"
+#include "support/file_text.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "jit/environment.hpp"
+#include "support/environment.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,7 +1,7 @@
 // A buffer, pointer or stream of one device is refused by a kernel of another. With one CPU in
 // the machine, the second device is a second handle on the CPU backend made from the internals.
 #include "backends/cpu/cpu_backend.hpp"
-#include "jit/device_impl.hpp"
+#include "core/device_impl.hpp"
 
 #include <kjit/kjit.hpp>
 

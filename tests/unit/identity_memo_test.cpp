@@ -1,9 +1,9 @@
 // A compiler's identity remembered in the disk cache: a later process gets it without loading the
 // compiler, and anything that could make it wrong (another probe, a replaced library file, a
 // corrupt memo, the cache off) makes it ask the compiler again.
-#include "jit/cache/identity_memo.hpp"
-#include "backends/library_search.hpp"
-#include "jit/cache/disk_cache.hpp"
+#include "core/cache/identity_memo.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "support/library_search.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

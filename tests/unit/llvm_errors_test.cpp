@@ -1,7 +1,7 @@
 // LLVM's errors inside the process: a fatal error (report_fatal_error) abandons the compile it
 // happened in instead of ending the program, and errors LLVM reports through its context (an
 // inline assembly the host's assembler cannot read) become a CompileError.
-#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>

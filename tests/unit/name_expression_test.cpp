@@ -1,4 +1,4 @@
-#include "jit/name_expression.hpp"
+#include "core/name_expression.hpp"
 
 #include <kjit/error.hpp>
 

@@ -3,7 +3,7 @@
 // located in the user's file. Runs wherever NVRTC is installed; says so when it is not.
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
-#include "backends/device_variables.hpp"
+#include "backends/kit/device_variables.hpp"
 #include "compile_failures.hpp"
 #include "kernel_files.hpp"
 #include "kernel_header_cases.hpp"

@@ -1,6 +1,6 @@
 // The thread pool the CPU backend runs blocks on: every chunk runs once, an exception reaches the
 // caller, and with `pin` each worker is bound to a core of its own (KJIT_CPU_PIN).
-#include "jit/thread_pool.hpp"
+#include "support/thread_pool.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 #include "backends/cpu/cpu_backend.hpp"
 
-#include "backends/cpu/cpu_compiler.hpp"
-#include "backends/cpu/cpu_device.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
-#include "jit/environment.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
+#include "backends/cpu/run/cpu_device.hpp"
+#include "support/environment.hpp"
 
 #include <kjit/error.hpp>
 

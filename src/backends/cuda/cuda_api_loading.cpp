@@ -1,7 +1,7 @@
 // Opens libcuda.so.1 and libnvrtc once per process and fills their symbol tables.
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
-#include "backends/dynamic_library.hpp"
+#include "support/dynamic_library.hpp"
 
 #include <memory>
 #include <mutex>

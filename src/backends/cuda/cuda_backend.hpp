@@ -1,7 +1,7 @@
 // The CUDA backend's entry point for the device registry.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <memory>
 

@@ -7,8 +7,8 @@
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
-#include "backends/optional_function.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
+#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 

@@ -3,11 +3,11 @@
 // (loaded on first use).
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
-#include "backends/launch_labels.hpp"
-#include "backends/lazy_compiler.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/launch_labels.hpp"
+#include "backends/kit/lazy_compiler.hpp"
 
 #include <atomic>
 #include <future>

@@ -3,7 +3,7 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/cuda_stream.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

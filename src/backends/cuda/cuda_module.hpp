@@ -1,9 +1,9 @@
 // A loaded CUBIN or PTX module and its kernels.
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/cuda/cuda_types.hpp"
-#include "backends/device_variables.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/device_variables.hpp"
 
 #include <atomic>
 #include <memory>

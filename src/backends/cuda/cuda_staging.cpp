@@ -2,8 +2,8 @@
 
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_errors.hpp"
-#include "jit/logging.hpp"
-#include "jit/parallel_copy.hpp"
+#include "support/logging.hpp"
+#include "support/parallel_copy.hpp"
 
 #include <algorithm>
 

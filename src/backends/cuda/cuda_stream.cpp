@@ -3,8 +3,8 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/cuda_staging.hpp"
-#include "backends/optional_function.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
+#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 

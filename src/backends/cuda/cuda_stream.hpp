@@ -2,9 +2,9 @@
 // so that opening a device does not wait for its context.
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/cuda/cuda_types.hpp"
-#include "backends/launch_labels.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/launch_labels.hpp"
 
 #include <atomic>
 #include <memory>

@@ -1,14 +1,14 @@
 #include "backends/cuda/nvrtc_compiler.hpp"
 
-#include "backends/compile_failure.hpp"
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
-#include "backends/kernel_headers.hpp"
-#include "backends/library_search.hpp"
-#include "backends/program_sources.hpp"
-#include "jit/logging.hpp"
+#include "backends/kit/compile_failure.hpp"
+#include "backends/kit/program_sources.hpp"
 #include "source/host_code.hpp"
+#include "source/kernel_headers.hpp"
+#include "support/library_search.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 
@@ -92,7 +92,7 @@ std::string display_name(const std::string& file, const std::string& main_name,
   if (file == main_name) {
     return request.program_name;
   }
-  return backend::kernel_header_display(file, request.headers).value_or(file);
+  return source::kernel_header_display(file, request.headers).value_or(file);
 }
 
 /// Places each diagnostic for throw_compile_failure: in the user's files, about a kernel name
@@ -114,7 +114,7 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<NvrtcDiagnostic
     d.diagnostic = {display_name(p.file, main_name, request), p.line, p.column, p.severity,
                     p.message};
     d.in_user_file = !p.file.empty() && p.file != kNameMapFile && p.file != kPreludeName &&
-                     !backend::kernel_header_display(p.file, request.headers);
+                     !source::kernel_header_display(p.file, request.headers);
     if (p.severity == Diagnostic::Severity::note && !out.empty() && i > 0 &&
         source::host_only_callee(parsed[i - 1].message)) {
       continue;  // "because of a deprecated attribute": the mark, in kjit's header
@@ -368,7 +368,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   }
   for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
     if (d.severity == Diagnostic::Severity::warning && !source::host_only_callee(d.message) &&
-        !backend::kernel_header_display(d.file, request.headers)) {
+        !source::kernel_header_display(d.file, request.headers)) {
       binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
                                d.severity, d.message}
                         .to_string() +

@@ -2,7 +2,7 @@
 // finish, when the device is newer than NVRTC). Needs no GPU and no driver.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <functional>
 #include <mutex>

@@ -4,7 +4,7 @@
 // check what hipRTC and LLVM produce.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Opens the HIP runtime, hipRTC and comgr once per process and fills their symbol tables.
-#include "backends/dynamic_library.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
 #include "backends/hip/hiprtc_api.hpp"
+#include "support/dynamic_library.hpp"
 
 #include <fmt/format.h>
 

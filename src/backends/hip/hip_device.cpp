@@ -6,10 +6,10 @@
 #include "backends/hip/hip_stream.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
-#include "backends/library_search.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
-#include "backends/optional_function.hpp"
-#include "jit/logging.hpp"
+#include "support/library_search.hpp"
+#include "support/logging.hpp"
+#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 

@@ -2,11 +2,11 @@
 // HIP keeps a current device per thread: every call that needs it sets it first.
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
-#include "backends/launch_labels.hpp"
-#include "backends/lazy_compiler.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/launch_labels.hpp"
+#include "backends/kit/lazy_compiler.hpp"
 
 #include <memory>
 #include <mutex>

@@ -3,7 +3,7 @@
 #include "backends/hip/hip_device.hpp"
 #include "backends/hip/hip_errors.hpp"
 #include "backends/hip/hip_stream.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,10 +1,10 @@
 // A loaded code object and its kernels. Parameter layouts come from the code object's metadata.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/device_variables.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hip_types.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/device_variables.hpp"
 
 #include <memory>
 #include <string>

@@ -2,8 +2,8 @@
 
 #include "backends/hip/hip_device.hpp"
 #include "backends/hip/hip_errors.hpp"
-#include "backends/optional_function.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
+#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 

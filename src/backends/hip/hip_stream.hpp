@@ -1,9 +1,9 @@
 // HIP streams and events. A stream's hipStream_t is created on first use.
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/hip/hip_types.hpp"
-#include "backends/launch_labels.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/launch_labels.hpp"
 
 #include <atomic>
 #include <memory>

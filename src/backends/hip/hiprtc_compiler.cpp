@@ -1,12 +1,12 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 
-#include "backends/compile_failure.hpp"
 #include "backends/hip/clang_log.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hiprtc_api.hpp"
-#include "backends/kernel_headers.hpp"
-#include "backends/program_sources.hpp"
-#include "jit/logging.hpp"
+#include "backends/kit/compile_failure.hpp"
+#include "backends/kit/program_sources.hpp"
+#include "source/kernel_headers.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 
@@ -107,7 +107,7 @@ std::vector<backend::LocatedDiagnostic> locate(const std::vector<ClangDiagnostic
         d.kernel = p.line - 1;  // one line per kernel name
       }
     } else if (const std::optional<std::string> kjit =
-                   backend::kernel_header_display(p.file, request.headers)) {
+                   source::kernel_header_display(p.file, request.headers)) {
       d.diagnostic.file = *kjit;  // one of kjit's headers, not the user's
     } else if (const std::optional<std::filesystem::path> path = named.disk_path(p.file)) {
       d.diagnostic.file = path->string();  // a header from disk, not hipRTC's copy of it

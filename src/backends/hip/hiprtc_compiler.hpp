@@ -3,8 +3,8 @@
 // it does not know.
 #pragma once
 
-#include "backends/backend.hpp"
 #include "backends/hip/amdgpu_target.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <kjit/error.hpp>
 

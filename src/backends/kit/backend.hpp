@@ -7,6 +7,8 @@
 // device's limits) live once here, in non-virtual methods that call a virtual *_impl hook.
 #pragma once
 
+#include "source/include_scan.hpp"
+
 #include <kjit/types.hpp>
 
 #include <cstddef>
@@ -52,6 +54,10 @@ struct CompileRequest {
   /// ("static_cast<void (*)(float, const float*)>(&saxpy)") that picks an instantiation or
   /// overload, as a call would.
   [[nodiscard]] std::string kernel_address(std::size_t i) const;
+  /// The program's files, as the include scan follows them.
+  [[nodiscard]] source::ProgramFiles files() const {
+    return {program_name, source, source_path, include_dirs, headers};
+  }
 };
 
 /// A C++ expression for the address of kernel `name` ("&saxpy<float>"), cast to its function type

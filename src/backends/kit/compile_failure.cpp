@@ -1,4 +1,4 @@
-#include "backends/compile_failure.hpp"
+#include "backends/kit/compile_failure.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 //  - anything else is a CompileError with every diagnostic.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,4 +1,4 @@
-#include "backends/device_variables.hpp"
+#include "backends/kit/device_variables.hpp"
 
 #include <cxxabi.h>
 #include <elf.h>

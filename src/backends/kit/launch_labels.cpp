@@ -1,4 +1,4 @@
-#include "backends/launch_labels.hpp"
+#include "backends/kit/launch_labels.hpp"
 
 namespace kjit::backend {
 

@@ -3,7 +3,7 @@
 // fails the same way for every later call.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <exception>
 #include <functional>

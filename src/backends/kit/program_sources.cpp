@@ -1,7 +1,7 @@
-#include "backends/program_sources.hpp"
+#include "backends/kit/program_sources.hpp"
 
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
 
 #include <fmt/format.h>
 
@@ -12,9 +12,9 @@ namespace kjit::backend {
 namespace {
 
 bool is_kjit_header(std::string_view name) {
-  const auto headers = kernel_headers();
+  const auto headers = source::kernel_headers();
   return std::any_of(headers.begin(), headers.end(),
-                     [&](const KernelHeader& h) { return h.name == name; });
+                     [&](const source::KernelHeader& h) { return h.name == name; });
 }
 
 bool is_given(const CompileRequest& request, std::string_view name) {
@@ -39,12 +39,12 @@ std::vector<std::string> host_names(const CompileRequest& request) {
 ProgramSources::ProgramSources(const CompileRequest& request,
                                const std::function<bool(std::string_view)>& compiler_has)
     : ProgramSources(request, compiler_has,
-                     request.input == InputKind::source ? detail::cache::scan_includes(request)
-                                                        : detail::cache::IncludeScan{}) {}
+                     request.input == InputKind::source ? source::scan_includes(request.files())
+                                                        : source::IncludeScan{}) {}
 
 ProgramSources::ProgramSources(const CompileRequest& request,
                                const std::function<bool(std::string_view)>& compiler_has,
-                               const detail::cache::IncludeScan& scan)
+                               const source::IncludeScan& scan)
     : disk_(read_disk_headers(request, scan)),
       filter_(texts_of(request, disk_), host_names(request)) {
   main_ = filter_.erase(request.source);
@@ -55,7 +55,7 @@ ProgramSources::ProgramSources(const CompileRequest& request,
   for (DiskHeader& h : disk_) {
     h.text = filter_.erase(h.text);
   }
-  for (const detail::cache::IncludeScan::Missing& m : scan.missing) {
+  for (const source::IncludeScan::Missing& m : scan.missing) {
     if (is_kjit_header(m.name) || (compiler_has && compiler_has(m.name)) ||
         m.name.find("..") != std::string::npos) {
       continue;
@@ -81,14 +81,14 @@ ProgramSources::ProgramSources(const CompileRequest& request,
     names_.push_back(name.c_str());
   }
   // kjit's: NUL-terminated string literals, as the compilers need.
-  for (const KernelHeader& h : kernel_headers_besides(request.headers)) {
+  for (const source::KernelHeader& h : source::kernel_headers_besides(request.headers)) {
     texts_.push_back(h.text.data());
     names_.push_back(h.name.data());
   }
 }
 
 std::vector<ProgramSources::DiskHeader> ProgramSources::read_disk_headers(
-    const CompileRequest& request, const detail::cache::IncludeScan& scan) {
+    const CompileRequest& request, const source::IncludeScan& scan) {
   std::vector<DiskHeader> found;
   for (const auto& [name, path] : scan.found) {
     if (is_given(request, name) || is_kjit_header(name)) {
@@ -114,7 +114,7 @@ std::vector<std::string_view> ProgramSources::texts_of(const CompileRequest& req
 }
 
 std::optional<std::filesystem::path> ProgramSources::disk_path(std::string_view file) const {
-  const std::optional<std::string_view> name = named_header_of(file);
+  const std::optional<std::string_view> name = source::named_header_of(file);
   if (!name) {
     return std::nullopt;
   }
@@ -129,7 +129,7 @@ std::optional<std::filesystem::path> ProgramSources::disk_path(std::string_view 
 std::vector<Diagnostic> ProgramSources::missing_notes() const {
   std::vector<Diagnostic> notes;
   for (std::size_t i = 0; i < stand_in_places_.size(); ++i) {
-    const detail::cache::IncludeScan::Missing& m = stand_in_places_[i];
+    const source::IncludeScan::Missing& m = stand_in_places_[i];
     const bool standard = stand_ins_[i].second == kStandardStandIn;
     notes.push_back({m.where, static_cast<unsigned>(m.line), 1, Diagnostic::Severity::note,
                      fmt::format("kjit found no '{}' (not beside the file, in the include dirs or "

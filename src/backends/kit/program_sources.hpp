@@ -7,10 +7,10 @@
 // code did need it.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/kernel_headers.hpp"
-#include "jit/cache/include_scan.hpp"
+#include "backends/kit/backend.hpp"
 #include "source/host_code.hpp"
+#include "source/include_scan.hpp"
+#include "source/kernel_headers.hpp"
 
 #include <kjit/error.hpp>
 
@@ -50,8 +50,7 @@ class ProgramSources {
     return memory_;
   }
   /// Include names that nothing answers, each given a stand-in: (name, text).
-  [[nodiscard]] const std::vector<std::pair<std::string, const char*>>& stand_ins()
-      const noexcept {
+  [[nodiscard]] const std::vector<std::pair<std::string, const char*>>& stand_ins() const noexcept {
     return stand_ins_;
   }
   /// A file the compiler reads from disk itself (the CPU backend's), host code erased.
@@ -74,7 +73,7 @@ class ProgramSources {
  private:
   ProgramSources(const CompileRequest& request,
                  const std::function<bool(std::string_view)>& compiler_has,
-                 const detail::cache::IncludeScan& scan);
+                 const source::IncludeScan& scan);
 
   struct DiskHeader {
     std::string name;  // as the #include spells it: "helper_cuda.h", "../common/vec.h"
@@ -82,7 +81,7 @@ class ProgramSources {
     std::string text;  // host code erased
   };
   static std::vector<DiskHeader> read_disk_headers(const CompileRequest& request,
-                                                   const detail::cache::IncludeScan& scan);
+                                                   const source::IncludeScan& scan);
   static std::vector<std::string_view> texts_of(const CompileRequest& request,
                                                 const std::vector<DiskHeader>& disk);
 
@@ -91,7 +90,7 @@ class ProgramSources {
   std::string main_;
   std::vector<std::pair<std::string, std::string>> memory_;
   std::vector<std::pair<std::string, const char*>> stand_ins_;
-  std::vector<detail::cache::IncludeScan::Missing> stand_in_places_;
+  std::vector<source::IncludeScan::Missing> stand_in_places_;
   std::vector<const char*> texts_;
   std::vector<const char*> names_;
 };

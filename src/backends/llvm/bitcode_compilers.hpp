@@ -4,7 +4,7 @@
 // headers. Built without LLVM, every factory here throws BackendError.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <memory>
 #include <optional>

@@ -2,7 +2,7 @@
 // finding the kernels that a CompileRequest names in it. Every backend's bitcode path uses these.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <functional>
 #include <memory>

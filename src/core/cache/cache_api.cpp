@@ -1,7 +1,7 @@
 // kjit::cache_stats() and kjit::cache_config(): the public view of the disk cache.
-#include "jit/cache/cache_counters.hpp"
-#include "jit/cache/disk_cache.hpp"
-#include "jit/embedded_entries.hpp"
+#include "core/cache/cache_counters.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "core/embedded_entries.hpp"
 
 #include <kjit/cache.hpp>
 

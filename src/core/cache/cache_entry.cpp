@@ -1,7 +1,7 @@
-#include "jit/cache/cache_entry.hpp"
+#include "core/cache/cache_entry.hpp"
 
-#include "jit/cache/cache_hash.hpp"
-#include "jit/cache/cache_key.hpp"
+#include "core/cache/cache_key.hpp"
+#include "support/hash.hpp"
 
 #include <fmt/format.h>
 

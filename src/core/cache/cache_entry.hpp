@@ -2,7 +2,7 @@
 // checksum) and the compiled program. Pure functions: no files here, so they can be fuzzed.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
-#include "jit/cache/cache_key.hpp"
+#include "core/cache/cache_key.hpp"
 
-#include "jit/cache/cache_hash.hpp"
-#include "jit/cache/include_scan.hpp"
+#include "source/include_scan.hpp"
+#include "support/hash.hpp"
 
 #include <fmt/format.h>
 
@@ -34,7 +34,9 @@ void seal(CacheKey& key) {
 
 KeyResult make_key(const backend::CompileRequest& request, const backend::TargetIdentity& target) {
   const bool bitcode = request.input == backend::InputKind::bitcode;
-  IncludeScan includes = bitcode ? IncludeScan{} : scan_includes(request);  // bitcode includes none
+  kjit::source::IncludeScan includes =
+      bitcode ? kjit::source::IncludeScan{}
+              : kjit::source::scan_includes(request.files());  // bitcode includes none
   if (includes.uncacheable) {
     return {std::nullopt, *includes.uncacheable};
   }

@@ -1,7 +1,7 @@
 // The disk cache's key: a hash of everything that changes a compiled program's bytes.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <optional>
 #include <string>

@@ -1,14 +1,14 @@
-#include "jit/cache/cached_build.hpp"
+#include "core/cache/cached_build.hpp"
 
-#include "jit/cache/cache_counters.hpp"
-#include "jit/cache/cache_key.hpp"
-#include "jit/cache/disk_cache.hpp"
-#include "jit/cache/identity_memo.hpp"
-#include "jit/child_compile.hpp"
-#include "jit/environment.hpp"
-#include "jit/logging.hpp"
-#include "jit/manifest.hpp"
-#include "jit/repro_bundle.hpp"
+#include "core/cache/cache_counters.hpp"
+#include "core/cache/cache_key.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "core/cache/identity_memo.hpp"
+#include "core/child_compile.hpp"
+#include "core/manifest.hpp"
+#include "core/repro_bundle.hpp"
+#include "support/environment.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

@@ -2,7 +2,7 @@
 // exists, else compiled (by one process of those that want it), loaded, and stored.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <memory>
 #include <string>

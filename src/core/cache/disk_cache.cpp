@@ -1,11 +1,11 @@
-#include "jit/cache/disk_cache.hpp"
+#include "core/cache/disk_cache.hpp"
 
-#include "jit/cache/cache_counters.hpp"
-#include "jit/cache/cache_entry.hpp"
-#include "jit/embedded_entries.hpp"
-#include "jit/file_text.hpp"
-#include "jit/logging.hpp"
-#include "jit/text.hpp"
+#include "core/cache/cache_counters.hpp"
+#include "core/cache/cache_entry.hpp"
+#include "core/embedded_entries.hpp"
+#include "support/file_text.hpp"
+#include "support/logging.hpp"
+#include "support/text.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -3,9 +3,9 @@
 // cap, and refusal of files another user could have written. docs/cache.md says why each rule.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "jit/cache/cache_key.hpp"
-#include "jit/environment.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/cache/cache_key.hpp"
+#include "support/environment.hpp"
 
 #include <chrono>
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "jit/cache/identity_memo.hpp"
+#include "core/cache/identity_memo.hpp"
 
-#include "backends/library_search.hpp"
-#include "jit/cache/cache_key.hpp"
-#include "jit/cache/disk_cache.hpp"
-#include "jit/logging.hpp"
+#include "core/cache/cache_key.hpp"
+#include "core/cache/disk_cache.hpp"
+#include "support/library_search.hpp"
+#include "support/logging.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

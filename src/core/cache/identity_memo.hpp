@@ -2,8 +2,8 @@
 // the compiler's probe, so that a start whose programs are all cached never loads the compiler.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "jit/cache/cache_key.hpp"
+#include "backends/kit/backend.hpp"
+#include "core/cache/cache_key.hpp"
 
 namespace kjit::detail::cache {
 

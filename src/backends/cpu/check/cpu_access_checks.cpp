@@ -1,7 +1,7 @@
-#include "backends/cpu/cpu_access_checks.hpp"
+#include "backends/cpu/check/cpu_access_checks.hpp"
 
-#include "backends/cpu/cpu_runtime_symbols.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>

@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_debug_variables.hpp"
+#include "backends/cpu/check/cpu_debug_variables.hpp"
 
 #include "backends/cpu/prelude/cpu_abi.h"
 

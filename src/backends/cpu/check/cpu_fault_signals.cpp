@@ -1,8 +1,8 @@
-#include "backends/cpu/cpu_fault_signals.hpp"
+#include "backends/cpu/check/cpu_fault_signals.hpp"
 
-#include "backends/cpu/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <signal.h>
 #include <sys/mman.h>

@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_memory_check.hpp"
+#include "backends/cpu/check/cpu_memory_check.hpp"
 
-#include "backends/cpu/cpu_launch_failure.hpp"
-#include "backends/cpu/cpu_memory.hpp"
-#include "backends/cpu/cpu_race_check.hpp"
-#include "jit/environment.hpp"
+#include "backends/cpu/check/cpu_race_check.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
+#include "support/environment.hpp"
 
 #include <fmt/format.h>
 

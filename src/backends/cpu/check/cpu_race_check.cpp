@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_race_check.hpp"
+#include "backends/cpu/check/cpu_race_check.hpp"
 
 #include <algorithm>
 

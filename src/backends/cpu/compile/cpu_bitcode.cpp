@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_bitcode.hpp"
+#include "backends/cpu/compile/cpu_bitcode.hpp"
 
-#include "backends/cpu/cpu_kernel_lowering.hpp"
+#include "backends/cpu/lower/cpu_kernel_lowering.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/bitcode_reader.hpp"
 

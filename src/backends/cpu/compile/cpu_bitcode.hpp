@@ -3,9 +3,9 @@
 // front end writes in C++ built here in IR instead.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/cpu/cpu_frontend.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_frontend.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <string>
 

@@ -1,10 +1,10 @@
-#include "backends/cpu/cpu_codegen.hpp"
+#include "backends/cpu/compile/cpu_codegen.hpp"
 
-#include "backends/cpu/cpu_prefetch.hpp"
-#include "backends/cpu/cpu_range_checks.hpp"
-#include "backends/cpu/cpu_runtime_symbols.hpp"
-#include "source/host_code.hpp"
+#include "backends/cpu/lower/cpu_prefetch.hpp"
+#include "backends/cpu/lower/cpu_range_checks.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
+#include "source/host_code.hpp"
 
 #include <kjit/error.hpp>
 

@@ -2,8 +2,8 @@
 // the CPU backend's binary (what the disk cache stores and ORC loads).
 #pragma once
 
-#include "backends/cpu/cpu_frontend.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_frontend.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
 
 #include <cstdint>
 #include <string>

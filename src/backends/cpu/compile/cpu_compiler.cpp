@@ -1,13 +1,13 @@
-#include "backends/cpu/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
 
-#include "backends/cpu/cpu_bitcode.hpp"
-#include "backends/cpu/cpu_codegen.hpp"
-#include "backends/cpu/cpu_frontend.hpp"
-#include "backends/cpu/cpu_kernel_lowering.hpp"
+#include "backends/cpu/compile/cpu_bitcode.hpp"
+#include "backends/cpu/compile/cpu_codegen.hpp"
+#include "backends/cpu/compile/cpu_frontend.hpp"
+#include "backends/cpu/lower/cpu_kernel_lowering.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
-#include "jit/environment.hpp"
-#include "jit/logging.hpp"
+#include "support/environment.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

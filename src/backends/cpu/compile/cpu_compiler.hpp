@@ -1,8 +1,8 @@
 // The CPU backend's compile pipeline: Clang front end -> kjit lowering -> O3 -> object file.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <mutex>
 #include <string>

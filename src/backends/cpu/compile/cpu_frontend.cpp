@@ -1,10 +1,10 @@
-#include "backends/cpu/cpu_frontend.hpp"
+#include "backends/cpu/compile/cpu_frontend.hpp"
 
-#include "backends/compile_failure.hpp"
-#include "backends/kernel_headers.hpp"
+#include "backends/kit/compile_failure.hpp"
+#include "backends/kit/program_sources.hpp"
 #include "backends/llvm/llvm_setup.hpp"
-#include "backends/program_sources.hpp"
 #include "source/host_code.hpp"
+#include "source/kernel_headers.hpp"
 
 #include <kjit/error.hpp>
 
@@ -477,7 +477,7 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
   for (const auto& [name, text] : sources.memory_headers()) {
     add(header_path(name), text);
   }
-  for (const backend::KernelHeader& h : backend::kernel_headers()) {
+  for (const source::KernelHeader& h : source::kernel_headers()) {
     memory->addFile(std::string(kSystemDir) + std::string(h.name), 0,
                     llvm::MemoryBuffer::getMemBuffer(h.text, h.name));
   }

@@ -2,8 +2,8 @@
 // Diagnostics come back located in the user's own files.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <kjit/error.hpp>
 

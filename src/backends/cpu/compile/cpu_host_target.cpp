@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_host_target.hpp"
+#include "backends/cpu/compile/cpu_host_target.hpp"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_object_linker.hpp"
+#include "backends/cpu/compile/cpu_object_linker.hpp"
 
-#include "backends/cpu/cpu_fault_signals.hpp"
-#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/check/cpu_fault_signals.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

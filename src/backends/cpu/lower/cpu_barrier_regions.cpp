@@ -1,13 +1,13 @@
-#include "backends/cpu/cpu_barrier_regions.hpp"
+#include "backends/cpu/lower/cpu_barrier_regions.hpp"
 
-#include "backends/cpu/cpu_ir_loops.hpp"
-#include "backends/cpu/cpu_loop_stops.hpp"
-#include "backends/cpu/cpu_pass_versions.hpp"
-#include "backends/cpu/cpu_runtime_symbols.hpp"
-#include "backends/cpu/cpu_thread_guards.hpp"
-#include "backends/cpu/cpu_thread_ranges.hpp"
-#include "backends/cpu/cpu_uniform_stores.hpp"
+#include "backends/cpu/lower/cpu_ir_loops.hpp"
+#include "backends/cpu/lower/cpu_loop_stops.hpp"
+#include "backends/cpu/lower/cpu_pass_versions.hpp"
+#include "backends/cpu/lower/cpu_thread_guards.hpp"
+#include "backends/cpu/lower/cpu_thread_ranges.hpp"
+#include "backends/cpu/lower/cpu_uniform_stores.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 
 #include <kjit/error.hpp>

@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_ir_loops.hpp"
+#include "backends/cpu/lower/cpu_ir_loops.hpp"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>

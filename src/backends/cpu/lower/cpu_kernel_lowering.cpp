@@ -1,13 +1,13 @@
-#include "backends/cpu/cpu_kernel_lowering.hpp"
+#include "backends/cpu/lower/cpu_kernel_lowering.hpp"
 
-#include "backends/cpu/cpu_access_checks.hpp"
-#include "backends/cpu/cpu_barrier_regions.hpp"
-#include "backends/cpu/cpu_debug_variables.hpp"
-#include "backends/cpu/cpu_pass_versions.hpp"
-#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/check/cpu_access_checks.hpp"
+#include "backends/cpu/check/cpu_debug_variables.hpp"
+#include "backends/cpu/lower/cpu_barrier_regions.hpp"
+#include "backends/cpu/lower/cpu_pass_versions.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
-#include "backends/device_variables.hpp"
-#include "jit/logging.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
+#include "backends/kit/device_variables.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 
@@ -774,7 +774,7 @@ std::set<llvm::Function*> kernel_functions(llvm::Module& module) {
 namespace {
 
 /// Inlines the calls that the source marks [[clang::always_inline]] (a specialised variant's call
-/// of the kernel it fixes, jit/specialization.cpp), so that the lowering's analyses see the
+/// of the kernel it fixes, core/specialization.cpp), so that the lowering's analyses see the
 /// kernel's own code in the entry.
 void inline_marked_calls(llvm::Module& m, const LoweringRequest& request) {
   std::vector<llvm::CallBase*> marked;

@@ -1,7 +1,7 @@
-#include "backends/cpu/cpu_loop_stops.hpp"
+#include "backends/cpu/lower/cpu_loop_stops.hpp"
 
-#include "backends/cpu/cpu_loop_analyses.hpp"
-#include "backends/cpu/cpu_prefetch.hpp"
+#include "backends/cpu/lower/cpu_loop_analyses.hpp"
+#include "backends/cpu/lower/cpu_prefetch.hpp"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>

@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_pass_versions.hpp"
+#include "backends/cpu/lower/cpu_pass_versions.hpp"
 
-#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>

@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_prefetch.hpp"
+#include "backends/cpu/lower/cpu_prefetch.hpp"
 
-#include "backends/cpu/cpu_loop_stops.hpp"
+#include "backends/cpu/lower/cpu_loop_stops.hpp"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Analysis/LoopInfo.h>

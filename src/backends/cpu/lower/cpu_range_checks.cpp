@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_range_checks.hpp"
+#include "backends/cpu/lower/cpu_range_checks.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>

@@ -1,4 +1,4 @@
-#include "backends/cpu/cpu_thread_guards.hpp"
+#include "backends/cpu/lower/cpu_thread_guards.hpp"
 
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/STLExtras.h>

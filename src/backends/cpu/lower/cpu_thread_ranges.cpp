@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_thread_ranges.hpp"
+#include "backends/cpu/lower/cpu_thread_ranges.hpp"
 
-#include "backends/cpu/cpu_thread_work.hpp"
+#include "backends/cpu/lower/cpu_thread_work.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 

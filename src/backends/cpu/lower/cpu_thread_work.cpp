@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_thread_work.hpp"
+#include "backends/cpu/lower/cpu_thread_work.hpp"
 
-#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>

@@ -1,7 +1,7 @@
-#include "backends/cpu/cpu_uniform_stores.hpp"
+#include "backends/cpu/lower/cpu_uniform_stores.hpp"
 
-#include "backends/cpu/cpu_loop_analyses.hpp"
-#include "backends/cpu/cpu_loop_stops.hpp"
+#include "backends/cpu/lower/cpu_loop_analyses.hpp"
+#include "backends/cpu/lower/cpu_loop_stops.hpp"
 
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/BasicAliasAnalysis.h>

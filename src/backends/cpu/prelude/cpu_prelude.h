@@ -49,7 +49,7 @@ typedef __UINT64_TYPE__ uint64_t;
 // ---- function and variable qualifiers --------------------------------------------------------
 #define __global__ __KJIT_KERNEL
 // The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
-// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined, and its call of
+// (core/specialization.cpp), where __global__ and __launch_bounds__ are redefined, and its call of
 // the kernel it fixes.
 #define __KJIT_KERNEL __attribute__((annotate("kjit.kernel")))
 #define __KJIT_LAUNCH_BOUNDS(threads)
@@ -192,7 +192,7 @@ __KJIT_BUILTIN(blockDim, dim3, block->block_dim)
 __KJIT_BUILTIN(gridDim, dim3, block->grid_dim)
 #undef __KJIT_BUILTIN
 
-// blockDim in a specialised variant with a fixed block (jit/specialization.cpp): the block
+// blockDim in a specialised variant with a fixed block (core/specialization.cpp): the block
 // record's value as ever, marked with the one the variant was compiled for. The lowering folds the
 // fixed value in kernels that synchronise, and keeps the read in the others, whose threads may
 // then run as ranges (those recognise the read: cpu_thread_ranges.hpp).

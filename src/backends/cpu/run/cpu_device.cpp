@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_device.hpp"
+#include "backends/cpu/run/cpu_device.hpp"
 
-#include "backends/cpu/cpu_memory.hpp"
-#include "backends/cpu/cpu_memory_check.hpp"
-#include "backends/cpu/cpu_module.hpp"
-#include "backends/cpu/cpu_stream.hpp"
+#include "backends/cpu/check/cpu_memory_check.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
+#include "backends/cpu/run/cpu_module.hpp"
+#include "backends/cpu/run/cpu_stream.hpp"
 
 #include <kjit/error.hpp>
 

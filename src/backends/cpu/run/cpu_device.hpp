@@ -2,10 +2,10 @@
 // Clang and run by the executor.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/cpu/cpu_compiler.hpp"
-#include "backends/cpu/cpu_executor.hpp"
-#include "backends/cpu/cpu_object_linker.hpp"
+#include "backends/cpu/compile/cpu_compiler.hpp"
+#include "backends/cpu/compile/cpu_object_linker.hpp"
+#include "backends/cpu/run/cpu_executor.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <memory>
 #include <mutex>

@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_executor.hpp"
+#include "backends/cpu/run/cpu_executor.hpp"
 
-#include "backends/cpu/cpu_fault_signals.hpp"
-#include "backends/cpu/cpu_launch_failure.hpp"
-#include "backends/cpu/cpu_memory.hpp"
-#include "backends/cpu/cpu_memory_check.hpp"
+#include "backends/cpu/check/cpu_fault_signals.hpp"
+#include "backends/cpu/check/cpu_memory_check.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
 
 #include <kjit/error.hpp>
 

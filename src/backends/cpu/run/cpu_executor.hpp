@@ -6,9 +6,9 @@
 // and a 2-D launch as rows of threads, a stretch of rows per worker (cpu_thread_ranges.hpp).
 #pragma once
 
-#include "backends/cpu/cpu_fibers.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
-#include "jit/thread_pool.hpp"
+#include "backends/cpu/run/cpu_fibers.hpp"
+#include "support/thread_pool.hpp"
 
 #include <kjit/types.hpp>
 

@@ -1,10 +1,10 @@
-#include "backends/cpu/cpu_fibers.hpp"
+#include "backends/cpu/run/cpu_fibers.hpp"
 
-#include "backends/cpu/cpu_fault_signals.hpp"
-#include "backends/cpu/cpu_launch_failure.hpp"
-#include "backends/cpu/cpu_race_check.hpp"
-#include "backends/cpu/cpu_warp_meetings.hpp"
-#include "backends/cpu/fiber_sanitizers.hpp"
+#include "backends/cpu/check/cpu_fault_signals.hpp"
+#include "backends/cpu/check/cpu_race_check.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_warp_meetings.hpp"
+#include "backends/cpu/run/fiber_sanitizers.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,7 +1,7 @@
-#include "backends/cpu/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
 
-#include "backends/cpu/cpu_fault_signals.hpp"
-#include "backends/cpu/cpu_object_linker.hpp"
+#include "backends/cpu/check/cpu_fault_signals.hpp"
+#include "backends/cpu/compile/cpu_object_linker.hpp"
 
 #include <kjit/error.hpp>
 

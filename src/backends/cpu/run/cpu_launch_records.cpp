@@ -1,6 +1,6 @@
-#include "backends/cpu/cpu_launch_records.hpp"
+#include "backends/cpu/run/cpu_launch_records.hpp"
 
-#include "backends/cpu/cpu_memory.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
 
 #include <kjit/error.hpp>
 

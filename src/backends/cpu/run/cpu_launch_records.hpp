@@ -4,8 +4,8 @@
 // (issue 23; tests/api/launch_allocations_test.cpp counts).
 #pragma once
 
-#include "backends/cpu/cpu_executor.hpp"
-#include "backends/cpu/cpu_stream.hpp"
+#include "backends/cpu/run/cpu_executor.hpp"
+#include "backends/cpu/run/cpu_stream.hpp"
 
 #include <memory>
 #include <mutex>

@@ -1,8 +1,8 @@
-#include "backends/cpu/cpu_module.hpp"
+#include "backends/cpu/run/cpu_module.hpp"
 
-#include "backends/cpu/cpu_launch_records.hpp"
-#include "backends/cpu/cpu_memory.hpp"
-#include "backends/cpu/cpu_stream.hpp"
+#include "backends/cpu/run/cpu_launch_records.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
+#include "backends/cpu/run/cpu_stream.hpp"
 
 #include <kjit/error.hpp>
 

@@ -1,10 +1,10 @@
 // A loaded CPU object and its kernels.
 #pragma once
 
-#include "backends/backend.hpp"
-#include "backends/cpu/cpu_executor.hpp"
-#include "backends/cpu/cpu_object_linker.hpp"
-#include "backends/device_variables.hpp"
+#include "backends/cpu/compile/cpu_object_linker.hpp"
+#include "backends/cpu/run/cpu_executor.hpp"
+#include "backends/kit/backend.hpp"
+#include "backends/kit/device_variables.hpp"
 
 #include <memory>
 #include <string>

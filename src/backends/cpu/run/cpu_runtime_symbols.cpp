@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_runtime_symbols.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
-#include "backends/cpu/cpu_fibers.hpp"
-#include "backends/cpu/cpu_launch_failure.hpp"
-#include "backends/cpu/cpu_memory_check.hpp"
-#include "backends/cpu/cpu_warp_meetings.hpp"
+#include "backends/cpu/check/cpu_memory_check.hpp"
+#include "backends/cpu/run/cpu_fibers.hpp"
+#include "backends/cpu/run/cpu_launch_failure.hpp"
+#include "backends/cpu/run/cpu_warp_meetings.hpp"
 
 #include <algorithm>
 #include <array>

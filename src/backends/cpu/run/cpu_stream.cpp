@@ -1,9 +1,9 @@
-#include "backends/cpu/cpu_stream.hpp"
+#include "backends/cpu/run/cpu_stream.hpp"
 
-#include "backends/cpu/cpu_launch_records.hpp"
-#include "backends/cpu/cpu_memory.hpp"
+#include "backends/cpu/run/cpu_launch_records.hpp"
+#include "backends/cpu/run/cpu_memory.hpp"
 
-#include "jit/logging.hpp"
+#include "support/logging.hpp"
 
 #include <kjit/error.hpp>
 

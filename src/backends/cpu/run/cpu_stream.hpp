@@ -3,7 +3,7 @@
 // and rethrown by the next synchronize(), with what the task was.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/kit/backend.hpp"
 
 #include <chrono>
 #include <condition_variable>

@@ -1,7 +1,7 @@
-#include "backends/cpu/cpu_warp_meetings.hpp"
+#include "backends/cpu/run/cpu_warp_meetings.hpp"
 
-#include "backends/cpu/cpu_memory.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "backends/cpu/run/cpu_memory.hpp"
 
 #include <algorithm>
 #include <array>

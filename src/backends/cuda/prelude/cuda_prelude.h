@@ -19,7 +19,7 @@ typedef unsigned long uintptr_t;
 #define __NVCC__ 1
 
 // The spellings of a kernel and of its launch bounds that a specialised variant's kernel uses
-// (jit/specialization.cpp), where __global__ and __launch_bounds__ are redefined, its call of the
+// (core/specialization.cpp), where __global__ and __launch_bounds__ are redefined, its call of the
 // kernel it fixes (which the compiler inlines of itself), and blockDim for a fixed block.
 #define __KJIT_KERNEL __attribute__((global))
 #define __KJIT_INLINE_CALL
