@@ -41,12 +41,7 @@ std::string describe_result(const DriverApi* api, CUresult result) {
 
 void throw_driver_error(const DriverApi& api, const char* call, CUresult result,
                         std::string_view context, Failure kind) {
-  std::string message =
-      fmt::format("kjit: {} failed ({}): {}", call, context, describe_result(&api, result));
-  if (kind == Failure::launch) {
-    throw LaunchError(message);
-  }
-  throw BackendError(message);
+  gpu::throw_call_error(call, context, describe_result(&api, result), kind);
 }
 
 void throw_nvrtc_error(const NvrtcApi& api, const char* call, nvrtcResult result,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backends/cuda/cuda_types.hpp"
+#include "backends/gpu/gpu_errors.hpp"
 
 #include <string>
 #include <string_view>
@@ -19,7 +20,7 @@ const char* result_name(CUresult result) noexcept;
 std::string describe_result(const DriverApi* api, CUresult result);
 
 /// What kind of exception a failed call becomes.
-enum class Failure { backend, launch };
+using gpu::Failure;
 
 /// Throws for a failed call: "kjit: cuMemAlloc failed (cuda:0, 4096 bytes): CUDA_ERROR_...".
 [[noreturn]] void throw_driver_error(const DriverApi& api, const char* call, CUresult result,

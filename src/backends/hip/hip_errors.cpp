@@ -22,12 +22,7 @@ std::string describe_result(const HipApi& api, hipError_t result) {
 
 void throw_hip_error(const HipApi& api, const char* call, hipError_t result,
                      std::string_view context, Failure kind) {
-  std::string message =
-      fmt::format("kjit: {} failed ({}): {}", call, context, describe_result(api, result));
-  if (kind == Failure::launch) {
-    throw LaunchError(message);
-  }
-  throw BackendError(message);
+  gpu::throw_call_error(call, context, describe_result(api, result), kind);
 }
 
 }  // namespace kjit::hip

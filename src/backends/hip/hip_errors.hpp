@@ -2,6 +2,7 @@
 // name and text, and what was being done (device, kernel, sizes).
 #pragma once
 
+#include "backends/gpu/gpu_errors.hpp"
 #include "backends/hip/hip_types.hpp"
 
 #include <string>
@@ -15,7 +16,7 @@ struct HipApi;
 std::string describe_result(const HipApi& api, hipError_t result);
 
 /// What kind of exception a failed call becomes.
-enum class Failure { backend, launch };
+using gpu::Failure;
 
 /// Throws for a failed call: "kjit: hipMalloc failed (hip:0, 4096 bytes): hipErrorOutOfMemory ...".
 [[noreturn]] void throw_hip_error(const HipApi& api, const char* call, hipError_t result,
