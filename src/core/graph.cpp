@@ -227,6 +227,45 @@ std::string ordinal(std::size_t n) {
   return fmt::format("{}{}", n, suffix);
 }
 
+/// Ends `recording`, of stream `s`, on every stream in it; the backend's graph, or its error. To
+/// drop a recording (`abandon`), the recording stream first waits for every stream that joined,
+/// so that the backend ends it as cleanly as a complete one.
+std::unique_ptr<backend::Graph> end_recording(StreamImpl& s, Recording& recording, bool abandon) {
+  DeviceImpl& device = s.device();
+  recording.end();
+  const std::vector<StreamImpl*> joined = recording.joined();
+  if (abandon) {
+    for (StreamImpl* j : joined) {
+      try {
+        const std::unique_ptr<backend::Event> last = j->backend().record();
+        s.backend().wait(*last);
+      } catch (const std::exception& e) {
+        log().debug("joining a stream back to drop a recording on {}: {}", device.describe(),
+                    e.what());
+      }
+    }
+  }
+  for (StreamImpl* j : joined) {
+    j->set_recording(nullptr);
+  }
+  s.set_recording(nullptr);
+  device.recording_streams.fetch_sub(1, std::memory_order_acq_rel);
+  std::unique_ptr<backend::Graph> graph;
+  std::exception_ptr failure;
+  try {
+    graph = s.backend().end_recording();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  for (StreamImpl* j : joined) {
+    j->backend().leave_recording();
+  }
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+  return graph;
+}
+
 }  // namespace
 
 }  // namespace kjit::detail
@@ -245,43 +284,7 @@ Graph Graph::record(const Stream& stream, const std::function<void()>& work) {
   s.backend().begin_recording();
   s.set_recording(recording.get());
   device.recording_streams.fetch_add(1, std::memory_order_acq_rel);
-  // Ends the recording on every stream in it; the backend's graph, or its error. To drop a
-  // recording (`abandon`), the recording stream first waits for every stream that joined, so
-  // that the backend ends it as cleanly as a complete one.
-  const auto stop = [&](bool abandon) {
-    recording->end();
-    const std::vector<detail::StreamImpl*> joined = recording->joined();
-    if (abandon) {
-      for (detail::StreamImpl* j : joined) {
-        try {
-          const std::unique_ptr<backend::Event> last = j->backend().record();
-          s.backend().wait(*last);
-        } catch (const std::exception& e) {
-          detail::log().debug("joining a stream back to drop a recording on {}: {}",
-                              device.describe(), e.what());
-        }
-      }
-    }
-    for (detail::StreamImpl* j : joined) {
-      j->set_recording(nullptr);
-    }
-    s.set_recording(nullptr);
-    device.recording_streams.fetch_sub(1, std::memory_order_acq_rel);
-    std::unique_ptr<backend::Graph> graph;
-    std::exception_ptr failure;
-    try {
-      graph = s.backend().end_recording();
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    for (detail::StreamImpl* j : joined) {
-      j->backend().leave_recording();
-    }
-    if (failure) {
-      std::rethrow_exception(failure);
-    }
-    return graph;
-  };
+  const auto stop = [&](bool abandon) { return detail::end_recording(s, *recording, abandon); };
   const auto drop = [&] {
     try {
       (void)stop(true);  // the partial recording is dropped

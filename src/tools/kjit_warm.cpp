@@ -152,24 +152,8 @@ FileOptions file_options(const CompileArgs& args) {
   return options;
 }
 
-int compile_command(const CompileArgs& args) {
-  if (!cache::disk_cache().writable()) {
-    std::fprintf(stderr,
-                 "kjit-warm: the cache '%s' is not writable (KJIT_CACHE=%s); nothing to warm\n",
-                 cache::disk_cache().settings().user_dir.c_str(),
-                 cache::disk_cache().enabled() ? "ro, or a directory kjit cannot use" : "off");
-    return 2;
-  }
-  const Inputs inputs = collect_inputs(args.inputs, file_options(args));
-  for (const std::string& note : inputs.notes) {
-    std::fprintf(stderr, "kjit-warm: %s\n", note.c_str());
-  }
-  std::vector<Job> jobs = plan(args, inputs);
-  tools::OfflineCompilers targets;
-  for (const Job& j : jobs) {
-    (void)targets.compiler(j.target, j.build->request);  // an unknown target fails now
-  }
-
+/// Runs `jobs` on `args.jobs` threads, printing their progress; the seconds it took.
+double run_jobs(std::vector<Job>& jobs, tools::OfflineCompilers& targets, const CompileArgs& args) {
   const bool tty = isatty(fileno(stderr)) != 0 && !args.quiet;
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
@@ -203,9 +187,11 @@ int compile_command(const CompileArgs& args) {
   if (tty) {
     std::fprintf(stderr, "\r\033[K");
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
+/// Prints a row per target (compiled, already cached, failed); the number of failed builds.
+int print_summary(const std::vector<Job>& jobs, const CompileArgs& args, double seconds) {
   struct Row {
     int compiled = 0, cached = 0, failed = 0;
     double ms = 0;
@@ -226,35 +212,67 @@ int compile_command(const CompileArgs& args) {
   }
   std::printf("%zu builds in %.2f s with %u jobs; cache %s\n", jobs.size(), seconds, args.jobs,
               cache::disk_cache().settings().user_dir.c_str());
-  if (!args.embed_base.empty()) {
-    // For kjit_add_kernels: each entry's second key, embedded beside it.
-    std::ofstream keys(cache::disk_cache().settings().user_dir / "embedded-keys.txt",
-                       std::ios::trunc);
-    for (const Job& j : jobs) {
-      if (!j.keys.first.empty()) {
-        keys << j.keys.first << ' ' << j.keys.second << '\n';
-      }
+  return failed;
+}
+
+/// For kjit_add_kernels: each entry's second key, embedded beside it.
+void write_embedded_keys(const std::vector<Job>& jobs) {
+  std::ofstream keys(cache::disk_cache().settings().user_dir / "embedded-keys.txt",
+                     std::ios::trunc);
+  for (const Job& j : jobs) {
+    if (!j.keys.first.empty()) {
+      keys << j.keys.first << ' ' << j.keys.second << '\n';
     }
   }
+}
 
+/// The builds as JSON (--json): to standard output for "-", else to that file.
+void write_json_report(const CompileArgs& args, const Inputs& inputs, const std::vector<Job>& jobs,
+                       double seconds) {
+  Json report{{"cache", cache::disk_cache().settings().user_dir.string()},
+              {"seconds", seconds},
+              {"builds", Json::array()},
+              {"notes", inputs.notes}};
+  for (const Job& j : jobs) {
+    report["builds"].push_back({{"program", j.build->request.program_name},
+                                {"build", describe(j.build->request)},
+                                {"target", j.target},
+                                {"status", j.status},
+                                {"ms", j.ms},
+                                {"message", j.message}});
+  }
+  if (args.json == "-") {
+    std::printf("%s\n", report.dump(2).c_str());
+  } else {
+    std::ofstream(args.json, std::ios::trunc) << report.dump(2) << "\n";
+  }
+}
+
+int compile_command(const CompileArgs& args) {
+  if (!cache::disk_cache().writable()) {
+    std::fprintf(stderr,
+                 "kjit-warm: the cache '%s' is not writable (KJIT_CACHE=%s); nothing to warm\n",
+                 cache::disk_cache().settings().user_dir.c_str(),
+                 cache::disk_cache().enabled() ? "ro, or a directory kjit cannot use" : "off");
+    return 2;
+  }
+  const Inputs inputs = collect_inputs(args.inputs, file_options(args));
+  for (const std::string& note : inputs.notes) {
+    std::fprintf(stderr, "kjit-warm: %s\n", note.c_str());
+  }
+  std::vector<Job> jobs = plan(args, inputs);
+  tools::OfflineCompilers targets;
+  for (const Job& j : jobs) {
+    (void)targets.compiler(j.target, j.build->request);  // an unknown target fails now
+  }
+
+  const double seconds = run_jobs(jobs, targets, args);
+  const int failed = print_summary(jobs, args, seconds);
+  if (!args.embed_base.empty()) {
+    write_embedded_keys(jobs);
+  }
   if (!args.json.empty()) {
-    Json report{{"cache", cache::disk_cache().settings().user_dir.string()},
-                {"seconds", seconds},
-                {"builds", Json::array()},
-                {"notes", inputs.notes}};
-    for (const Job& j : jobs) {
-      report["builds"].push_back({{"program", j.build->request.program_name},
-                                  {"build", describe(j.build->request)},
-                                  {"target", j.target},
-                                  {"status", j.status},
-                                  {"ms", j.ms},
-                                  {"message", j.message}});
-    }
-    if (args.json == "-") {
-      std::printf("%s\n", report.dump(2).c_str());
-    } else {
-      std::ofstream(args.json, std::ios::trunc) << report.dump(2) << "\n";
-    }
+    write_json_report(args, inputs, jobs, seconds);
   }
   return failed == 0 ? 0 : 1;
 }

@@ -75,6 +75,23 @@ bool try_precompiled(DiskCache& cache, const backend::CompileRequest& request,
   return false;
 }
 
+/// `key` once the compiler is loaded: the identity remembered from an earlier run must still be
+/// its own, so that no entry is stored under another compiler's key; if not, its own key.
+std::optional<CacheKey> key_of_loaded_compiler(const backend::CompileRequest& request,
+                                               backend::Compiler& compiler,
+                                               const backend::TargetIdentity& remembered,
+                                               CacheKey key) {
+  backend::TargetIdentity actual = compiler.identity();
+  if (actual.target == remembered.target && actual.facts == remembered.facts) {
+    return key;
+  }
+  log().warn(
+      "kjit: the compiler for '{}' is not the one remembered in the cache ({}); "
+      "storing its program under its own key",
+      request.program_name, actual.target);
+  return make_key(request, actual).key;
+}
+
 CachedBuild build(const backend::CompileRequest& request, backend::Compiler& compiler,
                   backend::Device* device) {
   DiskCache& cache = disk_cache();
@@ -131,18 +148,8 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   }
   count_compile();
   if (key) {
-    // The compiler is loaded now: check that the identity remembered from an earlier run is
-    // still its own, so that no entry is stored under another compiler's key.
-    backend::TargetIdentity actual = compiler.identity();
-    if (actual.target != identity.target || actual.facts != identity.facts) {
-      log().warn(
-          "kjit: the compiler for '{}' is not the one remembered in the cache ({}); "
-          "storing its program under its own key",
-          request.program_name, actual.target);
-      key = make_key(request, actual).key;
-    }
+    key = key_of_loaded_compiler(request, compiler, identity, std::move(*key));
   }
-
   if (device != nullptr) {
     const auto load_start = Clock::now();
     out.module =

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace kjit::cpu {
@@ -135,7 +136,10 @@ void mark_shared_variable(llvm::CallInst& slot, std::string_view name, std::uint
                                                llvm::Type::getInt64Ty(ctx), size))}));
 }
 
-void add_access_checks(llvm::Module& module) {
+namespace {
+
+/// The run-time checks of an access and of a shared-memory access, declared in `module`.
+std::pair<llvm::FunctionCallee, llvm::FunctionCallee> declare_checks(llvm::Module& module) {
   llvm::LLVMContext& ctx = module.getContext();
   auto* ptr = llvm::PointerType::get(ctx, 0);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
@@ -161,6 +165,17 @@ void add_access_checks(llvm::Module& module) {
       f->addParamAttr(arg, llvm::Attribute::ReadOnly);
     }
   }
+  return {check, check_shared};
+}
+
+}  // namespace
+
+void add_access_checks(llvm::Module& module) {
+  llvm::LLVMContext& ctx = module.getContext();
+  auto* ptr = llvm::PointerType::get(ctx, 0);
+  auto* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  const auto [check, check_shared] = declare_checks(module);
   const llvm::FunctionCallee context = module.getOrInsertFunction(kCheckContextSymbol, ptr);
   std::map<std::string, llvm::Constant*> sites;
   const auto site = [&](const llvm::Instruction& i) -> llvm::Constant* {

@@ -456,23 +456,17 @@ class HostCodeFilter : public llvm::vfs::ProxyFileSystem {
   const backend::ProgramSources& sources_;
 };
 
-}  // namespace
-
-FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
-                             llvm::LLVMContext& context, const std::string& device,
-                             bool line_tables) {
-  // Clang's code generator looks the target up in LLVM's registry; a second thread still
-  // registering it there (the first compile of another program) would hand it a half-built one.
-  llvm_setup::initialize_targets();
-  const SourcePaths paths(request);
-
+/// The files Clang reads for `request`: kjit's prelude, entries and headers, the program's
+/// in-memory files and stand-ins, then the disk, host code erased from every file of the user's.
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> program_files(
+    const backend::CompileRequest& request, const SourcePaths& paths,
+    const backend::ProgramSources& sources) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   const auto add = [&](std::string_view path, std::string_view text) {
     memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
   };
   add(kPreludePath, kjit_cpu_prelude_text);
   add(kEntriesPath, entries_source(paths, request));
-  const backend::ProgramSources sources(request);
   add(paths.main(), sources.main());
   for (const auto& [name, text] : sources.memory_headers()) {
     add(header_path(name), text);
@@ -491,6 +485,21 @@ FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostT
           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem()),
           sources));
   files->pushOverlay(memory);
+  return files;
+}
+
+}  // namespace
+
+FrontendOutput compile_to_ir(const backend::CompileRequest& request, const HostTarget& target,
+                             llvm::LLVMContext& context, const std::string& device,
+                             bool line_tables) {
+  // Clang's code generator looks the target up in LLVM's registry; a second thread still
+  // registering it there (the first compile of another program) would hand it a half-built one.
+  llvm_setup::initialize_targets();
+  const SourcePaths paths(request);
+
+  const backend::ProgramSources sources(request);
+  const auto files = program_files(request, paths, sources);
 
   const std::vector<std::string> args = clang_arguments(request, target, line_tables);
   std::vector<const char*> argv;
