@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <utility>
 
+template class kjit::gpu::GpuDevice<kjit::cuda::CudaVendor>;
+
 namespace kjit::cuda {
 
 namespace {
@@ -58,18 +60,16 @@ class PendingRetains {
 }  // namespace
 
 CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch)
-    : api_(api),
+    : GpuDevice(api, std::move(info)),
       device_(device),
-      info_(std::move(info)),
       arch_(arch),
-      id_(info_.id()),
       compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
-                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id_,
+                [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id(),
                 fmt::format("a device of sm_{}", arch),
                 // Its own CUBIN, or PTX of its architecture, which the driver finishes.
                 {fmt::format("cuda:sm_{}", arch), fmt::format("cuda:compute_{}", arch)}),
       bitcode_compiler_([this] {
-        return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id_);
+        return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id());
       }) {
   // A context takes ~300 ms: start it now, so that it overlaps the first compile. NVRTC's 100 MB
   // library (~100 ms to load) is loaded at the first compile or cache miss, and only then: a
@@ -77,8 +77,9 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
   PendingRetains& pending = PendingRetains::instance();
   context_ = std::async(std::launch::async, [this] {
                CUcontext context = nullptr;
-               check(api_, api_.cuDevicePrimaryCtxRetain(&context, device_),
-                     "cuDevicePrimaryCtxRetain", id_);
+               const DriverApi& driver = this->api();  // (`api` is the constructor's)
+               check(driver, driver.cuDevicePrimaryCtxRetain(&context, device_),
+                     "cuDevicePrimaryCtxRetain", id());
                return context;
              }).share();
   pending.add(context_);
@@ -95,9 +96,9 @@ void CudaDevice::make_current() {
     context_ready_.store(context, std::memory_order_release);
   }
   CUcontext current = nullptr;
-  api_.cuCtxGetCurrent(&current);
+  api().cuCtxGetCurrent(&current);
   if (current != context) {
-    check(api_, api_.cuCtxSetCurrent(context), "cuCtxSetCurrent", id_);
+    check(api(), api().cuCtxSetCurrent(context), "cuCtxSetCurrent", id());
   }
 }
 
@@ -105,15 +106,15 @@ const NvrtcApi& CudaDevice::nvrtc() {
   std::string why;
   const NvrtcApi* api = nvrtc_api(why);  // loaded once per process
   if (api == nullptr) {
-    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id_, why));
+    throw BackendError(fmt::format("kjit: cannot compile for {}: {}", id(), why));
   }
   return *api;
 }
 
 std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary) {
   if (binary.format != "cubin" && binary.format != "ptx") {
-    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id_, binary.format,
-                                   binary.program));
+    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id(),
+                                   binary.format, binary.program));
   }
   make_current();
   std::array<char, 16384> errors{};
@@ -122,11 +123,11 @@ std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary)
   std::array<void*, 2> values{
       errors.data(), reinterpret_cast<void*>(errors.size())};  // NOLINT(performance-no-int-to-ptr)
   CUmodule module = nullptr;
-  const CUresult r = api_.cuModuleLoadDataEx(&module, binary.bytes.data(), options.size(),
-                                             options.data(), values.data());
+  const CUresult r = api().cuModuleLoadDataEx(&module, binary.bytes.data(), options.size(),
+                                              options.data(), values.data());
   if (r != CUDA_SUCCESS) {
     throw BackendError(fmt::format("kjit: cannot load the {} of '{}' on {}: {}{}{}", binary.format,
-                                   binary.program, id_, describe_result(&api_, r),
+                                   binary.program, id(), describe_result(&api(), r),
                                    errors[0] != '\0' ? "\n" : "", errors.data()));
   }
   std::vector<backend::DeviceVariable> variables =
@@ -141,17 +142,6 @@ std::unique_ptr<backend::Stream> CudaDevice::create_stream() {
   return std::make_unique<CudaStream>(*this);
 }
 
-void CudaDevice::synchronize() {
-  make_current();
-  const CUresult r = api_.cuCtxSynchronize();
-  if (r != CUDA_SUCCESS) {
-    throw BackendError(
-        fmt::format("kjit: work on {} failed: {} (the last kernel launched there "
-                    "was {})",
-                    id_, describe_result(&api_, r), last_launch()));
-  }
-}
-
 void* CudaDevice::native_handle() {  // the CUdevice ordinal, carried in a pointer
   const auto ordinal = static_cast<std::intptr_t>(device_);
   return reinterpret_cast<void*>(ordinal);  // NOLINT(performance-no-int-to-ptr)
@@ -160,25 +150,10 @@ void* CudaDevice::native_handle() {  // the CUdevice ordinal, carried in a point
 bool CudaDevice::is_pinned(const void* pointer) {
   make_current();
   unsigned type = 0;
-  const CUresult r = api_.cuPointerGetAttribute(
+  const CUresult r = api().cuPointerGetAttribute(
       &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
       reinterpret_cast<CUdeviceptr>(pointer));  // unified addressing: host pointers are addresses
   return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
-}
-
-void* CudaDevice::allocate_host_impl(std::size_t bytes) {
-  make_current();
-  void* pointer = nullptr;
-  check(api_, api_.cuMemHostAlloc(&pointer, bytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc",
-        fmt::format("{}, {} bytes of pinned host memory", id_, bytes));
-  return pointer;
-}
-
-void CudaDevice::free_host_impl(void* pointer) noexcept {
-  const CUresult r = api_.cuMemFreeHost(pointer);
-  if (r != CUDA_SUCCESS) {
-    detail::log().warn("cuMemFreeHost on {}: {}", id_, describe_result(&api_, r));
-  }
 }
 
 PinnedStaging& CudaDevice::staging() {
@@ -186,39 +161,19 @@ PinnedStaging& CudaDevice::staging() {
   return *staging_;
 }
 
-std::uint64_t CudaDevice::allocate_impl(std::size_t bytes) {
-  make_current();
-  CUdeviceptr address = 0;
-  check(api_, api_.cuMemAlloc(&address, bytes), "cuMemAlloc",
-        fmt::format("{}, {} bytes", id_, bytes));
-  return address;
-}
-
-void CudaDevice::free_impl(std::uint64_t address) noexcept {
-  try {
-    make_current();
-    const CUresult r = api_.cuMemFree(address);
-    if (r != CUDA_SUCCESS) {
-      detail::log().warn("cuMemFree on {}: {}", id_, describe_result(&api_, r));
-    }
-  } catch (const std::exception& e) {
-    detail::log().warn("freeing memory on {}: {}", id_, e.what());
-  }
-}
-
 std::uint64_t CudaDevice::allocate_managed_impl(std::size_t bytes) {
   make_current();
   int managed = 0;
-  check(api_, api_.cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, device_),
-        "cuDeviceGetAttribute", id_);
+  check(api(), api().cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, device_),
+        "cuDeviceGetAttribute", id());
   if (managed == 0) {
-    throw BackendError(fmt::format("kjit: {} cannot allocate managed memory", id_));
+    throw BackendError(fmt::format("kjit: {} cannot allocate managed memory", id()));
   }
   CUdeviceptr address = 0;
-  check(api_,
-        backend::optional_function(api_.cuMemAllocManaged, "cuMemAllocManaged", id_, "CUDA driver")(
-            &address, bytes, CU_MEM_ATTACH_GLOBAL),
-        "cuMemAllocManaged", fmt::format("{}, {} bytes", id_, bytes));
+  check(api(),
+        backend::optional_function(api().cuMemAllocManaged, "cuMemAllocManaged", id(),
+                                   "CUDA driver")(&address, bytes, CU_MEM_ATTACH_GLOBAL),
+        "cuMemAllocManaged", fmt::format("{}, {} bytes", id(), bytes));
   return address;
 }
 
@@ -228,11 +183,11 @@ void CudaDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, Mana
   const CUmemLocation where = to == ManagedPlace::device
                                   ? CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, device_}
                                   : CUmemLocation{CU_MEM_LOCATION_TYPE_HOST, 0};
-  check(api_,
-        backend::optional_function(api_.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id_,
+  check(api(),
+        backend::optional_function(api().cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id(),
                                    "CUDA driver")(address, bytes, where, 0,
                                                   static_cast<CUstream>(stream.native_handle())),
-        "cuMemPrefetchAsync", fmt::format("{}, {} bytes", id_, bytes));
+        "cuMemPrefetchAsync", fmt::format("{}, {} bytes", id(), bytes));
 }
 
 void CudaDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
@@ -256,10 +211,10 @@ void CudaDevice::advise_managed(std::uint64_t address, std::size_t bytes, Manage
     }
     throw UsageError("kjit: an unknown ManagedAdvice");
   }();
-  check(api_,
-        backend::optional_function(api_.cuMemAdvise, "cuMemAdvise_v2", id_, "CUDA driver")(
+  check(api(),
+        backend::optional_function(api().cuMemAdvise, "cuMemAdvise_v2", id(), "CUDA driver")(
             address, bytes, what, where),
-        "cuMemAdvise", fmt::format("{}, {} bytes", id_, bytes));
+        "cuMemAdvise", fmt::format("{}, {} bytes", id(), bytes));
 }
 
 }  // namespace kjit::cuda

@@ -44,6 +44,7 @@ struct CudaVendor {
   static constexpr const char* kLibrary = "CUDA driver";
   static constexpr unsigned kStreamNonBlocking = CU_STREAM_NON_BLOCKING;
   static constexpr unsigned kEventDefault = CU_EVENT_DEFAULT;
+  static constexpr unsigned kHostAllocPortable = CU_MEMHOSTALLOC_PORTABLE;
   static constexpr CUstreamCaptureMode kCaptureModeRelaxed = CU_STREAM_CAPTURE_MODE_RELAXED;
   static constexpr CaptureStatus kCaptureActive = CU_STREAM_CAPTURE_STATUS_ACTIVE;
   /// More than 48 KiB of dynamic shared memory needs the kernel's opt-in.
@@ -75,6 +76,12 @@ struct CudaVendor {
   static constexpr auto function_set_attribute =
       driver_call(&Api::cuFuncSetAttribute, "cuFuncSetAttribute");
   static constexpr auto launch_kernel = driver_call(&Api::cuLaunchKernel, "cuLaunchKernel");
+
+  // Memory.
+  static constexpr auto memory_allocate = driver_call(&Api::cuMemAlloc, "cuMemAlloc");
+  static constexpr auto memory_free = driver_call(&Api::cuMemFree, "cuMemFree");
+  static constexpr auto host_allocate = driver_call(&Api::cuMemHostAlloc, "cuMemHostAlloc");
+  static constexpr auto host_free = driver_call(&Api::cuMemFreeHost, "cuMemFreeHost");
 
   // Events.
   static constexpr auto event_create = driver_call(&Api::cuEventCreate, "cuEventCreate");

@@ -6,15 +6,20 @@
 // through a template costs what the vendor's own code did.
 //
 // A vendor struct V provides:
-//   Api, Device                the function table, and the vendor's device (api(), id(),
-//                              make_current(), note_launch(), info(), intern())
+//   Api, Device                the function table, and the vendor's device (a GpuDevice<V>
+//                              with make_current())
 //   Result, kSuccess, kNotReady, kNotFound
-//   Stream, Event, Graph, GraphExec, GraphNode, KernelNodeParams, CaptureStatus, DevicePointer
+//   Stream, Event, Graph, GraphExec, GraphNode, KernelNodeParams, CaptureStatus, Module,
+//   Function, DevicePointer    the vendor's handle types
 //   kLibrary                   "CUDA driver": what "this ... has no cuFoo" calls the library
-//   check(api, result, call, context[, Failure])  the vendor's one conversion of errors
+//   check(api, result, call, context[, Failure]), fail(...)  the vendor's one conversion of errors
 //   describe(api, result)      "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"
-//   device_pointer(address)    an address as the vendor's calls take it
-//   the calls, each a VendorCall: stream_create, event_record, graph_launch ... (see CudaVendor)
+//   device_pointer(address), address(pointer)  addresses as the vendor's calls take them
+//   flags: kStreamNonBlocking, kEventDefault, kHostAllocPortable, kCaptureModeRelaxed,
+//   kCaptureActive, kDynamicSharedOptIn, kDynamicSharedDefault (and, where a kernel opts in,
+//   kMaxDynamicSharedAttribute)
+//   the calls, each a VendorCall (stream_create, event_record, graph_launch ...), and
+//   instantiate_graph(), whose arguments differ by vendor
 #pragma once
 
 #include "support/optional_function.hpp"

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <utility>
 
+template class kjit::gpu::GpuDevice<kjit::hip::HipVendor>;
+
 namespace kjit::hip {
 
 namespace {
@@ -44,12 +46,10 @@ std::unique_ptr<backend::Compiler> hiprtc_for(const AmdgpuTarget& target,
 }  // namespace
 
 HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target)
-    : api_(api),
+    : GpuDevice(api, std::move(info)),
       ordinal_(ordinal),
-      info_(std::move(info)),
       target_(std::move(target)),
-      id_(info_.id()),
-      compiler_([this] { return hiprtc_for(target_, id_); },
+      compiler_([this] { return hiprtc_for(target_, id()); },
                 [this]() -> std::optional<std::string> {
                   // What the loader would choose hipRTC and comgr from: see docs/cache.md.
                   auto hiprtc = backend::describe_library_search(hiprtc_library_names());
@@ -62,34 +62,34 @@ HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarg
                 }),
       bitcode_compiler_([this] {
         return bitcode::amdgpu_compiler({target_.processor, target_.sramecc, target_.xnack},
-                                        "hip:" + target_.id(), id_);
+                                        "hip:" + target_.id(), id());
       }) {}
 
 HipDevice::~HipDevice() = default;
 
 void HipDevice::make_current() {
   int current = -1;
-  if (api_.hipGetDevice(&current) != hipSuccess || current != ordinal_) {
-    check(api_, api_.hipSetDevice(ordinal_), "hipSetDevice", id_);
+  if (api().hipGetDevice(&current) != hipSuccess || current != ordinal_) {
+    check(api(), api().hipSetDevice(ordinal_), "hipSetDevice", id());
   }
 }
 
 std::unique_ptr<backend::Module> HipDevice::load(const backend::Binary& binary) {
   if (binary.format != "hsaco") {
-    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id_, binary.format,
-                                   binary.program));
+    throw BackendError(fmt::format("kjit: {} cannot load a '{}' binary of '{}'", id(),
+                                   binary.format, binary.program));
   }
   CodeObject code =
       read_code_object(binary.bytes, fmt::format("the code object of '{}'", binary.program));
   const std::string want = "amdgcn-amd-amdhsa--" + target_.processor;
   if (code.target != want && !code.target.starts_with(want + ":")) {
     throw BackendError(fmt::format("kjit: the code object of '{}' is for {}, but {} is {}",
-                                   binary.program, code.target, id_, target_.id()));
+                                   binary.program, code.target, id(), target_.id()));
   }
   make_current();
   hipModule_t module = nullptr;
-  check(api_, api_.hipModuleLoadData(&module, binary.bytes.data()), "hipModuleLoadData",
-        fmt::format("'{}' on {}", binary.program, id_));
+  check(api(), api().hipModuleLoadData(&module, binary.bytes.data()), "hipModuleLoadData",
+        fmt::format("'{}' on {}", binary.program, id()));
   return std::make_unique<HipModule>(*this, module, binary.program, std::move(code),
                                      backend::elf_device_variables(binary.bytes));
 }
@@ -98,53 +98,8 @@ std::unique_ptr<backend::Stream> HipDevice::create_stream() {
   return std::make_unique<HipStream>(*this);
 }
 
-void HipDevice::synchronize() {
-  make_current();
-  const hipError_t r = api_.hipDeviceSynchronize();
-  if (r != hipSuccess) {
-    throw BackendError(
-        fmt::format("kjit: work on {} failed: {} (the last kernel launched there was {})", id_,
-                    describe_result(api_, r), last_launch()));
-  }
-}
-
 void* HipDevice::native_handle() {  // the hipDevice_t ordinal, carried in a pointer
   return reinterpret_cast<void*>(static_cast<std::intptr_t>(ordinal_));  // NOLINT
-}
-
-std::uint64_t HipDevice::allocate_impl(std::size_t bytes) {
-  make_current();
-  void* address = nullptr;
-  check(api_, api_.hipMalloc(&address, bytes), "hipMalloc",
-        fmt::format("{}, {} bytes", id_, bytes));
-  return reinterpret_cast<std::uint64_t>(address);
-}
-
-void HipDevice::free_impl(std::uint64_t address) noexcept {
-  try {
-    make_current();
-    const hipError_t r = api_.hipFree(reinterpret_cast<void*>(address));  // NOLINT
-    if (r != hipSuccess) {
-      detail::log().warn("hipFree on {}: {}", id_, describe_result(api_, r));
-    }
-  } catch (const std::exception& e) {
-    detail::log().warn("freeing memory on {}: {}", id_, e.what());
-  }
-}
-
-void* HipDevice::allocate_host_impl(std::size_t bytes) {
-  make_current();
-  void* pointer = nullptr;
-  check(api_, api_.hipHostMalloc(&pointer, bytes, hipHostMallocPortable), "hipHostMalloc",
-        fmt::format("{}, {} bytes of pinned host memory", id_, bytes));
-  return pointer;
-}
-
-void HipDevice::free_host_impl(void* pointer) noexcept {
-  const hipError_t r = api_.hipHostFree(pointer);
-  if (r != hipSuccess) {
-    detail::log().warn("hipHostFree on {}: {}", id_, describe_result(api_, r));
-  }
 }
 
 namespace {
@@ -163,23 +118,23 @@ constexpr unsigned int kAttachGlobal = 1;  // hipMemAttachGlobal
 std::uint64_t HipDevice::allocate_managed_impl(std::size_t bytes) {
   make_current();
   void* address = nullptr;
-  check(api_,
-        backend::optional_function(api_.hipMallocManaged, "hipMallocManaged", id_, "HIP runtime")(
+  check(api(),
+        backend::optional_function(api().hipMallocManaged, "hipMallocManaged", id(), "HIP runtime")(
             &address, bytes, kAttachGlobal),
-        "hipMallocManaged", fmt::format("{}, {} bytes", id_, bytes));
+        "hipMallocManaged", fmt::format("{}, {} bytes", id(), bytes));
   return reinterpret_cast<std::uint64_t>(address);
 }
 
 void HipDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
                                  backend::Stream& stream) {
   make_current();
-  check(api_,
-        backend::optional_function(api_.hipMemPrefetchAsync, "hipMemPrefetchAsync", id_,
+  check(api(),
+        backend::optional_function(api().hipMemPrefetchAsync, "hipMemPrefetchAsync", id(),
                                    "HIP runtime")(
             reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
             bytes, to == ManagedPlace::device ? ordinal_ : kCpuDevice,
             static_cast<hipStream_t>(stream.native_handle())),
-        "hipMemPrefetchAsync", fmt::format("{}, {} bytes", id_, bytes));
+        "hipMemPrefetchAsync", fmt::format("{}, {} bytes", id(), bytes));
 }
 
 void HipDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
@@ -201,11 +156,11 @@ void HipDevice::advise_managed(std::uint64_t address, std::size_t bytes, Managed
     }
     throw UsageError("kjit: an unknown ManagedAdvice");
   }();
-  check(api_,
-        backend::optional_function(api_.hipMemAdvise, "hipMemAdvise", id_, "HIP runtime")(
+  check(api(),
+        backend::optional_function(api().hipMemAdvise, "hipMemAdvise", id(), "HIP runtime")(
             reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
             bytes, what, device),
-        "hipMemAdvise", fmt::format("{}, {} bytes", id_, bytes));
+        "hipMemAdvise", fmt::format("{}, {} bytes", id(), bytes));
 }
 
 }  // namespace kjit::hip

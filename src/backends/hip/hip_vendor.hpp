@@ -43,6 +43,7 @@ struct HipVendor {
   static constexpr const char* kLibrary = "HIP runtime";
   static constexpr unsigned kStreamNonBlocking = hipStreamNonBlocking;
   static constexpr unsigned kEventDefault = hipEventDefault;
+  static constexpr unsigned kHostAllocPortable = hipHostMallocPortable;
   static constexpr int kCaptureModeRelaxed = hipStreamCaptureModeRelaxed;
   static constexpr CaptureStatus kCaptureActive = hipStreamCaptureStatusActive;
   /// A kernel uses as much dynamic shared memory as the device allows without asking.
@@ -75,6 +76,12 @@ struct HipVendor {
       runtime_call(&Api::hipModuleGetGlobal, "hipModuleGetGlobal");
   static constexpr auto launch_kernel =
       runtime_call(&Api::hipModuleLaunchKernel, "hipModuleLaunchKernel");
+
+  // Memory.
+  static constexpr auto memory_allocate = runtime_call(&Api::hipMalloc, "hipMalloc");
+  static constexpr auto memory_free = runtime_call(&Api::hipFree, "hipFree");
+  static constexpr auto host_allocate = runtime_call(&Api::hipHostMalloc, "hipHostMalloc");
+  static constexpr auto host_free = runtime_call(&Api::hipHostFree, "hipHostFree");
 
   // Events.
   static constexpr auto event_create =
