@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/gpu/gpu_enumeration.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
 
 #include <kjit/error.hpp>
@@ -68,51 +69,36 @@ class CudaBackend : public backend::Backend {
   [[nodiscard]] BackendKind kind() const override { return BackendKind::cuda; }
 
   std::vector<DeviceInfo> enumerate() override {
-    found_.clear();
-    api_ = driver_api(reason_);
+    devices_.clear();
+    api_ = driver_api(devices_.reason());
     if (api_ == nullptr) {
       return {};
     }
     const CUresult r = api_->cuInit(0);
     if (r == CUDA_ERROR_STUB_LIBRARY) {
-      reason_ = "libcuda.so.1 is CUDA's stub library, not a driver: no NVIDIA driver is installed";
+      devices_.reason() =
+          "libcuda.so.1 is CUDA's stub library, not a driver: no NVIDIA driver is installed";
       return {};
     }
     if (r == CUDA_ERROR_NO_DEVICE) {
-      reason_ = "the NVIDIA driver finds no CUDA device";
+      devices_.reason() = "the NVIDIA driver finds no CUDA device";
       return {};
     }
     if (r != CUDA_SUCCESS) {
-      reason_ = "cuInit failed: " + describe_result(api_, r);
+      devices_.reason() = "cuInit failed: " + describe_result(api_, r);
       return {};
     }
     int count = 0;
     api_->cuDeviceGetCount(&count);
-    std::vector<DeviceInfo> infos;
-    try {
-      for (int i = 0; i < count; ++i) {
-        found_.push_back(describe(*api_, i));
-        infos.push_back(found_.back().info);
-      }
-    } catch (const Error& e) {
-      reason_ = e.what();
-      found_.clear();
-      return {};
-    }
-    if (infos.empty()) {
-      reason_ = "the NVIDIA driver finds no CUDA device";
-    }
-    return infos;
+    return devices_.describe_devices(
+        count, [this](int i) { return describe(*api_, i); },
+        "the NVIDIA driver finds no CUDA device");
   }
 
-  [[nodiscard]] std::string unavailable_reason() const override { return reason_; }
+  [[nodiscard]] std::string unavailable_reason() const override { return devices_.reason(); }
 
   std::unique_ptr<backend::Device> open(int ordinal) override {
-    if (api_ == nullptr || ordinal < 0 || static_cast<std::size_t>(ordinal) >= found_.size()) {
-      throw DeviceError(fmt::format("kjit: there is no cuda:{} ({})", ordinal,
-                                    reason_.empty() ? "no such ordinal" : reason_));
-    }
-    const Found& f = found_[static_cast<std::size_t>(ordinal)];
+    const Found& f = devices_.at(ordinal, api_ != nullptr, "cuda");
     return std::make_unique<CudaDevice>(*api_, f.device, f.info, f.arch);
   }
 
@@ -149,8 +135,7 @@ class CudaBackend : public backend::Backend {
 
  private:
   const DriverApi* api_ = nullptr;
-  std::string reason_;
-  std::vector<Found> found_;
+  gpu::Enumeration<Found> devices_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "backends/hip/hip_backend.hpp"
 
+#include "backends/gpu/gpu_enumeration.hpp"
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/hip_device.hpp"
 #include "backends/hip/hip_errors.hpp"
@@ -79,48 +80,31 @@ class HipBackend : public backend::Backend {
   [[nodiscard]] BackendKind kind() const override { return BackendKind::hip; }
 
   std::vector<DeviceInfo> enumerate() override {
-    found_.clear();
-    api_ = source_(reason_);  // the runtime is opened here, not when kjit starts
+    devices_.clear();
+    api_ = source_(devices_.reason());  // the runtime is opened here, not when kjit starts
     if (api_ == nullptr) {
       return {};
     }
     const hipError_t r = api_->hipInit(0);
     if (r != hipSuccess) {
-      reason_ =
+      devices_.reason() =
           fmt::format("the HIP runtime finds no AMD GPU (hipInit: {})", describe_result(*api_, r));
       return {};
     }
     int count = 0;
     const hipError_t c = api_->hipGetDeviceCount(&count);
     if (c != hipSuccess && c != hipErrorNoDevice) {
-      reason_ = "hipGetDeviceCount failed: " + describe_result(*api_, c);
+      devices_.reason() = "hipGetDeviceCount failed: " + describe_result(*api_, c);
       return {};
     }
-    std::vector<DeviceInfo> infos;
-    try {
-      for (int i = 0; i < count; ++i) {
-        found_.push_back(describe(*api_, i));
-        infos.push_back(found_.back().info);
-      }
-    } catch (const Error& e) {
-      reason_ = e.what();
-      found_.clear();
-      return {};
-    }
-    if (infos.empty()) {
-      reason_ = "the HIP runtime finds no AMD GPU";
-    }
-    return infos;
+    return devices_.describe_devices(
+        count, [this](int i) { return describe(*api_, i); }, "the HIP runtime finds no AMD GPU");
   }
 
-  [[nodiscard]] std::string unavailable_reason() const override { return reason_; }
+  [[nodiscard]] std::string unavailable_reason() const override { return devices_.reason(); }
 
   std::unique_ptr<backend::Device> open(int ordinal) override {
-    if (api_ == nullptr || ordinal < 0 || static_cast<std::size_t>(ordinal) >= found_.size()) {
-      throw DeviceError(fmt::format("kjit: there is no hip:{} ({})", ordinal,
-                                    reason_.empty() ? "no such ordinal" : reason_));
-    }
-    const Found& f = found_[static_cast<std::size_t>(ordinal)];
+    const Found& f = devices_.at(ordinal, api_ != nullptr, "hip");
     return std::make_unique<HipDevice>(*api_, ordinal, f.info, f.target);
   }
 
@@ -143,8 +127,7 @@ class HipBackend : public backend::Backend {
  private:
   ApiSource source_;
   const HipApi* api_ = nullptr;
-  std::string reason_;
-  std::vector<Found> found_;
+  gpu::Enumeration<Found> devices_;
 };
 
 }  // namespace
