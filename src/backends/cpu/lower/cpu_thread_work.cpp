@@ -280,6 +280,34 @@ bool is_wait(const Instruction& i) {
   return name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == "__kjit_loop_stop";
 }
 
+/// Outside the work (`body`), nothing but values it reads, and paths that leave the kernel: no
+/// side effects, and no branch but the `guard` that differs between threads.
+std::string check_outside_work(Function& f, const std::set<const BasicBlock*>& body,
+                               const Varying& varying, const BasicBlock* guard) {
+  for (BasicBlock& b : f) {
+    if (body.count(&b) != 0) {
+      continue;
+    }
+    for (Instruction& i : b) {
+      if (i.mayHaveSideEffects()) {
+        return "it does work outside its loop or element";
+      }
+    }
+    const Instruction* term = b.getTerminator();
+    if (&b != guard && term->getNumSuccessors() > 1) {
+      const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
+      const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term);
+      const Value* condition = br != nullptr   ? br->getCondition()
+                               : sw != nullptr ? sw->getCondition()
+                                               : nullptr;
+      if (condition == nullptr || varying.varies(condition)) {
+        return "a branch outside its loop or element differs between threads";
+      }
+    }
+  }
+  return {};
+}
+
 /// With the guard, start and bound of `out` chosen: checks that the work's blocks (those
 /// `in_work` says, and the paths from `entry` that never return) read the thread's identity only
 /// through the index, and that nothing outside them does work or branches differently between
@@ -304,27 +332,8 @@ std::string check_work(Function& f, const llvm::DominatorTree& dt, BasicBlock* e
     return "its index is not blockIdx.x * blockDim.x + threadIdx.x";
   }
   out.narrowed = lane.narrowed();
-  // Outside the work, nothing but values it reads, and paths that leave the kernel.
-  for (BasicBlock& b : f) {
-    if (body.count(&b) != 0) {
-      continue;
-    }
-    for (Instruction& i : b) {
-      if (i.mayHaveSideEffects()) {
-        return "it does work outside its loop or element";
-      }
-    }
-    const Instruction* term = b.getTerminator();
-    if (&b != out.guard && term->getNumSuccessors() > 1) {
-      const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
-      const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term);
-      const Value* condition = br != nullptr   ? br->getCondition()
-                               : sw != nullptr ? sw->getCondition()
-                                               : nullptr;
-      if (condition == nullptr || varying.varies(condition)) {
-        return "a branch outside its loop or element differs between threads";
-      }
-    }
+  if (std::string why = check_outside_work(f, body, varying, out.guard); !why.empty()) {
+    return why;
   }
   // The work may read the thread's identity only through the index. One element's work may also
   // read another value of the index plus values a row shares, computed before the guard.
