@@ -28,12 +28,14 @@ LAYERS = {
     "core/": {"core", "kit", "source", "support"},
     "backends/llvm/": {"llvm", "kit", "source", "support"},
     "backends/cpu/": {"cpu", "llvm", "kit", "source", "support"},
-    "backends/cuda/": {"cuda", "llvm", "kit", "source", "support"},
-    "backends/hip/": {"hip", "llvm", "kit", "source", "support"},
+    "backends/gpu/": {"gpu", "llvm", "kit", "source", "support"},
+    "backends/cuda/": {"cuda", "gpu", "llvm", "kit", "source", "support"},
+    "backends/hip/": {"hip", "gpu", "llvm", "kit", "source", "support"},
     "tools/": {"tools", "core", "kit", "source", "support"},
 }
 NAMES = {"support/": "support", "source/": "source", "backends/kit/": "kit", "core/": "core",
-         "backends/llvm/": "llvm", "backends/cpu/": "cpu", "backends/cuda/": "cuda",
+         "backends/llvm/": "llvm", "backends/cpu/": "cpu", "backends/gpu/": "gpu",
+         "backends/cuda/": "cuda",
          "backends/hip/": "hip", "tools/": "tools"}
 REGISTRY = "core/backend_registry.cpp"
 # Text that kernels include (embedded, compiled by NVRTC, hipRTC or Clang): not the library's code.
