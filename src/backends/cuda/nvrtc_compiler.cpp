@@ -3,6 +3,7 @@
 #include "backends/cuda/cuda_errors.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_log.hpp"
+#include "backends/gpu/gpu_rtc_program.hpp"
 #include "backends/kit/compile_failure.hpp"
 #include "backends/kit/program_sources.hpp"
 #include "source/host_code.hpp"
@@ -61,29 +62,9 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   return options;
 }
 
-class Program {
- public:
-  Program(const NvrtcApi& api, nvrtcProgram program) : api_(api), program_(program) {}
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
-  ~Program() { api_.nvrtcDestroyProgram(&program_); }
-  [[nodiscard]] nvrtcProgram get() const noexcept { return program_; }
-
-  [[nodiscard]] std::string log() const {
-    std::size_t size = 0;
-    if (api_.nvrtcGetProgramLogSize(program_, &size) != NVRTC_SUCCESS || size <= 1) {
-      return {};
-    }
-    std::string text(size, '\0');
-    api_.nvrtcGetProgramLog(program_, text.data());
-    text.resize(size - 1);
-    return text;
-  }
-
- private:
-  const NvrtcApi& api_;
-  nvrtcProgram program_;
-};
+using Program = gpu::RtcProgram<NvrtcApi, nvrtcProgram, &NvrtcApi::nvrtcDestroyProgram,
+                                &NvrtcApi::nvrtcGetProgramLogSize, &NvrtcApi::nvrtcGetProgramLog,
+                                NVRTC_SUCCESS>;
 
 /// How a diagnostic names a file: the main file by the program's name, kjit's headers as
 /// "<kjit>/name", others as NVRTC does.
@@ -328,11 +309,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     }
   }
   const std::vector<std::string> options = options_for(request, target);
-  std::vector<const char*> argv;
-  argv.reserve(options.size());
-  for (const std::string& o : options) {
-    argv.push_back(o.c_str());
-  }
+  const std::vector<const char*> argv = gpu::option_pointers(options);
   r = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   const std::string log = program.log();
   if (r == NVRTC_ERROR_COMPILATION) {

@@ -1,5 +1,6 @@
 #include "backends/hip/hiprtc_compiler.hpp"
 
+#include "backends/gpu/gpu_rtc_program.hpp"
 #include "backends/hip/clang_log.hpp"
 #include "backends/hip/code_object.hpp"
 #include "backends/hip/hiprtc_api.hpp"
@@ -65,29 +66,9 @@ std::string program_text(const backend::CompileRequest& request,
   return text;
 }
 
-class Program {
- public:
-  Program(const HiprtcApi& api, hiprtcProgram program) : api_(api), program_(program) {}
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
-  ~Program() { api_.hiprtcDestroyProgram(&program_); }
-  [[nodiscard]] hiprtcProgram get() const noexcept { return program_; }
-
-  [[nodiscard]] std::string log() const {
-    std::size_t size = 0;
-    if (api_.hiprtcGetProgramLogSize(program_, &size) != HIPRTC_SUCCESS || size <= 1) {
-      return {};
-    }
-    std::string text(size, '\0');
-    api_.hiprtcGetProgramLog(program_, text.data());
-    text.resize(size - 1);
-    return text;
-  }
-
- private:
-  const HiprtcApi& api_;
-  hiprtcProgram program_;
-};
+using Program = gpu::RtcProgram<HiprtcApi, hiprtcProgram, &HiprtcApi::hiprtcDestroyProgram,
+                                &HiprtcApi::hiprtcGetProgramLogSize,
+                                &HiprtcApi::hiprtcGetProgramLog, HIPRTC_SUCCESS>;
 
 [[noreturn]] void fail(const HiprtcApi& api, const char* call, hiprtcResult r,
                        const std::string& context) {
@@ -238,11 +219,7 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
     fail(api_, "hiprtcCreateProgram", r, context);
   }
   const Program program(api_, raw);
-  std::vector<const char*> argv;
-  argv.reserve(options.size());
-  for (const std::string& o : options) {
-    argv.push_back(o.c_str());
-  }
+  const std::vector<const char*> argv = gpu::option_pointers(options);
   r = api_.hiprtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   const std::string log = program.log();
   const std::vector<ClangDiagnostic> parsed = parse_clang_log(log);
