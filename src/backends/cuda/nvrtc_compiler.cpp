@@ -52,13 +52,7 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   if (request.debug) {
     options.emplace_back("-G");  // device debug information for cuda-gdb; no optimisation
   }
-  for (const auto& dir : request.include_dirs) {
-    options.push_back("-I" + dir.string());
-  }
-  for (const auto& [name, value] : request.defines) {
-    options.push_back(value.empty() ? fmt::format("-D{}", name)
-                                    : fmt::format("-D{}={}", name, value));
-  }
+  gpu::add_includes_and_defines(options, request);
   return options;
 }
 

@@ -1,6 +1,10 @@
-// What NVRTC and hipRTC programs share: a program destroyed with its owner, its log, and options
-// as the C array both compilers take.
+// What NVRTC and hipRTC programs share: a program destroyed with its owner, its log, the options
+// both compilers spell alike, and options as the C array both take.
 #pragma once
+
+#include "backends/kit/backend.hpp"
+
+#include <fmt/format.h>
 
 #include <cstddef>
 #include <string>
@@ -36,6 +40,18 @@ class RtcProgram {
   const Api& api_;
   Handle program_;
 };
+
+/// Appends the request's include folders (-I) and defines (-D) to `options`.
+inline void add_includes_and_defines(std::vector<std::string>& options,
+                                     const backend::CompileRequest& request) {
+  for (const auto& dir : request.include_dirs) {
+    options.push_back("-I" + dir.string());
+  }
+  for (const auto& [name, value] : request.defines) {
+    options.push_back(value.empty() ? fmt::format("-D{}", name)
+                                    : fmt::format("-D{}={}", name, value));
+  }
+}
 
 /// `options` as the array of C strings a compiler takes; valid while `options` is.
 inline std::vector<const char*> option_pointers(const std::vector<std::string>& options) {

@@ -118,13 +118,7 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   if (request.source_path) {
     options.push_back("-I" + request.source_path->parent_path().string());
   }
-  for (const auto& dir : request.include_dirs) {
-    options.push_back("-I" + dir.string());
-  }
-  for (const auto& [name, value] : request.defines) {
-    options.push_back(value.empty() ? fmt::format("-D{}", name)
-                                    : fmt::format("-D{}={}", name, value));
-  }
+  gpu::add_includes_and_defines(options, request);
   return options;
 }
 
