@@ -12,6 +12,7 @@ Usage: scripts/layout_check.py [repository root]"""
 import json
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -49,6 +50,11 @@ def layer_of(path):
             return prefix
     return None
 
+
+if shutil.which("ctags-universal") is None:
+    print("SKIPPED: universal-ctags is not installed (scripts/install-deps.sh installs it): "
+          "functions cannot be measured")
+    sys.exit(0)
 
 problems = []
 src = root / "src"
