@@ -270,6 +270,46 @@ backend::Binary NvrtcCompiler::compile(const backend::CompileRequest& request) {
   return compile_with_nvrtc(api, request, target(api), label_);
 }
 
+namespace {
+
+/// A compile NVRTC refused, as kjit's CompileError: located in the user's files (a header from disk
+/// by its path, as NVRTC would name it), with a note for each include compiled as a stand-in.
+[[noreturn]] void throw_compile_failure(const backend::CompileRequest& request,
+                                        const std::string& device,
+                                        const backend::ProgramSources& sources,
+                                        const std::string& main_name, const std::string& log) {
+  // ptxas: "Unresolved extern function '_Z6launchPf'": device code calls a function that has
+  // no definition, such as a host function kept as a declaration.
+  const bool unresolved = log.find("Unresolved extern function") != std::string::npos;
+  std::vector<NvrtcDiagnostic> parsed = parse_nvrtc_log(log);
+  for (NvrtcDiagnostic& p : parsed) {
+    if (const std::optional<std::filesystem::path> path = sources.disk_path(p.file)) {
+      p.file = path->string();
+    }
+  }
+  backend::throw_compile_failure(request, device, locate(parsed, request, main_name, unresolved),
+                                 log, sources.missing_notes());
+}
+
+/// The warnings of a compile's log about the user's code, one a line; not those about kjit's
+/// headers, nor the notes on host functions kept as declarations.
+std::string warnings_of(const std::string& log, const backend::CompileRequest& request,
+                        const std::string& main_name) {
+  std::string out;
+  for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
+    if (d.severity == Diagnostic::Severity::warning && !source::host_only_callee(d.message) &&
+        !source::kernel_header_display(d.file, request.headers)) {
+      out += Diagnostic{display_name(d.file, main_name, request), d.line, d.column, d.severity,
+                        d.message}
+                 .to_string() +
+             "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRequest& request,
                                    const NvrtcTarget& target, const std::string& device) {
   const auto start = std::chrono::steady_clock::now();
@@ -307,18 +347,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
   r = api.nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
   const std::string log = program.log();
   if (r == NVRTC_ERROR_COMPILATION) {
-    // ptxas: "Unresolved extern function '_Z6launchPf'": device code calls a function that has
-    // no definition, such as a host function kept as a declaration.
-    const bool unresolved = log.find("Unresolved extern function") != std::string::npos;
-    std::vector<NvrtcDiagnostic> parsed = parse_nvrtc_log(log);
-    // Diagnostics in headers from disk name the file, as NVRTC would.
-    for (NvrtcDiagnostic& p : parsed) {
-      if (const std::optional<std::filesystem::path> path = sources.disk_path(p.file)) {
-        p.file = path->string();
-      }
-    }
-    backend::throw_compile_failure(request, device, locate(parsed, request, main_name, unresolved),
-                                   log, sources.missing_notes());
+    throw_compile_failure(request, device, sources, main_name, log);
   }
   if (r != NVRTC_SUCCESS) {
     throw BackendError(
@@ -337,15 +366,7 @@ backend::Binary compile_with_nvrtc(const NvrtcApi& api, const backend::CompileRe
     }
     binary.kernel_symbols.emplace_back(lowered);
   }
-  for (const NvrtcDiagnostic& d : parse_nvrtc_log(log)) {
-    if (d.severity == Diagnostic::Severity::warning && !source::host_only_callee(d.message) &&
-        !source::kernel_header_display(d.file, request.headers)) {
-      binary.log += Diagnostic{display_name(d.file, main_name, request), d.line, d.column,
-                               d.severity, d.message}
-                        .to_string() +
-                    "\n";
-    }
-  }
+  binary.log = warnings_of(log, request, main_name);
   detail::log().debug(
       "nvrtc compile of {}: {:.1f} ms, {} bytes of {}", context,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),

@@ -122,6 +122,40 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   return options;
 }
 
+/// Whether the program or an in-memory header of it names cooperative groups.
+bool mentions_cooperative_groups(const backend::CompileRequest& request) {
+  const auto mentions = [](const std::string& source) {
+    return source.find("cooperative_groups") != std::string::npos;
+  };
+  return mentions(request.source) || std::any_of(request.headers.begin(), request.headers.end(),
+                                                 [&](const auto& h) { return mentions(h.second); });
+}
+
+/// The symbol of each kernel the request names, in its order, from the code object; a
+/// KernelNotFoundError naming those that are no kernel.
+std::vector<std::string> kernel_symbols(const CodeObject& code,
+                                        const backend::CompileRequest& request,
+                                        const std::string& label) {
+  std::vector<std::string> symbols;
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
+    // A __device__ function compiles too, but is not among the code object's kernels.
+    const std::string symbol = code.pointee(kNameVariable + std::to_string(i));
+    if (symbol.empty() || code.kernel(symbol) == nullptr) {
+      missing.push_back(fmt::format("'{}'", request.kernel_label(i)));
+      continue;
+    }
+    symbols.push_back(symbol);
+  }
+  if (!missing.empty()) {
+    throw KernelNotFoundError(fmt::format(
+        "kjit: {} in program '{}' {} not a __global__ function (no kernel of that name in its "
+        "code object for {}); only kernels can be launched",
+        fmt::join(missing, ", "), request.program_name, missing.size() == 1 ? "is" : "are", label));
+  }
+  return symbols;
+}
+
 }  // namespace
 
 bool has_builtin_cooperative_groups(const HiprtcApi& api, const AmdgpuTarget& target) {
@@ -195,13 +229,7 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   std::vector<const char*> headers = named.header_texts();  // the API takes them as non-const
   std::vector<const char*> names = named.header_names();
   std::vector<std::string> options = options_for(request, target_);
-  const auto mentions = [](const std::string& source) {
-    return source.find("cooperative_groups") != std::string::npos;
-  };
-  if ((mentions(request.source) ||
-       std::any_of(request.headers.begin(), request.headers.end(),
-                   [&](const auto& h) { return mentions(h.second); })) &&
-      has_builtin_cooperative_groups(api_, target_)) {
+  if (mentions_cooperative_groups(request) && has_builtin_cooperative_groups(api_, target_)) {
     options.emplace_back("-D__KJIT_HIP_COOPERATIVE_GROUPS=1");  // see <cooperative_groups.h>
   }
   const std::lock_guard lock(hiprtc_mutex());
@@ -239,24 +267,8 @@ backend::Binary HiprtcCompiler::compile(const backend::CompileRequest& request) 
   if (r != HIPRTC_SUCCESS) {
     fail(api_, "hiprtcGetCode", r, context);
   }
-  const CodeObject code = read_code_object(binary.bytes, "hipRTC's output for " + context);
-  std::vector<std::string> missing;
-  for (std::size_t i = 0; i < request.kernel_names.size(); ++i) {
-    // A __device__ function compiles too, but is not among the code object's kernels.
-    const std::string symbol = code.pointee(kNameVariable + std::to_string(i));
-    if (symbol.empty() || code.kernel(symbol) == nullptr) {
-      missing.push_back(fmt::format("'{}'", request.kernel_label(i)));
-      continue;
-    }
-    binary.kernel_symbols.push_back(symbol);
-  }
-  if (!missing.empty()) {
-    throw KernelNotFoundError(fmt::format(
-        "kjit: {} in program '{}' {} not a __global__ function (no kernel of that name in its "
-        "code object for {}); only kernels can be launched",
-        fmt::join(missing, ", "), request.program_name, missing.size() == 1 ? "is" : "are",
-        label_));
-  }
+  binary.kernel_symbols = kernel_symbols(
+      read_code_object(binary.bytes, "hipRTC's output for " + context), request, label_);
   for (const ClangDiagnostic& d : parsed) {
     if (d.severity == Diagnostic::Severity::warning && d.file != kNamesFile) {
       binary.log += Diagnostic{d.file, d.line, d.column, d.severity, d.message}.to_string() + "\n";
