@@ -2,8 +2,10 @@
 // no AMD GPU is available to this project, so this is as far as its runtime paths can be tested
 // (docs/hip-backend.md). The fake keeps "device memory" in host memory and runs no code: it
 // records the code object it is given and each launch's grid, block and argument values, which
-// the tests compare with what they passed. Code objects come from the real hipRTC (or LLVM, from
-// bitcode) and are disassembled with llvm-objdump for the kernel's symbol and instructions.
+// the tests compare with what they passed. A stream that captures turns launches into kernel nodes
+// of a graph, whose replays record their nodes' launches the same way. Code objects come from the
+// real hipRTC (or LLVM, from bitcode) and are disassembled with llvm-objdump for the kernel's
+// symbol and instructions.
 #include "backends/hip/hip_backend.hpp"
 #include "backends/hip/amdgpu_target.hpp"
 #include "backends/hip/code_object.hpp"
@@ -19,12 +21,16 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <ostream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -53,12 +59,67 @@ struct FakeRuntime {
     unsigned shared = 0;
     std::array<std::uint64_t, 3> pointers{};
     int n = 0;
+    const void* func = nullptr;
+    bool operator==(const Launch&) const = default;
+    friend void PrintTo(const Launch& l, std::ostream* out) {
+      *out << "{func " << l.func << ", grid " << l.grid[0] << "x" << l.grid[1] << "x" << l.grid[2]
+           << ", block " << l.block[0] << "x" << l.block[1] << "x" << l.block[2] << ", shared "
+           << l.shared << ", pointers " << l.pointers[0] << " " << l.pointers[1] << " "
+           << l.pointers[2] << ", n " << l.n << "}";
+    }
   } last_launch;
+
+  // The flags the backend passed: the last stream's, event's and capture's.
+  unsigned stream_flags = ~0U;
+  unsigned event_flags = ~0U;
+  int capture_mode = -1;
+  int streams_created = 0;
+
+  /// A kernel node: its launch as captured, the argument values copied (as the runtime copies
+  /// them), and the pointers to them that hipGraphKernelNodeGetParams hands out. Its handle is its
+  /// address (a deque keeps it in place).
+  struct KernelNode {
+    Launch launch;
+    std::array<void*, 4> args{};
+  };
+  std::deque<KernelNode> nodes;
+  /// Each stream capturing: the nodes captured on it so far, in order.
+  std::map<hipStream_t, std::vector<hipGraphNode_t>> captures;
+  int capture_info_calls = 0;
+  std::vector<std::vector<hipGraphNode_t>> graphs;  // a graph's handle is its index + 1
+  /// An instantiated graph: its nodes and their launches as the exec has them now (set apart from
+  /// the graph's by hipGraphExecKernelNodeSetParams). Its handle is its index + 1.
+  struct Exec {
+    std::vector<hipGraphNode_t> nodes;
+    std::vector<Launch> launches;
+  };
+  std::vector<Exec> execs;
+  int graph_launches = 0;
+  std::vector<Launch> replayed;  // each node each hipGraphLaunch ran, in order
+  int execs_destroyed = 0;
+  int graphs_destroyed = 0;
+  int get_params_calls = 0;
+  hipError_t get_params_failure = hipSuccess;  // what the next hipGraphKernelNodeGetParams returns
+  /// Each hipGraphExecKernelNodeSetParams: what it was given, the argument values it pointed to,
+  /// and the device current then.
+  struct SetParams {
+    hipGraphExec_t exec = nullptr;
+    hipGraphNode_t node = nullptr;
+    hipKernelNodeParams params{};
+    Launch launch;
+    int device = -1;
+  };
+  std::vector<SetParams> set_params;
 };
 FakeRuntime fake;
 constexpr int kModule = 1;
 constexpr int kFunction = 2;
 constexpr int kStream = 3;
+constexpr hipError_t kInvalidValue = 1;
+constexpr hipError_t kIllegalState = 401;
+/// What hipGraphKernelNodeGetParams says `extra` is: not null, as a runtime that packed the
+/// arguments itself might say; hipGraphExecKernelNodeSetParams must not get it back.
+void* packed_arguments[] = {nullptr};
 
 hipError_t fake_init(unsigned) {
   return fake.init;
@@ -164,19 +225,36 @@ hipError_t fake_get_function(hipFunction_t* f, hipModule_t, const char* name) {
   *f = reinterpret_cast<hipFunction_t>(kFunction);  // NOLINT(performance-no-int-to-ptr)
   return hipSuccess;
 }
-/// Records the launch; runs nothing.
-hipError_t fake_launch(hipFunction_t, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                       unsigned by, unsigned bz, unsigned shared, hipStream_t, void** params,
-                       void**) {
-  ++fake.launches;
-  FakeRuntime::Launch& l = fake.last_launch;
-  l.grid = {gx, gy, gz};
-  l.block = {bx, by, bz};
+/// A launch of `func`, its arguments read as vadd's.
+FakeRuntime::Launch vadd_launch(const void* func, hipDim3 grid, hipDim3 block, unsigned shared,
+                                void** params) {
+  FakeRuntime::Launch l;
+  l.func = func;
+  l.grid = {grid.x, grid.y, grid.z};
+  l.block = {block.x, block.y, block.z};
   l.shared = shared;
   for (std::size_t i = 0; i < l.pointers.size(); ++i) {
     std::memcpy(&l.pointers[i], params[i], sizeof l.pointers[i]);
   }
   std::memcpy(&l.n, params[3], sizeof l.n);
+  return l;
+}
+/// Records the launch and runs nothing; on a capturing stream, adds a kernel node instead.
+hipError_t fake_launch(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned shared, hipStream_t stream, void** params,
+                       void**) {
+  const FakeRuntime::Launch l = vadd_launch(f, {gx, gy, gz}, {bx, by, bz}, shared, params);
+  const auto capture = fake.captures.find(stream);
+  if (capture == fake.captures.end()) {
+    ++fake.launches;
+    fake.last_launch = l;
+    return hipSuccess;
+  }
+  FakeRuntime::KernelNode& node = fake.nodes.emplace_back();
+  node.launch = l;
+  node.args = {&node.launch.pointers[0], &node.launch.pointers[1], &node.launch.pointers[2],
+               &node.launch.n};
+  capture->second.push_back(reinterpret_cast<hipGraphNode_t>(&node));  // NOLINT
   return hipSuccess;
 }
 hipError_t fake_malloc(void** p, size_t bytes) {
@@ -205,8 +283,10 @@ hipError_t fake_copy_out(void* d, hipDeviceptr_t s, size_t n, hipStream_t) {
 hipError_t fake_copy_on(hipDeviceptr_t d, hipDeviceptr_t s, size_t n, hipStream_t) {
   return std::memcpy(d, s, n), hipSuccess;
 }
-hipError_t fake_stream_create(hipStream_t* s, unsigned) {
-  *s = reinterpret_cast<hipStream_t>(kStream);  // NOLINT(performance-no-int-to-ptr)
+hipError_t fake_stream_create(hipStream_t* s, unsigned flags) {
+  fake.stream_flags = flags;
+  const auto handle = static_cast<std::uintptr_t>(kStream + 0x10 * fake.streams_created++);
+  *s = reinterpret_cast<hipStream_t>(handle);  // NOLINT(performance-no-int-to-ptr)
   return hipSuccess;
 }
 hipError_t fake_stream(hipStream_t) {
@@ -215,7 +295,8 @@ hipError_t fake_stream(hipStream_t) {
 hipError_t fake_stream_wait(hipStream_t, hipEvent_t, unsigned) {
   return hipSuccess;
 }
-hipError_t fake_event_create(hipEvent_t* e, unsigned) {
+hipError_t fake_event_create(hipEvent_t* e, unsigned flags) {
+  fake.event_flags = flags;
   *e = reinterpret_cast<hipEvent_t>(new int(0));  // NOLINT
   return hipSuccess;
 }
@@ -230,6 +311,140 @@ hipError_t fake_event(hipEvent_t) {
 }
 hipError_t fake_elapsed(float* ms, hipEvent_t, hipEvent_t) {
   return *ms = 1.5F, hipSuccess;
+}
+
+// Capture and graphs. Graphs and execs are handed out as their index + 1, nodes as their address.
+template <class Handle>
+Handle handle_of(std::size_t index) {
+  return reinterpret_cast<Handle>(index + 1);  // NOLINT(performance-no-int-to-ptr)
+}
+template <class T, class Handle>
+T* find_handle(std::vector<T>& all, Handle handle) {
+  const auto index = reinterpret_cast<std::uintptr_t>(handle) - 1;
+  return index < all.size() ? &all[index] : nullptr;
+}
+FakeRuntime::KernelNode* find_node(hipGraphNode_t handle) {
+  for (FakeRuntime::KernelNode& node : fake.nodes) {
+    if (reinterpret_cast<hipGraphNode_t>(&node) == handle) {  // NOLINT
+      return &node;
+    }
+  }
+  return nullptr;
+}
+hipError_t fake_begin_capture(hipStream_t s, int mode) {
+  fake.capture_mode = mode;
+  return fake.captures.try_emplace(s).second ? hipSuccess : kIllegalState;
+}
+/// The capture is active, and follows the last node captured (as work on one stream does).
+hipError_t fake_capture_info(hipStream_t s, int* status, unsigned long long* id, hipGraph_t* graph,
+                             const hipGraphNode_t** dependencies, size_t* count) {
+  ++fake.capture_info_calls;
+  const auto capture = fake.captures.find(s);
+  const bool active = capture != fake.captures.end();
+  const bool follows = active && !capture->second.empty();
+  *status = active ? hipStreamCaptureStatusActive : 0;
+  if (id != nullptr) {
+    *id = active ? 1 : 0;
+  }
+  if (graph != nullptr) {
+    *graph = nullptr;
+  }
+  if (dependencies != nullptr) {
+    *dependencies = follows ? &capture->second.back() : nullptr;
+  }
+  if (count != nullptr) {
+    *count = follows ? 1 : 0;
+  }
+  return hipSuccess;
+}
+hipError_t fake_end_capture(hipStream_t s, hipGraph_t* graph) {
+  const auto capture = fake.captures.find(s);
+  if (capture == fake.captures.end()) {
+    return kIllegalState;
+  }
+  fake.graphs.push_back(std::move(capture->second));
+  fake.captures.erase(capture);
+  *graph = handle_of<hipGraph_t>(fake.graphs.size() - 1);
+  return hipSuccess;
+}
+hipError_t fake_graph_nodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* count) {
+  const std::vector<hipGraphNode_t>* g = find_handle(fake.graphs, graph);
+  if (g == nullptr) {
+    return kInvalidValue;
+  }
+  if (nodes != nullptr) {
+    std::copy_n(g->begin(), std::min(*count, g->size()), nodes);
+  }
+  *count = g->size();
+  return hipSuccess;
+}
+hipError_t fake_instantiate(hipGraphExec_t* exec, hipGraph_t graph, hipGraphNode_t*, char*,
+                            size_t) {
+  const std::vector<hipGraphNode_t>* g = find_handle(fake.graphs, graph);
+  if (g == nullptr) {
+    return kInvalidValue;
+  }
+  FakeRuntime::Exec e{*g, {}};
+  for (const hipGraphNode_t node : *g) {
+    e.launches.push_back(find_node(node)->launch);
+  }
+  fake.execs.push_back(std::move(e));
+  *exec = handle_of<hipGraphExec_t>(fake.execs.size() - 1);
+  return hipSuccess;
+}
+/// "Runs" each node: records its launch as the exec has it now.
+hipError_t fake_graph_launch(hipGraphExec_t exec, hipStream_t) {
+  const FakeRuntime::Exec* e = find_handle(fake.execs, exec);
+  if (e == nullptr) {
+    return kInvalidValue;
+  }
+  ++fake.graph_launches;
+  fake.replayed.insert(fake.replayed.end(), e->launches.begin(), e->launches.end());
+  return hipSuccess;
+}
+hipError_t fake_exec_destroy(hipGraphExec_t exec) {
+  return find_handle(fake.execs, exec) == nullptr ? kInvalidValue
+                                                  : (++fake.execs_destroyed, hipSuccess);
+}
+hipError_t fake_graph_destroy(hipGraph_t graph) {
+  return find_handle(fake.graphs, graph) == nullptr ? kInvalidValue
+                                                    : (++fake.graphs_destroyed, hipSuccess);
+}
+hipError_t fake_node_params(hipGraphNode_t handle, hipKernelNodeParams* params) {
+  ++fake.get_params_calls;
+  if (const hipError_t failure = std::exchange(fake.get_params_failure, hipSuccess);
+      failure != hipSuccess) {
+    return failure;
+  }
+  FakeRuntime::KernelNode* node = find_node(handle);
+  if (node == nullptr) {
+    return kInvalidValue;
+  }
+  const FakeRuntime::Launch& l = node->launch;
+  params->func = const_cast<void*>(l.func);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  params->gridDim = {l.grid[0], l.grid[1], l.grid[2]};
+  params->blockDim = {l.block[0], l.block[1], l.block[2]};
+  params->sharedMemBytes = l.shared;
+  params->kernelParams = node->args.data();
+  params->extra = packed_arguments;
+  return hipSuccess;
+}
+/// Records what it was given and gives the exec's node those params.
+hipError_t fake_set_node_params(hipGraphExec_t exec, hipGraphNode_t node,
+                                const hipKernelNodeParams* params) {
+  const FakeRuntime::Launch l = vadd_launch(params->func, params->gridDim, params->blockDim,
+                                            params->sharedMemBytes, params->kernelParams);
+  fake.set_params.push_back({exec, node, *params, l, fake.current});
+  FakeRuntime::Exec* e = find_handle(fake.execs, exec);
+  if (e == nullptr) {
+    return kInvalidValue;
+  }
+  const auto at = std::find(e->nodes.begin(), e->nodes.end(), node);
+  if (at == e->nodes.end()) {
+    return kInvalidValue;
+  }
+  e->launches[static_cast<std::size_t>(at - e->nodes.begin())] = l;
+  return hipSuccess;
 }
 
 HipApi make_fake_api() {
@@ -269,6 +484,16 @@ HipApi make_fake_api() {
   api.hipEventSynchronize = fake_event;
   api.hipEventQuery = fake_event;
   api.hipEventElapsedTime = fake_elapsed;
+  api.hipStreamBeginCapture = fake_begin_capture;
+  api.hipStreamGetCaptureInfo = fake_capture_info;
+  api.hipStreamEndCapture = fake_end_capture;
+  api.hipGraphGetNodes = fake_graph_nodes;
+  api.hipGraphInstantiate = fake_instantiate;
+  api.hipGraphLaunch = fake_graph_launch;
+  api.hipGraphExecDestroy = fake_exec_destroy;
+  api.hipGraphDestroy = fake_graph_destroy;
+  api.hipGraphKernelNodeGetParams = fake_node_params;
+  api.hipGraphExecKernelNodeSetParams = fake_set_node_params;
   api.library = "fake";
   return api;
 }
@@ -524,6 +749,140 @@ TEST_F(FakeHipWithHiprtc, CodeObjectsForAnotherTargetOrFormatAreNotLoaded) {
   garbage.bytes.resize(40);
   EXPECT_THROW((void)device->load(garbage), BackendError);
   EXPECT_EQ(fake.modules_loaded, 0) << "nothing bad reached the runtime";
+}
+
+/// vadd's arguments, as a launch passes them: pointers to the values.
+struct VaddArgs {
+  std::uint64_t a;
+  std::uint64_t b;
+  std::uint64_t c;
+  int n;
+  std::array<const void*, 4> pointers{&a, &b, &c, &n};
+  /// The launch the runtime should see for these arguments.
+  [[nodiscard]] FakeRuntime::Launch as_launched(const LaunchConfig& config) const {
+    FakeRuntime::Launch l;
+    l.func = reinterpret_cast<const void*>(kFunction);  // NOLINT(performance-no-int-to-ptr)
+    l.grid = {config.grid.x, config.grid.y, config.grid.z};
+    l.block = {config.block.x, config.block.y, config.block.z};
+    l.shared = static_cast<unsigned>(config.shared_bytes);
+    l.pointers = {a, b, c};
+    l.n = n;
+    return l;
+  }
+};
+
+/// Sets launch `launch` of `graph` to `args` with another device current; the runtime must get
+/// exactly those argument pointers, no `extra`, and the node's own kernel, grid, block and shared
+/// memory, on the graph's device.
+void set_and_check(backend::Graph& graph, std::size_t launch, const backend::Function& vadd,
+                   const VaddArgs& args, const FakeRuntime::Launch& node) {
+  fake.current = -1;
+  const std::size_t calls = fake.set_params.size();
+  graph.set_arguments(launch, vadd, args.pointers.data());
+  ASSERT_EQ(fake.set_params.size(), calls + 1);
+  const FakeRuntime::SetParams& set = fake.set_params.back();
+  EXPECT_EQ(set.exec, handle_of<hipGraphExec_t>(fake.execs.size() - 1));
+  EXPECT_EQ(set.node, fake.graphs.back().at(launch));
+  EXPECT_EQ(set.params.kernelParams, const_cast<void**>(args.pointers.data()));  // NOLINT
+  EXPECT_EQ(set.params.extra, nullptr);
+  EXPECT_EQ(set.device, 0);
+  FakeRuntime::Launch expected = node;
+  expected.pointers = {args.a, args.b, args.c};
+  expected.n = args.n;
+  EXPECT_EQ(set.launch, expected) << "launch " << launch;
+}
+
+/// Two launches of vadd recorded (and not run), replayed with the arguments they were recorded
+/// with, then given new ones: the runtime is asked for each node's params once (the graph keeps
+/// them), gets back exactly the new arguments on the node's own launch, and the next replay runs
+/// them. The flags the backend passes the runtime are its documented ones.
+TEST_F(FakeHipWithHiprtc, AGraphRecordsReplaysAndTakesNewArgumentsOnItsDevice) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  const backend::Binary binary =
+      device->compiler().compile(test::request_for(test::kernel_files().front()));  // vadd.cu
+  auto module = device->load(binary);
+  auto vadd = module->function(binary.kernel_symbols.at(0), "vadd");
+  auto stream = device->create_stream();
+  // The fake runs nothing: the addresses need not be allocated.
+  const VaddArgs first{0x1000, 0x2000, 0x3000, 1000};
+  const VaddArgs second{0x4000, 0x5000, 0x6000, 300};
+  const LaunchConfig one = LaunchConfig::for_elements(1000);
+  const LaunchConfig two{{3, 2, 1}, {128, 1, 1}, 512};
+  stream->begin_recording();
+  EXPECT_EQ(fake.stream_flags, hipStreamNonBlocking);
+  EXPECT_EQ(fake.capture_mode, hipStreamCaptureModeRelaxed);
+  vadd->launch(*stream, one, first.pointers.data());
+  vadd->launch(*stream, two, second.pointers.data());
+  EXPECT_EQ(fake.capture_info_calls, 2) << "each launch recorded asks which node it became";
+  auto graph = stream->end_recording();
+  EXPECT_EQ(fake.launches, 0) << "a recorded launch ran";
+  ASSERT_EQ(fake.graphs.size(), 1U);
+  ASSERT_EQ(fake.execs.size(), 1U);
+  EXPECT_EQ(graph->size(), 2U);
+
+  graph->launch(*stream);
+  const std::vector<FakeRuntime::Launch> recorded{first.as_launched(one), second.as_launched(two)};
+  EXPECT_EQ(fake.graph_launches, 1);
+  EXPECT_EQ(fake.replayed, recorded);
+
+  const VaddArgs third{0x7000, 0x8000, 0x9000, 999};
+  const VaddArgs fourth{0xA000, 0xB000, 0xC000, 998};
+  const VaddArgs fifth{0xD000, 0xE000, 0xF000, 17};
+  set_and_check(*graph, 0, *vadd, third, recorded[0]);
+  set_and_check(*graph, 0, *vadd, fourth, recorded[0]);
+  set_and_check(*graph, 1, *vadd, fifth, recorded[1]);
+  EXPECT_EQ(fake.get_params_calls, 2) << "a node's params are asked for once, then kept";
+  fake.replayed.clear();
+  graph->launch(*stream);
+  EXPECT_EQ(fake.graph_launches, 2);
+  EXPECT_EQ(fake.replayed,
+            (std::vector<FakeRuntime::Launch>{fourth.as_launched(one), fifth.as_launched(two)}));
+  auto done = stream->record();
+  EXPECT_EQ(fake.event_flags, hipEventDefault);
+  graph.reset();
+  EXPECT_EQ(fake.execs_destroyed, 1);
+  EXPECT_EQ(fake.graphs_destroyed, 1);
+  EXPECT_EQ(fake.launches, 0) << "only the graph ran";
+}
+
+/// When the runtime cannot say what a node's params are, setting its arguments is an error that
+/// names the call and the device, nothing reaches the exec, and nothing is kept: the next try
+/// asks again.
+TEST_F(FakeHipWithHiprtc, AGraphWhoseNodeParamsCannotBeReadSaysSoAndAsksAgain) {
+  auto backend = create_backend(fake_source);
+  ASSERT_EQ(backend->enumerate().size(), 1U);
+  auto device = backend->open(0);
+  const backend::Binary binary =
+      device->compiler().compile(test::request_for(test::kernel_files().front()));  // vadd.cu
+  auto module = device->load(binary);
+  auto vadd = module->function(binary.kernel_symbols.at(0), "vadd");
+  auto stream = device->create_stream();
+  const VaddArgs recorded{0x1000, 0x2000, 0x3000, 64};
+  const LaunchConfig config = LaunchConfig::for_elements(64);
+  stream->begin_recording();
+  vadd->launch(*stream, config, recorded.pointers.data());
+  auto graph = stream->end_recording();
+
+  const VaddArgs next{0x4000, 0x5000, 0x6000, 65};
+  fake.get_params_failure = 400;
+  try {
+    graph->set_arguments(0, *vadd, next.pointers.data());
+    ADD_FAILURE() << "new arguments were set without the node's params";
+  } catch (const BackendError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("hipGraphKernelNodeGetParams"), std::string::npos) << what;
+    EXPECT_NE(what.find("hip:0"), std::string::npos) << what;
+  }
+  EXPECT_EQ(fake.get_params_calls, 1);
+  EXPECT_TRUE(fake.set_params.empty());
+  set_and_check(*graph, 0, *vadd, next, recorded.as_launched(config));
+  EXPECT_EQ(fake.get_params_calls, 2) << "the failure was kept";
+  set_and_check(*graph, 0, *vadd, recorded, recorded.as_launched(config));
+  EXPECT_EQ(fake.get_params_calls, 2) << "the params read were not kept";
+  graph->launch(*stream);
+  EXPECT_EQ(fake.replayed, std::vector<FakeRuntime::Launch>{recorded.as_launched(config)});
 }
 
 TEST_F(FakeHip, RuntimeErrorsNameTheCallTheErrorAndTheDevice) {
