@@ -10,7 +10,7 @@ namespace kjit::hip {
 
 struct HipApi;
 
-/// The backend over the HIP runtime this machine has (hip_api()).
+/// The backend over the host's HIP runtime (hip_api()).
 std::unique_ptr<backend::Backend> create_backend();
 
 /// The backend over the runtime `api` gives (null, with the reason in `why`, when there is

@@ -215,7 +215,7 @@ class EntryBuilder {
   llvm::Value* block_ = nullptr;
 };
 
-/// Compiles every function for this machine: the front end's -target-cpu, and no -O0 leftovers
+/// Compiles every function for the host's CPU: the front end's -target-cpu, and no -O0 leftovers
 /// that would keep the optimiser off.
 void retarget(llvm::Module& m, const HostTarget& target) {
   m.setTargetTriple(target.triple);

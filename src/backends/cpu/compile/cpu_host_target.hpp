@@ -1,4 +1,4 @@
-// The CPU that kernels are compiled for: this machine's, detected once.
+// The CPU that kernels are compiled for: the host's, detected once.
 #pragma once
 
 #include <string>
@@ -17,7 +17,7 @@ struct HostTarget {
   [[nodiscard]] std::string feature_string() const;
 };
 
-/// This machine's target, detected on first use.
+/// The host's target, detected on first use.
 const HostTarget& host_target();
 
 /// Whether kernels are compiled without the detected feature `name` ("avx512fp16"), as its code

@@ -1,7 +1,7 @@
 // A kernel's launch records, reused: a CPU launch copies its arguments into a record that waits
 // on a stream until the launch has run, then goes back to the kernel's spares. A launch thus
 // allocates nothing once as many of the kernel's launches have been in flight at once before
-// (issue 23; tests/api/launch_allocations_test.cpp counts).
+// (tests/api/launch_allocations_test.cpp counts them).
 #pragma once
 
 #include "backends/cpu/run/cpu_executor.hpp"
