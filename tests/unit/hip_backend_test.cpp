@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -771,6 +772,31 @@ struct VaddArgs {
   }
 };
 
+/// vadd, compiled by the real hipRTC, loaded on the fake's device, with a stream to record on.
+class FakeHipGraph : public FakeHipWithHiprtc {
+ public:
+  void SetUp() override {
+    FakeHipWithHiprtc::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    hip_backend = create_backend(fake_source);
+    ASSERT_EQ(hip_backend->enumerate().size(), 1U);
+    device = hip_backend->open(0);
+    const backend::Binary binary =
+        device->compiler().compile(test::request_for(test::kernel_files().front()));  // vadd.cu
+    module = device->load(binary);
+    vadd = module->function(binary.kernel_symbols.at(0), "vadd");
+    stream = device->create_stream();
+  }
+
+  std::unique_ptr<backend::Backend> hip_backend;
+  std::unique_ptr<backend::Device> device;
+  std::unique_ptr<backend::Module> module;
+  std::unique_ptr<backend::Function> vadd;
+  std::unique_ptr<backend::Stream> stream;
+};
+
 /// Sets launch `launch` of `graph` to `args` with another device current; the runtime must get
 /// exactly those argument pointers, no `extra`, and the node's own kernel, grid, block and shared
 /// memory, on the graph's device.
@@ -796,15 +822,7 @@ void set_and_check(backend::Graph& graph, std::size_t launch, const backend::Fun
 /// with, then given new ones: the runtime is asked for each node's params once (the graph keeps
 /// them), gets back exactly the new arguments on the node's own launch, and the next replay runs
 /// them. The flags the backend passes the runtime are its documented ones.
-TEST_F(FakeHipWithHiprtc, AGraphRecordsReplaysAndTakesNewArgumentsOnItsDevice) {
-  auto backend = create_backend(fake_source);
-  ASSERT_EQ(backend->enumerate().size(), 1U);
-  auto device = backend->open(0);
-  const backend::Binary binary =
-      device->compiler().compile(test::request_for(test::kernel_files().front()));  // vadd.cu
-  auto module = device->load(binary);
-  auto vadd = module->function(binary.kernel_symbols.at(0), "vadd");
-  auto stream = device->create_stream();
+TEST_F(FakeHipGraph, RecordsReplaysAndTakesNewArgumentsOnItsDevice) {
   // The fake runs nothing: the addresses need not be allocated.
   const VaddArgs first{0x1000, 0x2000, 0x3000, 1000};
   const VaddArgs second{0x4000, 0x5000, 0x6000, 300};
@@ -850,15 +868,7 @@ TEST_F(FakeHipWithHiprtc, AGraphRecordsReplaysAndTakesNewArgumentsOnItsDevice) {
 /// When the runtime cannot say what a node's params are, setting its arguments is an error that
 /// names the call and the device, nothing reaches the exec, and nothing is kept: the next try
 /// asks again.
-TEST_F(FakeHipWithHiprtc, AGraphWhoseNodeParamsCannotBeReadSaysSoAndAsksAgain) {
-  auto backend = create_backend(fake_source);
-  ASSERT_EQ(backend->enumerate().size(), 1U);
-  auto device = backend->open(0);
-  const backend::Binary binary =
-      device->compiler().compile(test::request_for(test::kernel_files().front()));  // vadd.cu
-  auto module = device->load(binary);
-  auto vadd = module->function(binary.kernel_symbols.at(0), "vadd");
-  auto stream = device->create_stream();
+TEST_F(FakeHipGraph, NodeParamsThatCannotBeReadAreAnErrorAndAreAskedForAgain) {
   const VaddArgs recorded{0x1000, 0x2000, 0x3000, 64};
   const LaunchConfig config = LaunchConfig::for_elements(64);
   stream->begin_recording();
