@@ -15,16 +15,22 @@ target_include_directories(kjit_layer_settings INTERFACE ${PROJECT_SOURCE_DIR}/i
 target_compile_features(kjit_layer_settings INTERFACE cxx_std_20)
 target_link_libraries(kjit_layer_settings INTERFACE spdlog::spdlog Threads::Threads)
 
+# Gives `target` (and what links it) the include root NAME: a directory of the build holding one
+# link, named FOLDER (its path under src/, as includes spell it), to the directory SOURCE.
+function(kjit_include_root target name folder source)
+  set(root ${KJIT_LAYER_ROOTS}/${name})
+  get_filename_component(parent ${root}/${folder} DIRECTORY)
+  file(MAKE_DIRECTORY ${parent})
+  file(CREATE_LINK ${source} ${root}/${folder} SYMBOLIC)
+  target_include_directories(${target} PUBLIC ${root})
+endfunction()
+
 function(kjit_layer name)
   cmake_parse_arguments(arg "" "FOLDER" "USES;SOURCES" ${ARGN})
   set(target kjit_${name})
   add_library(${target} OBJECT ${arg_SOURCES})
   if(arg_FOLDER)  # the registry, which owns no headers, has none
-    set(root ${KJIT_LAYER_ROOTS}/${name})
-    get_filename_component(parent ${root}/${arg_FOLDER} DIRECTORY)
-    file(MAKE_DIRECTORY ${parent})
-    file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR}/${arg_FOLDER} ${root}/${arg_FOLDER} SYMBOLIC)
-    target_include_directories(${target} PUBLIC ${root})
+    kjit_include_root(${target} ${name} ${arg_FOLDER} ${CMAKE_CURRENT_SOURCE_DIR}/${arg_FOLDER})
   endif()
   foreach(use IN LISTS arg_USES)
     target_link_libraries(${target} PUBLIC kjit_${use})

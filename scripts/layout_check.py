@@ -34,20 +34,22 @@ LAYERS = {
     "backends/hip/": {"hip", "gpu", "llvm", "kit", "source", "support"},
     "tools/": {"tools", "core", "kit", "source", "support"},
 }
-NAMES = {"support/": "support", "source/": "source", "backends/kit/": "kit", "core/": "core",
-         "backends/llvm/": "llvm", "backends/cpu/": "cpu", "backends/gpu/": "gpu",
-         "backends/cuda/": "cuda",
-         "backends/hip/": "hip", "tools/": "tools"}
 REGISTRY = "core/backend_registry.cpp"
 # Text that kernels include (embedded, compiled by NVRTC, hipRTC or Clang): not the library's code.
 KERNEL_TEXT = ("source/kernel_headers/include/", "backends/cpu/prelude/",
                "backends/cuda/prelude/", "backends/hip/prelude/")
 
 
+PREFIXES = sorted(LAYERS, key=len, reverse=True)
+# A layer's name is its folder's ("backends/kit/" -> "kit").
+ALLOWED = {prefix.rstrip("/").rsplit("/", 1)[-1]: uses for prefix, uses in LAYERS.items()}
+
+
 def layer_of(path):
-    for prefix in sorted(LAYERS, key=len, reverse=True):
+    """The name of the layer `path` (relative to src/) belongs to, or None."""
+    for prefix in PREFIXES:
         if path.startswith(prefix):
-            return prefix
+            return prefix.rstrip("/").rsplit("/", 1)[-1]
     return None
 
 
@@ -94,9 +96,9 @@ for path in sources:
         theirs = layer_of(name)
         if mine is None or theirs is None or rel == REGISTRY:
             continue
-        if NAMES[theirs] not in LAYERS[mine]:
-            problems.append(f"src/{rel}:{number}: the {NAMES[mine]} layer includes \"{name}\" "
-                            f"of the {NAMES[theirs]} layer, which it does not use")
+        if theirs not in ALLOWED[mine]:
+            problems.append(f"src/{rel}:{number}: the {mine} layer includes \"{name}\" "
+                            f"of the {theirs} layer, which it does not use")
 
 # Functions, with their first and last lines, from universal-ctags.
 ctags = subprocess.run(
