@@ -1,6 +1,6 @@
 #include "core/child_compile.hpp"
 
-#include "core/compile_wire.hpp"
+#include "core/tooling/compile_wire.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
 #include "support/text.hpp"

@@ -1,7 +1,7 @@
 #include "core/repro_bundle.hpp"
 
 #include "core/cache/cache_key.hpp"
-#include "core/manifest.hpp"
+#include "core/tooling/manifest.hpp"
 #include "source/include_scan.hpp"
 #include "support/file_text.hpp"
 #include "support/logging.hpp"

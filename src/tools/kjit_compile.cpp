@@ -2,8 +2,8 @@
 // KJIT_COMPILE_TIMEOUT. It reads one compile request on stdin, runs the offline compiler of the
 // request's target, and writes one reply (the binary, or the error) on stdout. A crash, a fatal
 // error or a hang here costs the host program one compile; the host reads the exit status.
-#include "core/compile_wire.hpp"
-#include "tools/offline_compilers.hpp"
+#include "core/tooling/compile_wire.hpp"
+#include "core/tooling/offline_compilers.hpp"
 
 #include <unistd.h>
 
@@ -46,7 +46,7 @@ bool write_all(int fd, const std::vector<std::uint8_t>& bytes) {
 std::vector<std::uint8_t> compile(const std::vector<std::uint8_t>& message) {
   try {
     auto [target, request] = kjit::detail::wire::decode_request(message);
-    kjit::tools::OfflineCompilers compilers;
+    kjit::tooling::OfflineCompilers compilers;
     return kjit::detail::wire::encode_binary(compilers.compiler(target, request).compile(request));
   } catch (...) {
     return kjit::detail::wire::encode_current_error();

@@ -2,13 +2,9 @@
 // maintains the cache (stat, verify, prune, clear, explain). README.md in this folder and
 // docs/cache.md describe it.
 #include "backends/kit/backend.hpp"
-#include "core/cache/cache_entry.hpp"
-#include "core/cache/cache_key.hpp"
-#include "core/cache/cached_build.hpp"
-#include "core/cache/disk_cache.hpp"
-#include "core/device_impl.hpp"
+#include "core/tooling/cache_tools.hpp"
+#include "core/tooling/offline_compilers.hpp"
 #include "support/environment.hpp"
-#include "tools/offline_compilers.hpp"
 #include "tools/warm_inputs.hpp"
 
 #include <kjit/kjit.hpp>
@@ -31,21 +27,7 @@ namespace kjit::warm {
 namespace {
 
 namespace fs = std::filesystem;
-namespace cache = detail::cache;
-namespace environment = detail::environment;
 using Json = nlohmann::ordered_json;
-
-/// The targets of the devices present, as their runtime compilers name them.
-std::vector<std::string> detected_targets() {
-  std::vector<std::string> targets;
-  for (const Device& d : Device::all()) {
-    const std::string t = d.impl()->backend().compiler().identity().target;
-    if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
-      targets.push_back(t);
-    }
-  }
-  return targets;
-}
 
 struct Job {
   const detail::ManifestBuild* build = nullptr;
@@ -66,19 +48,17 @@ std::string describe(const backend::CompileRequest& r) {
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }
 
-void run_job(Job& job, tools::OfflineCompilers& targets, bool embedding) {
+void run_job(Job& job, tooling::OfflineCompilers& targets, bool embedding) {
   const auto start = std::chrono::steady_clock::now();
   try {
     backend::Compiler& compiler = targets.compiler(job.target, job.build->request);
-    const cache::CachedBuild built =
-        cache::build_through_cache(job.build->request, compiler, nullptr);
-    job.status = built.from_cache ? "cached" : "compiled";
+    job.status = tooling::build_into_cache(job.build->request, compiler) ? "cached" : "compiled";
     if (embedding) {
       const backend::TargetIdentity identity = compiler.identity();
-      const auto key = cache::make_key(job.build->request, identity).key;
-      const auto precompiled = cache::make_precompiled_key(job.build->request, identity.target).key;
-      if (key && precompiled) {
-        job.keys = {key->hex, precompiled->hex};
+      std::string key = tooling::build_key(job.build->request, identity).hex;
+      std::string precompiled = tooling::precompiled_key(job.build->request, identity.target);
+      if (!key.empty() && !precompiled.empty()) {
+        job.keys = {std::move(key), std::move(precompiled)};
       }
     }
   } catch (const KernelNotFoundError& e) {
@@ -109,7 +89,7 @@ struct CompileArgs {
 std::vector<Job> plan(const CompileArgs& args, const Inputs& inputs) {
   std::vector<std::string> targets = args.targets;
   if (args.detected) {
-    for (std::string& t : detected_targets()) {
+    for (std::string& t : tooling::detected_targets()) {
       targets.push_back(std::move(t));
     }
   }
@@ -153,7 +133,8 @@ FileOptions file_options(const CompileArgs& args) {
 }
 
 /// Runs `jobs` on `args.jobs` threads, printing their progress; the seconds it took.
-double run_jobs(std::vector<Job>& jobs, tools::OfflineCompilers& targets, const CompileArgs& args) {
+double run_jobs(std::vector<Job>& jobs, tooling::OfflineCompilers& targets,
+                const CompileArgs& args) {
   const bool tty = isatty(fileno(stderr)) != 0 && !args.quiet;
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
@@ -211,14 +192,13 @@ int print_summary(const std::vector<Job>& jobs, const CompileArgs& args, double 
     failed += r.failed;
   }
   std::printf("%zu builds in %.2f s with %u jobs; cache %s\n", jobs.size(), seconds, args.jobs,
-              cache::disk_cache().settings().user_dir.c_str());
+              tooling::cache_state().user_dir.c_str());
   return failed;
 }
 
 /// For kjit_add_kernels: each entry's second key, embedded beside it.
 void write_embedded_keys(const std::vector<Job>& jobs) {
-  std::ofstream keys(cache::disk_cache().settings().user_dir / "embedded-keys.txt",
-                     std::ios::trunc);
+  std::ofstream keys(tooling::cache_state().user_dir / "embedded-keys.txt", std::ios::trunc);
   for (const Job& j : jobs) {
     if (!j.keys.first.empty()) {
       keys << j.keys.first << ' ' << j.keys.second << '\n';
@@ -229,7 +209,7 @@ void write_embedded_keys(const std::vector<Job>& jobs) {
 /// The builds as JSON (--json): to standard output for "-", else to that file.
 void write_json_report(const CompileArgs& args, const Inputs& inputs, const std::vector<Job>& jobs,
                        double seconds) {
-  Json report{{"cache", cache::disk_cache().settings().user_dir.string()},
+  Json report{{"cache", tooling::cache_state().user_dir.string()},
               {"seconds", seconds},
               {"builds", Json::array()},
               {"notes", inputs.notes}};
@@ -249,11 +229,11 @@ void write_json_report(const CompileArgs& args, const Inputs& inputs, const std:
 }
 
 int compile_command(const CompileArgs& args) {
-  if (!cache::disk_cache().writable()) {
-    std::fprintf(stderr,
-                 "kjit-warm: the cache '%s' is not writable (KJIT_CACHE=%s); nothing to warm\n",
-                 cache::disk_cache().settings().user_dir.c_str(),
-                 cache::disk_cache().enabled() ? "ro, or a directory kjit cannot use" : "off");
+  const tooling::CacheState cache = tooling::cache_state();
+  if (!cache.writable) {
+    std::fprintf(
+        stderr, "kjit-warm: the cache '%s' is not writable (KJIT_CACHE=%s); nothing to warm\n",
+        cache.user_dir.c_str(), cache.enabled ? "ro, or a directory kjit cannot use" : "off");
     return 2;
   }
   const Inputs inputs = collect_inputs(args.inputs, file_options(args));
@@ -261,7 +241,7 @@ int compile_command(const CompileArgs& args) {
     std::fprintf(stderr, "kjit-warm: %s\n", note.c_str());
   }
   std::vector<Job> jobs = plan(args, inputs);
-  tools::OfflineCompilers targets;
+  tooling::OfflineCompilers targets;
   for (const Job& j : jobs) {
     (void)targets.compiler(j.target, j.build->request);  // an unknown target fails now
   }
@@ -278,25 +258,21 @@ int compile_command(const CompileArgs& args) {
 }
 
 int stat_command() {
-  cache::DiskCache& c = cache::disk_cache();
-  const auto& s = c.settings();
+  const tooling::CacheState s = tooling::cache_state();
   std::printf("user cache:     %s (%s)\n", s.user_dir.c_str(),
-              !c.enabled()   ? "off"
-              : c.writable() ? "read-write"
-                             : "read-only");
+              !s.enabled   ? "off"
+              : s.writable ? "read-write"
+                           : "read-only");
   for (const fs::path& d : s.read_only_dirs) {
     std::printf("read-only tier: %s\n", d.c_str());
   }
   std::printf("size cap:       %s\n",
               s.max_bytes ? fmt::format("{} bytes", *s.max_bytes).c_str() : "none");
-  for (const fs::path& dir : c.tiers()) {
-    cache::CacheSettings one;
-    one.mode = environment::CacheMode::read_only;
-    one.user_dir = dir;
+  for (const fs::path& dir : s.tiers) {
     std::uint64_t bytes = 0;
     std::map<std::string, int> formats;
-    const auto entries = cache::DiskCache(one).entries(false);
-    for (const cache::EntryFile& e : entries) {
+    const std::vector<tooling::Entry> entries = tooling::tier_entries(dir);
+    for (const tooling::Entry& e : entries) {
       bytes += e.bytes;
       std::ifstream notes(fs::path(e.file).replace_extension(".json"));
       const Json j = Json::parse(notes, nullptr, false);
@@ -313,24 +289,20 @@ int stat_command() {
 }
 
 int verify_command(bool fix) {
-  cache::DiskCache& c = cache::disk_cache();
+  const tooling::CacheState s = tooling::cache_state();
   int bad = 0;
   std::size_t checked = 0;
-  for (const cache::EntryFile& e : c.entries(true)) {
-    std::ifstream in(e.file, std::ios::binary);
-    const std::string bytes{std::istreambuf_iterator<char>(in), {}};
-    const cache::Decoded d = cache::decode_entry(bytes, e.key);
+  for (const tooling::Entry& e : tooling::all_entries()) {
+    const std::string problem = tooling::entry_problem(e);
     ++checked;
-    if (d.binary) {
+    if (problem.empty()) {
       continue;
     }
     ++bad;
-    const bool removable =
-        fix && c.writable() && e.file.string().starts_with(c.settings().user_dir.string());
-    std::printf("bad: %s: %s%s\n", e.file.c_str(), d.problem.c_str(),
-                removable ? " (removed)" : "");
+    const bool removable = fix && s.writable && e.file.string().starts_with(s.user_dir.string());
+    std::printf("bad: %s: %s%s\n", e.file.c_str(), problem.c_str(), removable ? " (removed)" : "");
     if (removable) {
-      cache::DiskCache::remove_entry(e.file);
+      tooling::remove_entry(e.file);
     }
   }
   std::printf("%zu entries checked, %d bad\n", checked, bad);
@@ -338,26 +310,24 @@ int verify_command(bool fix) {
 }
 
 int prune_command(const std::string& max_bytes_text) {
-  cache::DiskCache& c = cache::disk_cache();
-  std::optional<std::uint64_t> cap = c.settings().max_bytes;
+  std::optional<std::uint64_t> cap = tooling::cache_state().max_bytes;
   if (!max_bytes_text.empty()) {
-    cap = environment::parse_byte_count(max_bytes_text, "--max-bytes");
+    cap = detail::environment::parse_byte_count(max_bytes_text, "--max-bytes");
   }
-  const std::size_t temps = c.remove_stale_temporaries(std::chrono::hours(1));
-  const std::size_t evicted = cap ? c.evict_to(*cap) : 0;
+  const std::size_t temps = tooling::remove_stale_temporaries(std::chrono::hours(1));
+  const std::size_t evicted = cap ? tooling::evict_to(*cap) : 0;
   std::printf("removed %zu entries (cap %s) and %zu stale temporary files\n", evicted,
               cap ? fmt::format("{} bytes", *cap).c_str() : "none", temps);
   return 0;
 }
 
 int clear_command() {
-  cache::DiskCache& c = cache::disk_cache();
-  if (!c.writable()) {
-    std::fprintf(stderr, "kjit-warm: the cache '%s' is not writable\n",
-                 c.settings().user_dir.c_str());
+  const tooling::CacheState s = tooling::cache_state();
+  if (!s.writable) {
+    std::fprintf(stderr, "kjit-warm: the cache '%s' is not writable\n", s.user_dir.c_str());
     return 2;
   }
-  std::printf("removed %zu entries from %s\n", c.clear(), c.settings().user_dir.c_str());
+  std::printf("removed %zu entries from %s\n", tooling::clear_cache(), s.user_dir.c_str());
   return 0;
 }
 
@@ -365,9 +335,9 @@ int clear_command() {
 int explain_command(const CompileArgs& args) {
   const Inputs inputs = collect_inputs(args.inputs, file_options(args));
   const std::vector<Job> jobs = plan(args, inputs);
-  tools::OfflineCompilers targets;
+  tooling::OfflineCompilers targets;
   std::vector<Json> known;  // the key manifests of every tier's entries
-  for (const cache::EntryFile& e : cache::disk_cache().entries(true)) {
+  for (const tooling::Entry& e : tooling::all_entries()) {
     std::ifstream in(fs::path(e.file).replace_extension(".json"));
     Json j = Json::parse(in, nullptr, false);
     if (j.is_object() && j.contains("components")) {
@@ -376,25 +346,25 @@ int explain_command(const CompileArgs& args) {
     }
   }
   for (const Job& job : jobs) {
-    const cache::KeyResult k = cache::make_key(
+    const tooling::BuildKey k = tooling::build_key(
         job.build->request, targets.compiler(job.target, job.build->request).identity());
     std::printf("%s for %s:\n", describe(job.build->request).c_str(), job.target.c_str());
-    if (!k.key) {
+    if (k.hex.empty()) {
       std::printf("  not cacheable: %s\n", k.uncacheable.c_str());
       continue;
     }
-    std::printf("  key %s\n", k.key->hex.c_str());
+    std::printf("  key %s\n", k.hex.c_str());
     const Json* best = nullptr;
     std::size_t best_score = 0;
     for (const Json& j : known) {
-      if (j.value("key", "") == k.key->hex) {
+      if (j.value("key", "") == k.hex) {
         best = &j;
         best_score = SIZE_MAX;
         break;
       }
       std::size_t score = 0;
       for (const auto& c : j.at("components")) {
-        for (const auto& [name, value] : k.key->components) {
+        for (const auto& [name, value] : k.components) {
           score += c.size() == 2 && c[0] == name && c[1] == value;
         }
       }
@@ -418,7 +388,7 @@ int explain_command(const CompileArgs& args) {
       theirs[c[0].get<std::string>()] = c[1].get<std::string>();
     }
     std::set<std::string> ours;
-    for (const auto& [name, value] : k.key->components) {
+    for (const auto& [name, value] : k.components) {
       ours.insert(name);
       const auto it = theirs.find(name);
       if (it == theirs.end()) {
@@ -502,15 +472,8 @@ int main(int argc, char** argv) {
   app.allow_extras(false);
   CLI11_PARSE(app, argc, argv);
   try {
-    kjit::detail::cache::CacheSettings settings =
-        kjit::detail::cache::CacheSettings::from_environment();
-    if (!cache_dir.empty()) {
-      if (settings.mode == kjit::detail::environment::CacheMode::off) {
-        settings.mode = kjit::detail::environment::CacheMode::read_write;
-      }
-      settings.user_dir = std::filesystem::absolute(cache_dir).lexically_normal();
-    }
-    kjit::detail::cache::use_disk_cache(settings);
+    kjit::tooling::open_cache(cache_dir.empty() ? std::nullopt
+                                                : std::optional<std::filesystem::path>(cache_dir));
     if (*stat) {
       return stat_command();
     }

@@ -2,7 +2,7 @@
 // targets asked for.
 #pragma once
 
-#include "core/manifest.hpp"
+#include "core/tooling/manifest.hpp"
 
 #include <filesystem>
 #include <optional>

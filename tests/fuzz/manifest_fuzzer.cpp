@@ -1,6 +1,6 @@
 // libFuzzer target: the manifest reader (kjit-warm's input). Any text either gives builds or a
 // kjit::Error naming the manifest; nothing else escapes, nothing crashes.
-#include "core/manifest.hpp"
+#include "core/tooling/manifest.hpp"
 
 #include <kjit/error.hpp>
 

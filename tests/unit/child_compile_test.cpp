@@ -4,8 +4,8 @@
 // answer garbage (shell scripts standing in for a broken compiler) each give an error that says
 // which, without taking the test process down.
 #include "core/child_compile.hpp"
-#include "core/compile_wire.hpp"
-#include "tools/offline_compilers.hpp"
+#include "core/tooling/compile_wire.hpp"
+#include "core/tooling/offline_compilers.hpp"
 
 #include <kjit/error.hpp>
 
@@ -206,7 +206,7 @@ TEST_F(ChildCompile, AMissingHelperIsABackendErrorNamingIt) {
 }
 
 /// The in-process compiler of `target`, or nullptr when this build or machine has none (`why`).
-backend::Compiler* offline_compiler(tools::OfflineCompilers& compilers, const std::string& target,
+backend::Compiler* offline_compiler(tooling::OfflineCompilers& compilers, const std::string& target,
                                     std::string& why) {
   try {
     return &compilers.compiler(target, request(kScale, {"scale"}));
@@ -217,7 +217,7 @@ backend::Compiler* offline_compiler(tools::OfflineCompilers& compilers, const st
 }
 
 TEST_F(ChildCompile, TheHelperCompilesWhatTheCompilerInThisProcessCompiles) {
-  tools::OfflineCompilers compilers;
+  tooling::OfflineCompilers compilers;
   for (const std::string target : {"cpu", "cuda:sm_90", "hip:gfx90a"}) {
     std::string why;
     backend::Compiler* compiler = offline_compiler(compilers, target, why);
@@ -238,7 +238,7 @@ class ChildCompileOnTheCpu : public ChildCompile {
  protected:
   void SetUp() override {
     ChildCompile::SetUp();
-    tools::OfflineCompilers compilers;
+    tooling::OfflineCompilers compilers;
     std::string why;
     if (offline_compiler(compilers, "cpu", why) == nullptr) {
       GTEST_SKIP() << "no CPU compiler: " << why;
@@ -270,7 +270,7 @@ TEST_F(ChildCompileOnTheCpu, BitcodeThatCrashesLlvmCostsOneCompileNotTheProcess)
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    tools::OfflineCompilers compilers;
+    tooling::OfflineCompilers compilers;
     try {
       (void)compilers.compiler("cpu", r).compile(r);
     } catch (...) {

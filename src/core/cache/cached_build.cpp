@@ -5,7 +5,7 @@
 #include "core/cache/disk_cache.hpp"
 #include "core/cache/identity_memo.hpp"
 #include "core/child_compile.hpp"
-#include "core/manifest.hpp"
+#include "core/tooling/manifest.hpp"
 #include "core/repro_bundle.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"

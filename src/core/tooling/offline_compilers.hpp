@@ -3,20 +3,21 @@
 #pragma once
 
 #include "backends/kit/backend.hpp"
-#include "core/backend_registry.hpp"
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
-#include <vector>
 
-namespace kjit::tools {
+namespace kjit::tooling {
 
 class OfflineCompilers {
  public:
   OfflineCompilers();
+  ~OfflineCompilers();
+  OfflineCompilers(const OfflineCompilers&) = delete;
+  OfflineCompilers& operator=(const OfflineCompilers&) = delete;
 
   /// The compiler of `target` for `request`'s input (source or bitcode). ConfigError for a
   /// target that is not one or whose backend is not built; BackendError when its compiler
@@ -24,9 +25,10 @@ class OfflineCompilers {
   backend::Compiler& compiler(const std::string& target, const backend::CompileRequest& request);
 
  private:
-  std::vector<detail::BackendSlot> backends_;
+  struct Backends;  // the backends built in (core/backend_registry.hpp)
+  std::unique_ptr<Backends> backends_;
   std::mutex mutex_;
   std::map<std::pair<std::string, bool>, std::unique_ptr<backend::Compiler>> compilers_;
 };
 
-}  // namespace kjit::tools
+}  // namespace kjit::tooling

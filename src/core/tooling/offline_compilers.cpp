@@ -1,12 +1,20 @@
-#include "tools/offline_compilers.hpp"
+#include "core/tooling/offline_compilers.hpp"
+
+#include "core/backend_registry.hpp"
 
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
 
-namespace kjit::tools {
+namespace kjit::tooling {
 
-OfflineCompilers::OfflineCompilers() : backends_(detail::create_backends()) {}
+struct OfflineCompilers::Backends {
+  std::vector<detail::BackendSlot> slots = detail::create_backends();
+};
+
+OfflineCompilers::OfflineCompilers() : backends_(std::make_unique<Backends>()) {}
+
+OfflineCompilers::~OfflineCompilers() = default;
 
 backend::Compiler& OfflineCompilers::compiler(const std::string& target,
                                               const backend::CompileRequest& request) {
@@ -17,7 +25,7 @@ backend::Compiler& OfflineCompilers::compiler(const std::string& target,
     const auto colon = target.find(':');
     const std::string backend_name = target.substr(0, colon);
     const std::string arch = colon == std::string::npos ? "" : target.substr(colon + 1);
-    for (auto& b : backends_) {
+    for (auto& b : backends_->slots) {
       if (to_string(b.kind) != backend_name) {
         continue;
       }
@@ -37,4 +45,4 @@ backend::Compiler& OfflineCompilers::compiler(const std::string& target,
   return *slot;
 }
 
-}  // namespace kjit::tools
+}  // namespace kjit::tooling

@@ -1,4 +1,4 @@
-#include "core/compile_wire.hpp"
+#include "core/tooling/compile_wire.hpp"
 
 #include <kjit/error.hpp>
 

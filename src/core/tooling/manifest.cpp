@@ -1,4 +1,4 @@
-#include "core/manifest.hpp"
+#include "core/tooling/manifest.hpp"
 
 #include "support/environment.hpp"
 #include "support/file_text.hpp"
