@@ -5,7 +5,7 @@
   function that grew past its listed size fails too, and one that no longer needs its entry is
   named so that the list only shrinks;
 - include that crosses the layers the wrong way: each layer may include its own headers and those
-  of the layers it uses (LAYERS below, the same as src/CMakeLists.txt), which the build's include
+  of the layers it uses (read from src/CMakeLists.txt's kjit_layer calls), which the build's include
   roots also enforce; and any include written relative to the including file ("../x.hpp"), which
   the roots cannot see.
 Usage: scripts/layout_check.py [repository root]"""
@@ -20,22 +20,24 @@ root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
-# Layer -> the layers its files may include (itself included). Matched by path prefix, longest
-# first; core/backend_registry.cpp is the registry, the one file of the core that names backends.
-LAYERS = {
-    "support/": {"support"},
-    "source/": {"source", "support"},
-    "backends/kit/": {"kit", "source", "support"},
-    "core/": {"core", "tooling", "kit", "source", "support"},
-    # The core's face for the tools: its headers include no other core header.
-    "core/tooling/": {"tooling", "core", "kit", "source", "support"},
-    "backends/llvm/": {"llvm", "kit", "source", "support"},
-    "backends/cpu/": {"cpu", "llvm", "kit", "source", "support"},
-    "backends/gpu/": {"gpu", "llvm", "kit", "source", "support"},
-    "backends/cuda/": {"cuda", "gpu", "llvm", "kit", "source", "support"},
-    "backends/hip/": {"hip", "gpu", "llvm", "kit", "source", "support"},
-    "tools/": {"tools", "tooling", "kit", "source", "support"},
-}
+def layers_from_cmake():
+    """Folder prefix -> the layers its files may include (itself included), from the
+    kjit_layer(NAME FOLDER <folder> USES <layers> SOURCES ...) calls of src/CMakeLists.txt: the
+    same graph the build's include roots enforce, stated once."""
+    text = (root / "src" / "CMakeLists.txt").read_text()
+    layers = {}
+    for name, folder, uses in re.findall(
+            r"kjit_layer\((\w+) FOLDER (\S+)(?: USES ([\w ]+?))? SOURCES", text):
+        layers[folder + "/"] = {name, *uses.split()}
+    # core/tooling/ is the part of the core the tools may see (their own include root, given in
+    # src/CMakeLists.txt and src/tools/CMakeLists.txt); the tools are no layer of the library.
+    layers["core/"].add("tooling")
+    layers["core/tooling/"] = layers["core/"]
+    layers["tools/"] = {"tools", "tooling", "kit", "source", "support"}
+    return layers
+
+
+LAYERS = layers_from_cmake()
 REGISTRY = "core/backend_registry.cpp"
 # Text that kernels include (embedded, compiled by NVRTC, hipRTC or Clang): not the library's code.
 KERNEL_TEXT = ("source/kernel_headers/include/", "backends/cpu/prelude/",
@@ -43,7 +45,7 @@ KERNEL_TEXT = ("source/kernel_headers/include/", "backends/cpu/prelude/",
 
 
 PREFIXES = sorted(LAYERS, key=len, reverse=True)
-# A layer's name is its folder's ("backends/kit/" -> "kit").
+# A layer's name is its folder's ("backends/kit/" -> "kit"), as src/CMakeLists.txt names them.
 ALLOWED = {prefix.rstrip("/").rsplit("/", 1)[-1]: uses for prefix, uses in LAYERS.items()}
 
 
