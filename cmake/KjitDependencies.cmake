@@ -3,6 +3,10 @@ find_package(spdlog REQUIRED CONFIG)   # logging (KJIT_LOG_LEVEL); brings fmt
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED CONFIG)  # cache key manifests, kjit-warm's manifests and --json
 find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)  # cache keys and checksums (header-only use)
+# The remote cache tier's Redis plug-in (libkjit_redis.so, loaded only when KJIT_CACHE_REMOTE is
+# set); without hiredis's headers the plug-in is not built and the tier reports that it is missing.
+find_path(HIREDIS_INCLUDE_DIR hiredis/hiredis.h)
+find_library(HIREDIS_LIBRARY hiredis)
 
 if(KJIT_WITH_CPU)
   # LLVM's version file wants major.minor (TOOLCHAIN.md): "19" alone fails.

@@ -12,6 +12,9 @@ set_target_properties(kjit PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS kjit EXPORT kjitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TARGET kjit_redis)  # beside libkjit.so, where it looks first
+  install(TARGETS kjit_redis LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kjit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The headers that make kernel bitcode ahead of time (docs/bitcode.md): kjit's CPU dialect, and the
 # GPU dialect for clang's CUDA mode. Not for host code, so not under include/.

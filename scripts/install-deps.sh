@@ -19,6 +19,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libpng-dev libcli11-dev                              # the demo: PNG output; command lines
   libxxhash-dev nlohmann-json3-dev                     # disk cache: hashes, key manifests
+  libhiredis-dev                                       # remote cache tier: its Redis plug-in
+  redis-server                                         #   and the Redis its tests start
   libamdhip64-5 libamd-comgr2 libhiprtc-builtins5      # HIP backend's tests: hipRTC compiles
   rocm-device-libs libamdhip64-dev                     #   for AMD GPUs without one
 )

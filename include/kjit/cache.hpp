@@ -21,8 +21,15 @@ struct CacheStats {
   std::uint64_t rejected = 0;  // entries refused: corrupt, unloadable, or writable by others
   std::uint64_t evicted = 0;   // entries removed to stay under KJIT_CACHE_MAX_BYTES
   std::uint64_t waits = 0;     // times another process's compile of the same key was awaited
-  double compile_ms = 0;       // time in compilers
-  double load_ms = 0;          // time reading entries and loading binaries
+  // The remote tier (KJIT_CACHE_REMOTE), searched when the disk cache misses:
+  std::uint64_t remote_hits = 0;      // programs taken from it (and written to the disk cache)
+  std::uint64_t remote_misses = 0;    // lookups it had no entry for
+  std::uint64_t remote_stored = 0;    // entries given to it
+  std::uint64_t remote_rejected = 0;  // its entries refused: corrupt, or another key's
+  std::uint64_t remote_failures = 0;  // times it failed (unreachable, timed out, refused) and
+                                      // was turned off for the process
+  double compile_ms = 0;              // time in compilers
+  double load_ms = 0;                 // time reading entries and loading binaries
 };
 
 /// A snapshot of the counters. Thread-safe.

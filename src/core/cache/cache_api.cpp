@@ -20,6 +20,11 @@ CacheStats cache_stats() {
   s.rejected = get(c.rejected);
   s.evicted = get(c.evicted);
   s.waits = get(c.waits);
+  s.remote_hits = get(c.remote_hits);
+  s.remote_misses = get(c.remote_misses);
+  s.remote_stored = get(c.remote_stored);
+  s.remote_rejected = get(c.remote_rejected);
+  s.remote_failures = get(c.remote_failures);
   s.compile_ms = static_cast<double>(get(c.compile_ns)) / 1e6;
   s.load_ms = static_cast<double>(get(c.load_ns)) / 1e6;
   return s;

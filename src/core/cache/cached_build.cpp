@@ -4,9 +4,10 @@
 #include "core/cache/cache_key.hpp"
 #include "core/cache/disk_cache.hpp"
 #include "core/cache/identity_memo.hpp"
+#include "core/cache/remote_tier.hpp"
 #include "core/child_compile.hpp"
-#include "core/tooling/manifest.hpp"
 #include "core/repro_bundle.hpp"
+#include "core/tooling/manifest.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
 
@@ -75,6 +76,37 @@ bool try_precompiled(DiskCache& cache, const backend::CompileRequest& request,
   return false;
 }
 
+/// The entry from the remote tier, written to the disk cache for the next process here, then
+/// loaded as a disk entry is.
+bool try_remote(DiskCache& cache, const CacheKey& key, const std::string& program,
+                backend::Device* device, CachedBuild& out) {
+  const auto start = Clock::now();
+  std::optional<backend::Binary> binary = remote_tier().lookup(key);
+  if (!binary) {
+    return false;
+  }
+  cache.store(key, *binary, {program, 0});
+  if (binary->format == kNotFoundFormat) {
+    throw KernelNotFoundError(binary->log);
+  }
+  try {
+    if (device != nullptr) {
+      out.module = device->load(*binary);
+    }
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const Error& e) {
+    log().warn("kjit: the remote cache's entry {} for '{}' does not load ({}); compiling it",
+               key.hex, program, e.what());
+    return false;
+  }
+  out.symbols = std::move(binary->kernel_symbols);
+  out.from_cache = true;
+  out.load_ms = ms_since(start);
+  Counters::add_time(counters().load_ns, Clock::now() - start);
+  return true;
+}
+
 /// `key` once the compiler is loaded: the identity remembered from an earlier run must still be
 /// its own, so that no entry is stored under another compiler's key; if not, its own key.
 std::optional<CacheKey> key_of_loaded_compiler(const backend::CompileRequest& request,
@@ -123,6 +155,9 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
       return out;  // another process compiled it while we waited
     }
     counters().misses.fetch_add(1, std::memory_order_relaxed);
+    if (try_remote(cache, *key, request.program_name, device, out)) {
+      return out;
+    }
   }
   const auto start = Clock::now();
   const auto count_compile = [&] {
@@ -143,6 +178,7 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
       not_found.format = std::string(kNotFoundFormat);
       not_found.log = e.what();
       cache.store(*key, not_found, {request.program_name, out.compile_ms});
+      remote_tier().publish(*key, not_found);
     }
     throw;
   }
@@ -159,6 +195,7 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   }
   if (key) {
     cache.store(*key, binary, {request.program_name, out.compile_ms});
+    remote_tier().publish(*key, binary);
   }
   out.symbols = std::move(binary.kernel_symbols);
   out.log = std::move(binary.log);
