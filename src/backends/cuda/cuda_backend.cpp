@@ -3,6 +3,7 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_driver_api.hpp"
 #include "backends/cuda/cuda_errors.hpp"
+#include "backends/cuda/cuda_vendor.hpp"
 #include "backends/cuda/nvrtc_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/gpu/gpu_enumeration.hpp"
@@ -46,21 +47,11 @@ Found describe(const DriverApi& api, int ordinal) {
   };
   f.arch = 10 * attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) +
            attribute(api, f.device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  DeviceInfo& info = f.info;
-  info.backend = BackendKind::cuda;
-  info.ordinal = ordinal;
-  info.name = name.data();
-  info.arch = fmt::format("sm_{}", f.arch);
-  info.total_memory = memory;
-  info.compute_units = u(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  info.max_threads_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  info.max_block = {u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X), u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
-                    u(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)};
-  info.max_grid = {u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
-                   u(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
+  f.info = gpu::device_info<CudaVendor>(ordinal, name.data(), memory, u);
+  f.info.arch = fmt::format("sm_{}", f.arch);
   // With kjit's automatic opt-in, a block may use what the device allows, not only 48 KiB.
-  info.max_shared_bytes = std::max(u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
-                                   u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+  f.info.max_shared_bytes = std::max(u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+                                     u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
   return f;
 }
 

@@ -8,7 +8,6 @@
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
 #include "support/logging.hpp"
-#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 
@@ -60,17 +59,15 @@ class PendingRetains {
 }  // namespace
 
 CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, int arch)
-    : GpuDevice(api, std::move(info)),
-      device_(device),
-      arch_(arch),
+    : GpuDevice(api, device, std::move(info),
+                [this, arch] {  // LLVM's NVPTX code generator
+                  return bitcode::nvptx_compiler(arch, fmt::format("cuda:sm_{}", arch), id());
+                }),
       compiler_([this]() -> const NvrtcApi& { return nvrtc(); },
                 [arch](const NvrtcApi& nvrtc) { return target_for_device(nvrtc, arch); }, id(),
                 fmt::format("a device of sm_{}", arch),
                 // Its own CUBIN, or PTX of its architecture, which the driver finishes.
-                {fmt::format("cuda:sm_{}", arch), fmt::format("cuda:compute_{}", arch)}),
-      bitcode_compiler_([this] {
-        return bitcode::nvptx_compiler(arch_, fmt::format("cuda:sm_{}", arch_), id());
-      }) {
+                {fmt::format("cuda:sm_{}", arch), fmt::format("cuda:compute_{}", arch)}) {
   // A context takes ~300 ms: start it now, so that it overlaps the first compile. NVRTC's 100 MB
   // library (~100 ms to load) is loaded at the first compile or cache miss, and only then: a
   // start that finds every program in the disk cache never loads it.
@@ -78,7 +75,7 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device, DeviceInfo info, i
   context_ = std::async(std::launch::async, [this] {
                CUcontext context = nullptr;
                const DriverApi& driver = this->api();  // (`api` is the constructor's)
-               check(driver, driver.cuDevicePrimaryCtxRetain(&context, device_),
+               check(driver, driver.cuDevicePrimaryCtxRetain(&context, handle()),
                      "cuDevicePrimaryCtxRetain", id());
                return context;
              }).share();
@@ -138,15 +135,6 @@ std::unique_ptr<backend::Module> CudaDevice::load(const backend::Binary& binary)
   return std::make_unique<CudaModule>(*this, module, binary.program, std::move(variables));
 }
 
-std::unique_ptr<backend::Stream> CudaDevice::create_stream() {
-  return std::make_unique<CudaStream>(*this);
-}
-
-void* CudaDevice::native_handle() {  // the CUdevice ordinal, carried in a pointer
-  const auto ordinal = static_cast<std::intptr_t>(device_);
-  return reinterpret_cast<void*>(ordinal);  // NOLINT(performance-no-int-to-ptr)
-}
-
 bool CudaDevice::is_pinned(const void* pointer) {
   make_current();
   unsigned type = 0;
@@ -164,57 +152,12 @@ PinnedStaging& CudaDevice::staging() {
 std::uint64_t CudaDevice::allocate_managed_impl(std::size_t bytes) {
   make_current();
   int managed = 0;
-  check(api(), api().cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, device_),
+  check(api(), api().cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, handle()),
         "cuDeviceGetAttribute", id());
   if (managed == 0) {
     throw BackendError(fmt::format("kjit: {} cannot allocate managed memory", id()));
   }
-  CUdeviceptr address = 0;
-  check(api(),
-        backend::optional_function(api().cuMemAllocManaged, "cuMemAllocManaged", id(),
-                                   "CUDA driver")(&address, bytes, CU_MEM_ATTACH_GLOBAL),
-        "cuMemAllocManaged", fmt::format("{}, {} bytes", id(), bytes));
-  return address;
-}
-
-void CudaDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
-                                  backend::Stream& stream) {
-  make_current();
-  const CUmemLocation where = to == ManagedPlace::device
-                                  ? CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, device_}
-                                  : CUmemLocation{CU_MEM_LOCATION_TYPE_HOST, 0};
-  check(api(),
-        backend::optional_function(api().cuMemPrefetchAsync, "cuMemPrefetchAsync_v2", id(),
-                                   "CUDA driver")(address, bytes, where, 0,
-                                                  static_cast<CUstream>(stream.native_handle())),
-        "cuMemPrefetchAsync", fmt::format("{}, {} bytes", id(), bytes));
-}
-
-void CudaDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
-  make_current();
-  const CUmemLocation device{CU_MEM_LOCATION_TYPE_DEVICE, device_};
-  const CUmemLocation host{CU_MEM_LOCATION_TYPE_HOST, 0};
-  const auto [what, where] = [&]() -> std::pair<CUmem_advise, CUmemLocation> {
-    switch (advice) {
-      case ManagedAdvice::read_mostly:
-        return {CU_MEM_ADVISE_SET_READ_MOSTLY, device};
-      case ManagedAdvice::not_read_mostly:
-        return {CU_MEM_ADVISE_UNSET_READ_MOSTLY, device};
-      case ManagedAdvice::prefer_device:
-        return {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, device};
-      case ManagedAdvice::prefer_host:
-        return {CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host};
-      case ManagedAdvice::no_preference:
-        return {CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, device};
-      case ManagedAdvice::accessed_by_device:
-        return {CU_MEM_ADVISE_SET_ACCESSED_BY, device};
-    }
-    throw UsageError("kjit: an unknown ManagedAdvice");
-  }();
-  check(api(),
-        backend::optional_function(api().cuMemAdvise, "cuMemAdvise_v2", id(), "CUDA driver")(
-            address, bytes, what, where),
-        "cuMemAdvise", fmt::format("{}, {} bytes", id(), bytes));
+  return GpuDevice::allocate_managed_impl(bytes);
 }
 
 }  // namespace kjit::cuda

@@ -26,12 +26,8 @@ using gpu::Failure;
 [[noreturn]] void throw_driver_error(const DriverApi& api, const char* call, CUresult result,
                                      std::string_view context, Failure kind = Failure::backend);
 
-inline void check(const DriverApi& api, CUresult result, const char* call, std::string_view context,
-                  Failure kind = Failure::backend) {
-  if (result != CUDA_SUCCESS) {
-    throw_driver_error(api, call, result, context, kind);
-  }
-}
+/// Throws throw_driver_error's error for a call that did not return CUDA_SUCCESS.
+inline constexpr gpu::CallCheck<CUDA_SUCCESS, &throw_driver_error> check{};
 
 /// Throws BackendError for a failed NVRTC call other than a compile error.
 [[noreturn]] void throw_nvrtc_error(const NvrtcApi& api, const char* call, nvrtcResult result,

@@ -7,6 +7,9 @@
 #include "backends/cuda/cuda_types.hpp"
 #include "backends/gpu/gpu_vendor.hpp"
 
+#include <kjit/types.hpp>
+
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,6 +18,7 @@
 namespace kjit::cuda {
 
 class CudaDevice;
+class CudaStream;
 
 /// A function of the CUDA driver's table, and its name in messages.
 template <class Fn>
@@ -26,6 +30,8 @@ constexpr gpu::VendorCall<DriverApi, Fn> driver_call(Fn DriverApi::*member, cons
 struct CudaVendor {
   using Api = DriverApi;
   using Device = CudaDevice;
+  using DeviceStream = CudaStream;
+  using DeviceHandle = CUdevice;
   using Result = CUresult;
   using Stream = CUstream;
   using Event = CUevent;
@@ -41,6 +47,7 @@ struct CudaVendor {
   static constexpr Result kSuccess = CUDA_SUCCESS;
   static constexpr Result kNotReady = CUDA_ERROR_NOT_READY;
   static constexpr Result kNotFound = CUDA_ERROR_NOT_FOUND;
+  static constexpr BackendKind kBackend = BackendKind::cuda;
   static constexpr const char* kLibrary = "CUDA driver";
   static constexpr unsigned kStreamNonBlocking = CU_STREAM_NON_BLOCKING;
   static constexpr unsigned kEventDefault = CU_EVENT_DEFAULT;
@@ -53,10 +60,7 @@ struct CudaVendor {
   static constexpr CUfunction_attribute kMaxDynamicSharedAttribute =
       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
 
-  static void check(const Api& api, Result result, const char* call, std::string_view context,
-                    Failure kind = Failure::backend) {
-    cuda::check(api, result, call, context, kind);
-  }
+  static constexpr auto check = cuda::check;
   [[noreturn]] static void fail(const Api& api, const char* call, Result result,
                                 std::string_view context, Failure kind) {
     throw_driver_error(api, call, result, context, kind);
@@ -77,11 +81,46 @@ struct CudaVendor {
       driver_call(&Api::cuFuncSetAttribute, "cuFuncSetAttribute");
   static constexpr auto launch_kernel = driver_call(&Api::cuLaunchKernel, "cuLaunchKernel");
 
+  // Enumeration: the attributes DeviceInfo's limits are read from.
+  using Attribute = CUdevice_attribute;
+  static constexpr Attribute kComputeUnits = CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
+  static constexpr Attribute kMaxThreadsPerBlock = CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK;
+  static constexpr std::array<Attribute, 3> kMaxBlock = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                                                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  static constexpr std::array<Attribute, 3> kMaxGrid = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                                                        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                                        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+
   // Memory.
   static constexpr auto memory_allocate = driver_call(&Api::cuMemAlloc, "cuMemAlloc");
   static constexpr auto memory_free = driver_call(&Api::cuMemFree, "cuMemFree");
   static constexpr auto host_allocate = driver_call(&Api::cuMemHostAlloc, "cuMemHostAlloc");
   static constexpr auto host_free = driver_call(&Api::cuMemFreeHost, "cuMemFreeHost");
+
+  // Managed memory (optional: a driver may lack it). A place is a CUmemLocation.
+  using Location = CUmemLocation;
+  using Advice = CUmem_advise;
+  static constexpr unsigned kAttachGlobal = CU_MEM_ATTACH_GLOBAL;
+  static constexpr Advice kSetReadMostly = CU_MEM_ADVISE_SET_READ_MOSTLY;
+  static constexpr Advice kUnsetReadMostly = CU_MEM_ADVISE_UNSET_READ_MOSTLY;
+  static constexpr Advice kSetPreferredLocation = CU_MEM_ADVISE_SET_PREFERRED_LOCATION;
+  static constexpr Advice kUnsetPreferredLocation = CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION;
+  static constexpr Advice kSetAccessedBy = CU_MEM_ADVISE_SET_ACCESSED_BY;
+  static Location location(DeviceHandle device, ManagedPlace place) noexcept {
+    return place == ManagedPlace::device ? CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, device}
+                                         : CUmemLocation{CU_MEM_LOCATION_TYPE_HOST, 0};
+  }
+  static constexpr auto managed_allocate =
+      driver_call(&Api::cuMemAllocManaged, "cuMemAllocManaged");
+  static constexpr auto managed_prefetch =
+      driver_call(&Api::cuMemPrefetchAsync, "cuMemPrefetchAsync", "cuMemPrefetchAsync_v2");
+  static Result prefetch(decltype(Api::cuMemPrefetchAsync) call, DevicePointer address,
+                         std::size_t bytes, Location to, Stream stream) {
+    return call(address, bytes, to, 0, stream);
+  }
+  static constexpr auto managed_advise =
+      driver_call(&Api::cuMemAdvise, "cuMemAdvise", "cuMemAdvise_v2");
 
   // Events.
   static constexpr auto event_create = driver_call(&Api::cuEventCreate, "cuEventCreate");

@@ -1,6 +1,7 @@
 // What a GPU backend's enumerate() found, for open() to use: each device as the vendor describes
 // it (a struct with a DeviceInfo `info`: CUDA's keeps its CUdevice and arch, HIP's its AMDGPU
-// target), or why there are none.
+// target), or why there are none; and the part of a device's DeviceInfo that every vendor fills
+// the same way.
 #pragma once
 
 #include <kjit/error.hpp>
@@ -10,9 +11,28 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kjit::gpu {
+
+/// The DeviceInfo of device `ordinal` of vendor V (gpu_vendor.hpp): its name and memory, and the
+/// limits `attribute(a)` reads, for a of V::kComputeUnits, kMaxThreadsPerBlock, kMaxBlock and
+/// kMaxGrid, in that order. The vendor adds the arch and the shared memory per block.
+template <class V, class Attribute>
+DeviceInfo device_info(int ordinal, std::string name, std::size_t memory, Attribute attribute) {
+  DeviceInfo info;
+  info.backend = V::kBackend;
+  info.ordinal = ordinal;
+  info.name = std::move(name);
+  info.total_memory = memory;
+  info.compute_units = attribute(V::kComputeUnits);
+  info.max_threads_per_block = attribute(V::kMaxThreadsPerBlock);
+  info.max_block = {attribute(V::kMaxBlock[0]), attribute(V::kMaxBlock[1]),
+                    attribute(V::kMaxBlock[2])};
+  info.max_grid = {attribute(V::kMaxGrid[0]), attribute(V::kMaxGrid[1]), attribute(V::kMaxGrid[2])};
+  return info;
+}
 
 template <class Found>
 class Enumeration {

@@ -15,6 +15,19 @@ enum class Failure { backend, launch };
 [[noreturn]] void throw_call_error(std::string_view call, std::string_view context,
                                    const std::string& description, Failure kind);
 
+/// A vendor's check(): throws `fail`'s error (the vendor's conversion of its codes) for a call
+/// whose result is not `kSuccess`. cuda::check and hip::check are one each.
+template <auto kSuccess, auto fail>
+struct CallCheck {
+  template <class Api>
+  void operator()(const Api& api, decltype(kSuccess) result, const char* call,
+                  std::string_view context, Failure kind = Failure::backend) const {
+    if (result != kSuccess) {
+      fail(api, call, result, context, kind);
+    }
+  }
+};
+
 /// Throws BackendError for work on a stream of `device` that failed: "kjit: work on a stream of
 /// cuda:0 failed: ... (the last kernel launched on it was 'k')".
 [[noreturn]] void throw_stream_failed(const std::string& device, const std::string& description,

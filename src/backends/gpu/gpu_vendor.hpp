@@ -8,6 +8,9 @@
 // A vendor struct V provides:
 //   Api, Device                the function table, and the vendor's device (a GpuDevice<V>
 //                              with make_current())
+//   DeviceStream, DeviceHandle the stream its devices create (a GpuStream<V>), and what its calls
+//                              name a device by (CUdevice, HIP's ordinal)
+//   kBackend                   BackendKind::cuda, for DeviceInfo
 //   Result, kSuccess, kNotReady, kNotFound
 //   Stream, Event, Graph, GraphExec, GraphNode, KernelNodeParams, CaptureStatus, Module,
 //   Function, DevicePointer    the vendor's handle types
@@ -18,8 +21,11 @@
 //   flags: kStreamNonBlocking, kEventDefault, kHostAllocPortable, kCaptureModeRelaxed,
 //   kCaptureActive, kDynamicSharedOptIn, kDynamicSharedDefault (and, where a kernel opts in,
 //   kMaxDynamicSharedAttribute)
+//   Attribute, kComputeUnits, kMaxThreadsPerBlock, kMaxBlock, kMaxGrid  the device attributes
+//   DeviceInfo's limits are read from
+//   managed memory: Location, location(device, place), Advice, kAttachGlobal, kSetReadMostly ...
 //   the calls, each a VendorCall (stream_create, event_record, graph_launch ...), and
-//   instantiate_graph(), whose arguments differ by vendor
+//   instantiate_graph() and prefetch(), whose arguments differ by vendor
 #pragma once
 
 #include "support/optional_function.hpp"
@@ -27,6 +33,9 @@
 #include <string>
 
 namespace kjit::gpu {
+
+template <class V>
+class GpuStream;  // gpu_stream.hpp: a vendor's DeviceStream
 
 /// One function of a vendor's table: where the table keeps it, and what messages call it.
 template <class Api, class Fn>

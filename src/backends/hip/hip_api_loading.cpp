@@ -1,4 +1,5 @@
 // Opens the HIP runtime, hipRTC and comgr once per process and fills their symbol tables.
+#include "backends/gpu/gpu_api_loading.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "support/dynamic_library.hpp"
@@ -6,20 +7,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace kjit::hip {
 
 namespace {
-
-template <class Api>
-struct Loaded {
-  std::unique_ptr<backend::DynamicLibrary> library;
-  std::unique_ptr<backend::DynamicLibrary> helper;  // comgr, for hipRTC
-  std::unique_ptr<Api> api;
-  std::string why;
-};
 
 using ComgrIsaCount = amd_comgr_status_t (*)(size_t*);
 using ComgrIsaName = amd_comgr_status_t (*)(size_t, const char**);
@@ -75,37 +71,47 @@ std::unique_ptr<backend::DynamicLibrary> open_comgr(std::string& why) {
   return backend::DynamicLibrary::open(names, why);
 }
 
+/// hipRTC's comgr and what it reads there (the ISAs it knows), and which hipRTC this is.
+bool read_comgr(gpu::LoadedApi<HiprtcApi>& opened, HiprtcApi& api) {
+  std::string comgr_why;
+  opened.helper = open_comgr(comgr_why);
+  if (!opened.helper) {
+    opened.why = "hipRTC's compiler library comgr cannot be opened (" + comgr_why +
+                 "), so kjit cannot tell which GPUs hipRTC supports";
+    return false;
+  }
+  if (!read_isas(*opened.helper, api, opened.why)) {
+    return false;
+  }
+  api.library = opened.library->name();
+  api.build = opened.library->file_identity();
+  api.files = {opened.library->checked_file(), opened.helper->checked_file()};
+  api.hiprtcVersion(&api.major, &api.minor);
+  return true;
+}
+
 }  // namespace
 
 const HipApi* hip_api(std::string& why) {
-  static const Loaded<HipApi>* const loaded = [] {
-    auto* l = new Loaded<HipApi>();  // kept for the process's lifetime
-    l->library = backend::DynamicLibrary::open(
-        std::vector<std::string>(std::begin(kHipLibraries), std::end(kHipLibraries)), l->why);
-    if (!l->library) {
-      l->why = "the HIP runtime is not installed (" + l->why + ")";
-      return l;
-    }
-    auto api = std::make_unique<HipApi>();
-    std::vector<backend::SymbolEntry> entries;
+  static const auto* const loaded = gpu::load_api<HipApi>(
+      std::vector<std::string>(std::begin(kHipLibraries), std::end(kHipLibraries)),
+      "the HIP runtime is not installed",
+      [](HipApi& api) {
 #define KJIT_HIP_ENTRY(member, symbol, required, result, params) \
-  entries.push_back({symbol, nullptr, reinterpret_cast<void**>(&api->member), required});
-    KJIT_HIP_FUNCTIONS(KJIT_HIP_ENTRY)
+  backend::SymbolEntry{symbol, nullptr, reinterpret_cast<void**>(&api.member), required},
+        return std::vector{KJIT_HIP_FUNCTIONS(KJIT_HIP_ENTRY)};
 #undef KJIT_HIP_ENTRY
-    if (!backend::load_symbols(*l->library, entries, l->why)) {
-      return l;
-    }
-    if (api->hipGetDeviceProperties == nullptr && api->hipGetDevicePropertiesR0600 == nullptr) {
-      l->why = l->library->name() +
-               " has neither hipGetDeviceProperties nor hipGetDevicePropertiesR0600";
-      return l;
-    }
-    api->library = l->library->name();
-    l->api = std::move(api);
-    return l;
-  }();
-  why = loaded->why;
-  return loaded->api.get();
+      },
+      [](gpu::LoadedApi<HipApi>& opened, HipApi& api) {
+        if (api.hipGetDeviceProperties == nullptr && api.hipGetDevicePropertiesR0600 == nullptr) {
+          opened.why = opened.library->name() +
+                       " has neither hipGetDeviceProperties nor hipGetDevicePropertiesR0600";
+          return false;
+        }
+        api.library = opened.library->name();
+        return true;
+      });
+  return loaded->get(why);
 }
 
 const std::vector<std::string>& hiprtc_library_names() {
@@ -121,41 +127,16 @@ const std::vector<std::string>& comgr_library_names() {
 }
 
 const HiprtcApi* hiprtc_api(std::string& why) {
-  static const Loaded<HiprtcApi>* const loaded = [] {
-    auto* l = new Loaded<HiprtcApi>();
-    l->library = backend::DynamicLibrary::open(hiprtc_library_names(), l->why);
-    if (!l->library) {
-      l->why = "hipRTC is not installed (" + l->why + ")";
-      return l;
-    }
-    auto api = std::make_unique<HiprtcApi>();
-    std::vector<backend::SymbolEntry> entries;
+  static const auto* const loaded = gpu::load_api<HiprtcApi>(
+      hiprtc_library_names(), "hipRTC is not installed",
+      [](HiprtcApi& api) {
 #define KJIT_HIPRTC_ENTRY(member, required, result, params) \
-  entries.push_back({#member, nullptr, reinterpret_cast<void**>(&api->member), required});
-    KJIT_HIPRTC_FUNCTIONS(KJIT_HIPRTC_ENTRY)
+  backend::SymbolEntry{#member, nullptr, reinterpret_cast<void**>(&api.member), required},
+        return std::vector{KJIT_HIPRTC_FUNCTIONS(KJIT_HIPRTC_ENTRY)};
 #undef KJIT_HIPRTC_ENTRY
-    if (!backend::load_symbols(*l->library, entries, l->why)) {
-      return l;
-    }
-    std::string comgr_why;
-    l->helper = open_comgr(comgr_why);
-    if (!l->helper) {
-      l->why = "hipRTC's compiler library comgr cannot be opened (" + comgr_why +
-               "), so kjit cannot tell which GPUs hipRTC supports";
-      return l;
-    }
-    if (!read_isas(*l->helper, *api, l->why)) {
-      return l;
-    }
-    api->library = l->library->name();
-    api->build = l->library->file_identity();
-    api->files = {l->library->checked_file(), l->helper->checked_file()};
-    api->hiprtcVersion(&api->major, &api->minor);
-    l->api = std::move(api);
-    return l;
-  }();
-  why = loaded->why;
-  return loaded->api.get();
+      },
+      read_comgr);
+  return loaded->get(why);
 }
 
 }  // namespace kjit::hip

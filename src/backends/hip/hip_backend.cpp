@@ -5,6 +5,7 @@
 #include "backends/hip/hip_device.hpp"
 #include "backends/hip/hip_errors.hpp"
 #include "backends/hip/hip_runtime_api.hpp"
+#include "backends/hip/hip_vendor.hpp"
 #include "backends/hip/hiprtc_api.hpp"
 #include "backends/hip/hiprtc_compiler.hpp"
 #include "backends/llvm/bitcode_compilers.hpp"
@@ -56,19 +57,9 @@ Found describe(const HipApi& api, int ordinal) {
   const std::string arch = gcn_arch_name(api, ordinal);
   Found f;
   f.target = device_amdgpu_target(arch);
-  DeviceInfo& info = f.info;
-  info.backend = BackendKind::hip;
-  info.ordinal = ordinal;
-  info.name = name.data();
-  info.arch = arch;
-  info.total_memory = memory;
-  info.compute_units = u(hipDeviceAttributeMultiprocessorCount);
-  info.max_threads_per_block = u(hipDeviceAttributeMaxThreadsPerBlock);
-  info.max_block = {u(hipDeviceAttributeMaxBlockDimX), u(hipDeviceAttributeMaxBlockDimY),
-                    u(hipDeviceAttributeMaxBlockDimZ)};
-  info.max_grid = {u(hipDeviceAttributeMaxGridDimX), u(hipDeviceAttributeMaxGridDimY),
-                   u(hipDeviceAttributeMaxGridDimZ)};
-  info.max_shared_bytes = u(hipDeviceAttributeMaxSharedMemoryPerBlock);
+  f.info = gpu::device_info<HipVendor>(ordinal, name.data(), memory, u);
+  f.info.arch = arch;
+  f.info.max_shared_bytes = u(hipDeviceAttributeMaxSharedMemoryPerBlock);
   return f;
 }
 

@@ -9,7 +9,6 @@
 #include "backends/llvm/bitcode_compilers.hpp"
 #include "support/library_search.hpp"
 #include "support/logging.hpp"
-#include "support/optional_function.hpp"
 
 #include <kjit/error.hpp>
 
@@ -46,8 +45,12 @@ std::unique_ptr<backend::Compiler> hiprtc_for(const AmdgpuTarget& target,
 }  // namespace
 
 HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target)
-    : GpuDevice(api, std::move(info)),
-      ordinal_(ordinal),
+    : GpuDevice(api, ordinal, std::move(info),
+                [this] {  // LLVM's AMDGPU code generator and lld; called once target_ is set
+                  return bitcode::amdgpu_compiler(
+                      {target_.processor, target_.sramecc, target_.xnack}, "hip:" + target_.id(),
+                      id());
+                }),
       target_(std::move(target)),
       compiler_([this] { return hiprtc_for(target_, id()); },
                 [this]() -> std::optional<std::string> {
@@ -59,18 +62,12 @@ HipDevice::HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarg
                   }
                   return "hipRTC for a device of " + target_.id() + "\n" + *hiprtc + "comgr\n" +
                          *comgr;
-                }),
-      bitcode_compiler_([this] {
-        return bitcode::amdgpu_compiler({target_.processor, target_.sramecc, target_.xnack},
-                                        "hip:" + target_.id(), id());
-      }) {}
-
-HipDevice::~HipDevice() = default;
+                }) {}
 
 void HipDevice::make_current() {
   int current = -1;
-  if (api().hipGetDevice(&current) != hipSuccess || current != ordinal_) {
-    check(api(), api().hipSetDevice(ordinal_), "hipSetDevice", id());
+  if (api().hipGetDevice(&current) != hipSuccess || current != handle()) {
+    check(api(), api().hipSetDevice(handle()), "hipSetDevice", id());
   }
 }
 
@@ -92,75 +89,6 @@ std::unique_ptr<backend::Module> HipDevice::load(const backend::Binary& binary) 
         fmt::format("'{}' on {}", binary.program, id()));
   return std::make_unique<HipModule>(*this, module, binary.program, std::move(code),
                                      backend::elf_device_variables(binary.bytes));
-}
-
-std::unique_ptr<backend::Stream> HipDevice::create_stream() {
-  return std::make_unique<HipStream>(*this);
-}
-
-void* HipDevice::native_handle() {  // the hipDevice_t ordinal, carried in a pointer
-  return reinterpret_cast<void*>(static_cast<std::intptr_t>(ordinal_));  // NOLINT
-}
-
-namespace {
-
-// hipMemoryAdvise's values (hip_runtime_api.h), and hipCpuDeviceId.
-constexpr int kSetReadMostly = 1;
-constexpr int kUnsetReadMostly = 2;
-constexpr int kSetPreferredLocation = 3;
-constexpr int kUnsetPreferredLocation = 4;
-constexpr int kSetAccessedBy = 5;
-constexpr int kCpuDevice = -1;
-constexpr unsigned int kAttachGlobal = 1;  // hipMemAttachGlobal
-
-}  // namespace
-
-std::uint64_t HipDevice::allocate_managed_impl(std::size_t bytes) {
-  make_current();
-  void* address = nullptr;
-  check(api(),
-        backend::optional_function(api().hipMallocManaged, "hipMallocManaged", id(), "HIP runtime")(
-            &address, bytes, kAttachGlobal),
-        "hipMallocManaged", fmt::format("{}, {} bytes", id(), bytes));
-  return reinterpret_cast<std::uint64_t>(address);
-}
-
-void HipDevice::prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
-                                 backend::Stream& stream) {
-  make_current();
-  check(api(),
-        backend::optional_function(api().hipMemPrefetchAsync, "hipMemPrefetchAsync", id(),
-                                   "HIP runtime")(
-            reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
-            bytes, to == ManagedPlace::device ? ordinal_ : kCpuDevice,
-            static_cast<hipStream_t>(stream.native_handle())),
-        "hipMemPrefetchAsync", fmt::format("{}, {} bytes", id(), bytes));
-}
-
-void HipDevice::advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) {
-  make_current();
-  const auto [what, device] = [&]() -> std::pair<int, int> {
-    switch (advice) {
-      case ManagedAdvice::read_mostly:
-        return {kSetReadMostly, ordinal_};
-      case ManagedAdvice::not_read_mostly:
-        return {kUnsetReadMostly, ordinal_};
-      case ManagedAdvice::prefer_device:
-        return {kSetPreferredLocation, ordinal_};
-      case ManagedAdvice::prefer_host:
-        return {kSetPreferredLocation, kCpuDevice};
-      case ManagedAdvice::no_preference:
-        return {kUnsetPreferredLocation, ordinal_};
-      case ManagedAdvice::accessed_by_device:
-        return {kSetAccessedBy, ordinal_};
-    }
-    throw UsageError("kjit: an unknown ManagedAdvice");
-  }();
-  check(api(),
-        backend::optional_function(api().hipMemAdvise, "hipMemAdvise", id(), "HIP runtime")(
-            reinterpret_cast<const void*>(address),  // NOLINT(performance-no-int-to-ptr)
-            bytes, what, device),
-        "hipMemAdvise", fmt::format("{}, {} bytes", id(), bytes));
 }
 
 }  // namespace kjit::hip

@@ -1,5 +1,5 @@
-// One AMD GPU through the HIP runtime: managed memory, streams, code objects, and hipRTC for its
-// target. Memory, waiting for the device and the names of its kernels are every GPU's
+// One AMD GPU through the HIP runtime: code objects, and hipRTC for its target. Memory, streams,
+// waiting for the device and the names of its kernels are every GPU's
 // (backends/gpu/gpu_device.hpp). HIP keeps a current device per thread: every call that needs it
 // sets it first.
 #pragma once
@@ -12,7 +12,6 @@
 #include "backends/kit/lazy_compiler.hpp"
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace kjit::hip {
@@ -20,30 +19,17 @@ namespace kjit::hip {
 class HipDevice final : public gpu::GpuDevice<HipVendor> {
  public:
   HipDevice(const HipApi& api, int ordinal, DeviceInfo info, AmdgpuTarget target);
-  ~HipDevice() override;
 
   backend::Compiler& compiler() override { return compiler_; }
-  backend::Compiler& bitcode_compiler() override { return bitcode_compiler_; }
   std::unique_ptr<backend::Module> load(const backend::Binary& binary) override;
-  std::unique_ptr<backend::Stream> create_stream() override;
-  void* native_handle() override;
 
   /// Makes this device current on the calling thread.
   void make_current();
   [[nodiscard]] const AmdgpuTarget& target() const noexcept { return target_; }
 
-  void prefetch_managed(std::uint64_t address, std::size_t bytes, ManagedPlace to,
-                        backend::Stream& stream) override;
-  void advise_managed(std::uint64_t address, std::size_t bytes, ManagedAdvice advice) override;
-
- protected:
-  std::uint64_t allocate_managed_impl(std::size_t bytes) override;
-
  private:
-  int ordinal_;
   AmdgpuTarget target_;
-  backend::LazyCompiler compiler_;          // hipRTC
-  backend::LazyCompiler bitcode_compiler_;  // LLVM's AMDGPU code generator and lld
+  backend::LazyCompiler compiler_;  // hipRTC
 };
 
 }  // namespace kjit::hip

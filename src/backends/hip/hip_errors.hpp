@@ -22,11 +22,7 @@ using gpu::Failure;
 [[noreturn]] void throw_hip_error(const HipApi& api, const char* call, hipError_t result,
                                   std::string_view context, Failure kind = Failure::backend);
 
-inline void check(const HipApi& api, hipError_t result, const char* call, std::string_view context,
-                  Failure kind = Failure::backend) {
-  if (result != hipSuccess) {
-    throw_hip_error(api, call, result, context, kind);
-  }
-}
+/// Throws throw_hip_error's error for a call that did not return hipSuccess.
+inline constexpr gpu::CallCheck<hipSuccess, &throw_hip_error> check{};
 
 }  // namespace kjit::hip

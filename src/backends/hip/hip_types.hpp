@@ -63,6 +63,18 @@ inline constexpr std::size_t kPropsGcnArchNameOffsetR0600 = 1160;
 inline constexpr std::size_t kPropsGcnArchNameSize = 256;
 inline constexpr std::size_t kPropsBufferSize = 8192;
 
+// Managed memory: hipMemoryAdvise's values, and two macros of ROCm's, named so as not to clash
+// with them: hipMemAttachGlobal, and hipCpuDeviceId (the host as a device).
+enum hipMemoryAdvise : int {
+  hipMemAdviseSetReadMostly = 1,
+  hipMemAdviseUnsetReadMostly = 2,
+  hipMemAdviseSetPreferredLocation = 3,
+  hipMemAdviseUnsetPreferredLocation = 4,
+  hipMemAdviseSetAccessedBy = 5,
+};
+inline constexpr unsigned kHipMemAttachGlobal = 0x1;
+inline constexpr int kHipCpuDeviceId = -1;
+
 inline constexpr unsigned hipStreamNonBlocking = 0x1;
 inline constexpr unsigned hipEventDefault = 0x0;
 inline constexpr unsigned hipHostMallocPortable = 0x1;

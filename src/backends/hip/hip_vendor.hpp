@@ -7,6 +7,9 @@
 #include "backends/hip/hip_runtime_api.hpp"
 #include "backends/hip/hip_types.hpp"
 
+#include <kjit/types.hpp>
+
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +28,8 @@ constexpr gpu::VendorCall<HipApi, Fn> runtime_call(Fn HipApi::*member, const cha
 struct HipVendor {
   using Api = HipApi;
   using Device = HipDevice;
+  using DeviceStream = gpu::GpuStream<HipVendor>;
+  using DeviceHandle = int;  // the ordinal, which HIP's calls take
   using Result = hipError_t;
   using Stream = hipStream_t;
   using Event = hipEvent_t;
@@ -40,6 +45,7 @@ struct HipVendor {
   static constexpr Result kSuccess = hipSuccess;
   static constexpr Result kNotReady = hipErrorNotReady;
   static constexpr Result kNotFound = hipErrorNotFound;
+  static constexpr BackendKind kBackend = BackendKind::hip;
   static constexpr const char* kLibrary = "HIP runtime";
   static constexpr unsigned kStreamNonBlocking = hipStreamNonBlocking;
   static constexpr unsigned kEventDefault = hipEventDefault;
@@ -50,10 +56,7 @@ struct HipVendor {
   static constexpr bool kDynamicSharedOptIn = false;
   static constexpr std::size_t kDynamicSharedDefault = 0;
 
-  static void check(const Api& api, Result result, const char* call, std::string_view context,
-                    Failure kind = Failure::backend) {
-    hip::check(api, result, call, context, kind);
-  }
+  static constexpr auto check = hip::check;
   [[noreturn]] static void fail(const Api& api, const char* call, Result result,
                                 std::string_view context, Failure kind) {
     throw_hip_error(api, call, result, context, kind);
@@ -77,11 +80,43 @@ struct HipVendor {
   static constexpr auto launch_kernel =
       runtime_call(&Api::hipModuleLaunchKernel, "hipModuleLaunchKernel");
 
+  // Enumeration: the attributes DeviceInfo's limits are read from.
+  using Attribute = hipDeviceAttribute_t;
+  static constexpr Attribute kComputeUnits = hipDeviceAttributeMultiprocessorCount;
+  static constexpr Attribute kMaxThreadsPerBlock = hipDeviceAttributeMaxThreadsPerBlock;
+  static constexpr std::array<Attribute, 3> kMaxBlock = {hipDeviceAttributeMaxBlockDimX,
+                                                         hipDeviceAttributeMaxBlockDimY,
+                                                         hipDeviceAttributeMaxBlockDimZ};
+  static constexpr std::array<Attribute, 3> kMaxGrid = {
+      hipDeviceAttributeMaxGridDimX, hipDeviceAttributeMaxGridDimY, hipDeviceAttributeMaxGridDimZ};
+
   // Memory.
   static constexpr auto memory_allocate = runtime_call(&Api::hipMalloc, "hipMalloc");
   static constexpr auto memory_free = runtime_call(&Api::hipFree, "hipFree");
   static constexpr auto host_allocate = runtime_call(&Api::hipHostMalloc, "hipHostMalloc");
   static constexpr auto host_free = runtime_call(&Api::hipHostFree, "hipHostFree");
+
+  // Managed memory (optional: a runtime may lack it). A place is a device ordinal, or
+  // kHipCpuDeviceId for the host.
+  using Location = int;
+  using Advice = int;
+  static constexpr unsigned kAttachGlobal = kHipMemAttachGlobal;
+  static constexpr Advice kSetReadMostly = hipMemAdviseSetReadMostly;
+  static constexpr Advice kUnsetReadMostly = hipMemAdviseUnsetReadMostly;
+  static constexpr Advice kSetPreferredLocation = hipMemAdviseSetPreferredLocation;
+  static constexpr Advice kUnsetPreferredLocation = hipMemAdviseUnsetPreferredLocation;
+  static constexpr Advice kSetAccessedBy = hipMemAdviseSetAccessedBy;
+  static Location location(DeviceHandle device, ManagedPlace place) noexcept {
+    return place == ManagedPlace::device ? device : kHipCpuDeviceId;
+  }
+  static constexpr auto managed_allocate = runtime_call(&Api::hipMallocManaged, "hipMallocManaged");
+  static constexpr auto managed_prefetch =
+      runtime_call(&Api::hipMemPrefetchAsync, "hipMemPrefetchAsync");
+  static Result prefetch(decltype(Api::hipMemPrefetchAsync) call, DevicePointer address,
+                         std::size_t bytes, Location to, Stream stream) {
+    return call(address, bytes, to, stream);
+  }
+  static constexpr auto managed_advise = runtime_call(&Api::hipMemAdvise, "hipMemAdvise");
 
   // Events.
   static constexpr auto event_create =
