@@ -28,6 +28,9 @@ struct CacheStats {
   std::uint64_t remote_rejected = 0;  // its entries refused: corrupt, or another key's
   std::uint64_t remote_failures = 0;  // times it failed (unreachable, timed out, refused) and
                                       // was turned off for the process
+  std::uint64_t remote_leases = 0;     // compiles this process took on for every process
+  std::uint64_t remote_waits = 0;      // programs another process compiled while this one waited
+  std::uint64_t remote_takeovers = 0;  // leases taken over from a process that died or failed
   double compile_ms = 0;              // time in compilers
   double load_ms = 0;                 // time reading entries and loading binaries
 };

@@ -45,10 +45,12 @@ int main(int argc, char** argv) {
         dlclose(handle);
       }
     }
-    std::printf("compiles=%llu hits=%llu waits=%llu mismatches=%d nvrtc_loaded=%d\n",
-                static_cast<unsigned long long>(s.compiles),
-                static_cast<unsigned long long>(s.hits), static_cast<unsigned long long>(s.waits),
-                bad, nvrtc_loaded ? 1 : 0);
+    const auto n = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+    std::printf(
+        "compiles=%llu hits=%llu waits=%llu mismatches=%d nvrtc_loaded=%d remote_hits=%llu "
+        "remote_waits=%llu remote_takeovers=%llu\n",
+        n(s.compiles), n(s.hits), n(s.waits), bad, nvrtc_loaded ? 1 : 0, n(s.remote_hits),
+        n(s.remote_waits), n(s.remote_takeovers));
     return bad == 0 ? 0 : 1;
   } catch (const kjit::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());

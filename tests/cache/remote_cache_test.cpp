@@ -18,8 +18,10 @@
 #include <cstdio>
 
 #include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace kjit::test {
 namespace {
@@ -57,9 +59,10 @@ class RemoteCacheTest : public DeviceTest {
   }
 
   /// Makes this process a fresh node: an empty disk cache of its own and the remote tier at
-  /// `url` (none when empty).
+  /// `url` (none when empty). The timeout is long where a test is not about timeouts: a test
+  /// machine under load (sanitizers, parallel tests) is not a server that stopped answering.
   void become_node(const std::string& name, const std::string& url,
-                   std::chrono::milliseconds timeout = std::chrono::milliseconds(200)) {
+                   std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
     cache::CacheSettings s;
     s.user_dir = dir_ / "nodes" / name;
     cache::use_disk_cache(s);
@@ -83,6 +86,38 @@ class RemoteCacheTest : public DeviceTest {
   /// The node's disk entries of programs.
   [[nodiscard]] std::size_t disk_entries() const {
     return cache::disk_cache().entries(false).size();
+  }
+
+  /// Starts a cache worker process as node `node` (a disk cache of its own) on the store, for
+  /// programs scaled<from> to scaled<to - 1>.
+  FILE* start_worker(const std::string& node, int from, int to, int timeout_ms = 2000) const {
+    for (int salt = from; salt < to; ++salt) {
+      const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
+      if (!fs::exists(p)) {
+        std::ofstream(p) << scaled_copy_source(salt);
+      }
+    }
+    const std::string command = fmt::format(
+        "KJIT_DEVICE=cpu KJIT_CPU_THREADS=1 KJIT_CACHE_DIR='{}' KJIT_CACHE_REMOTE='{}' "
+        "KJIT_CACHE_REMOTE_TIMEOUT_MS={} exec '{}' '{}' {} {} 2>&1",
+        (dir_ / "nodes" / node).string(), server_->url(), timeout_ms, KJIT_CACHE_WORKER,
+        (dir_ / "src").string(), from, to);
+    return popen(command.c_str(), "r");
+  }
+  /// A started worker's output once it has exited, which it must with status 0.
+  static std::string finish_worker(FILE* worker) {
+    std::string output;
+    std::array<char, 256> buffer{};
+    while (worker != nullptr && fgets(buffer.data(), buffer.size(), worker) != nullptr) {
+      output += buffer.data();
+    }
+    EXPECT_EQ(worker != nullptr ? pclose(worker) : -1, 0) << output;
+    return output;
+  }
+  /// The value of "name=N" in a worker's output; -1 when absent.
+  static long long field(const std::string& output, const std::string& name) {
+    const auto at = output.find(name + "=");
+    return at == std::string::npos ? -1 : std::stoll(output.substr(at + name.size() + 1));
   }
 
   std::unique_ptr<RedisServer> server_;
@@ -242,6 +277,123 @@ TEST_F(RemoteCacheTest, AUnixSocketAndADatabaseNumberWork) {
   EXPECT_EQ(cache_stats().compiles, before.compiles);
 }
 
+TEST_F(RemoteCacheTest, AProcessWaitsForTheLeaseHoldersEntryInsteadOfCompiling) {
+  start_server();
+  become_node("a", server_->url());
+  EXPECT_EQ(run_program(30), 0);
+  const std::vector<std::string> names = server_->entry_names();
+  ASSERT_EQ(names.size(), 1U);
+  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  // Another process holds the lease and publishes its entry 300 ms from now.
+  (void)server_->cli(fmt::format("RENAME {} kjit:saved", names[0]));
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} other NX PX 20000", hex)), "OK\n");
+  std::thread holder([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    (void)server_->cli(fmt::format("RENAME kjit:saved {}", names[0]));
+    (void)server_->cli(fmt::format("DEL kjit:lease:{}", hex));
+  });
+  become_node("b", server_->url());
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(30), 0);
+  holder.join();
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.compiles, before.compiles) << "waited for the holder's entry";
+  EXPECT_EQ(after.remote_waits - before.remote_waits, 1U);
+  EXPECT_EQ(after.remote_hits - before.remote_hits, 1U);
+  EXPECT_EQ(after.remote_leases, before.remote_leases);
+}
+
+TEST_F(RemoteCacheTest, ALeaseWhoseHolderDiedIsTakenOverAndReleased) {
+  start_server();
+  become_node("a", server_->url());
+  EXPECT_EQ(run_program(31), 0);
+  const std::vector<std::string> names = server_->entry_names();
+  ASSERT_EQ(names.size(), 1U);
+  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  // A holder that died mid-compile: no entry, and a lease nobody renews.
+  (void)server_->cli(fmt::format("DEL {}", names[0]));
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} dead NX PX 600", hex)), "OK\n");
+  become_node("b", server_->url());
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(31), 0);
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.remote_takeovers - before.remote_takeovers, 1U);
+  EXPECT_EQ(after.remote_leases - before.remote_leases, 1U);
+  EXPECT_EQ(after.compiles - before.compiles, 1U);
+  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U);
+  EXPECT_EQ(server_->cli(fmt::format("EXISTS kjit:lease:{}", hex)), "0\n")
+      << "released once published";
+}
+
+TEST_F(RemoteCacheTest, ALeaseIsRenewedWhileItsHolderCompilesAndEndedWhenItGivesUp) {
+  start_server();
+  cache::RemoteSettings r;
+  r.address = cache::parse_remote_address(server_->url(), "test");
+  r.timeout = std::chrono::milliseconds(200);
+  r.lease = std::chrono::milliseconds(300);
+  cache::RemoteTier& tier = cache::use_remote_tier(r);
+  cache::CacheKey key;
+  key.hex = "0123456789abcdef0123456789abcdef";
+  EXPECT_FALSE(tier.fetch(key)) << "nothing there: this process takes the lease";
+  // Three lease times later, the renewals have kept it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(900));
+  const std::string ttl = server_->cli(fmt::format("PTTL kjit:lease:{}", key.hex));
+  EXPECT_GT(std::stoll(ttl), 0) << ttl;
+  tier.abandon(key);
+  EXPECT_EQ(server_->cli(fmt::format("EXISTS kjit:lease:{}", key.hex)), "0\n");
+}
+
+TEST_F(RemoteCacheTest, SixtyFourProcessesStartingColdCompileEachProgramOnce) {
+  start_server();
+  constexpr int kProcesses = 64;
+  std::vector<FILE*> workers;
+  workers.reserve(kProcesses);
+  for (int i = 0; i < kProcesses; ++i) {
+    // 64 processes on a test machine's few cores, Redis among them: a reply late by a
+    // scheduling delay is not a server that stopped answering (that has its own test).
+    workers.push_back(start_worker(fmt::format("n{}", i), 40, 42, 10000));
+  }
+  long long compiles = 0;
+  long long remote = 0;
+  std::string compilers;  // the output of each process that compiled
+  for (FILE* w : workers) {
+    const std::string output = finish_worker(w);
+    EXPECT_EQ(field(output, "mismatches"), 0) << output;
+    compiles += field(output, "compiles");
+    remote += field(output, "remote_hits");
+    if (field(output, "compiles") != 0) {
+      compilers += output;
+    }
+  }
+  EXPECT_EQ(compiles, 2) << "one compile per program across every process:\n" << compilers;
+  EXPECT_EQ(remote, 2 * kProcesses - 2);
+}
+
+TEST_F(RemoteCacheTest, AHolderKilledMidCompileIsTakenOverAndNoProcessHangs) {
+  start_server();
+  // The holder: killed as soon as it starts its first program (it holds that program's lease).
+  FILE* holder = start_worker("holder", 50, 53);
+  std::string line;
+  std::array<char, 256> buffer{};
+  long long pid = -1;
+  while (fgets(buffer.data(), buffer.size(), holder) != nullptr) {
+    line = buffer.data();
+    if (line.starts_with("pid=")) {
+      pid = std::stoll(line.substr(4));
+    }
+    if (line.starts_with("start ")) {
+      break;
+    }
+  }
+  ASSERT_GT(pid, 0);
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  pclose(holder);
+  const std::string output = finish_worker(start_worker("other", 50, 53));
+  EXPECT_EQ(field(output, "mismatches"), 0) << output;
+  EXPECT_EQ(field(output, "compiles") + field(output, "remote_hits"), 3) << output;
+  EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "") << "every lease ended";
+}
+
 /// Separate processes on libkjit.so, configured by the environment alone: the second "node"
 /// (its own disk cache) compiles nothing.
 TEST_F(RemoteCacheTest, ProcessesOnTwoNodesShareOneStoreThroughTheEnvironment) {
@@ -250,18 +402,7 @@ TEST_F(RemoteCacheTest, ProcessesOnTwoNodesShareOneStoreThroughTheEnvironment) {
     std::ofstream(dir_ / "src" / fmt::format("scaled{}.cu", salt)) << scaled_copy_source(salt);
   }
   const auto run_node = [&](const std::string& node) {
-    const std::string command = fmt::format(
-        "KJIT_DEVICE=cpu KJIT_CACHE_DIR='{}' KJIT_CACHE_REMOTE='{}' '{}' '{}' 20 23 2>&1",
-        (dir_ / "nodes" / node).string(), server_->url(), KJIT_CACHE_WORKER,
-        (dir_ / "src").string());
-    std::string output;
-    FILE* worker = popen(command.c_str(), "r");
-    std::array<char, 256> buffer{};
-    while (worker != nullptr && fgets(buffer.data(), buffer.size(), worker) != nullptr) {
-      output += buffer.data();
-    }
-    EXPECT_EQ(worker != nullptr ? pclose(worker) : -1, 0) << output;
-    return output;
+    return finish_worker(start_worker(node, 20, 23));
   };
   const std::string first = run_node("a");
   EXPECT_NE(first.find("compiles=3 "), std::string::npos) << first;

@@ -25,6 +25,9 @@ CacheStats cache_stats() {
   s.remote_stored = get(c.remote_stored);
   s.remote_rejected = get(c.remote_rejected);
   s.remote_failures = get(c.remote_failures);
+  s.remote_leases = get(c.remote_leases);
+  s.remote_waits = get(c.remote_waits);
+  s.remote_takeovers = get(c.remote_takeovers);
   s.compile_ms = static_cast<double>(get(c.compile_ns)) / 1e6;
   s.load_ms = static_cast<double>(get(c.load_ns)) / 1e6;
   return s;

@@ -11,7 +11,7 @@ struct Counters {
   std::atomic<std::uint64_t> hits{0}, misses{0}, compiles{0}, stored{0}, rejected{0}, evicted{0},
       waits{0};
   std::atomic<std::uint64_t> remote_hits{0}, remote_misses{0}, remote_stored{0}, remote_rejected{0},
-      remote_failures{0};
+      remote_failures{0}, remote_leases{0}, remote_waits{0}, remote_takeovers{0};
   std::atomic<std::uint64_t> compile_ns{0}, load_ns{0};
 
   static void add_time(std::atomic<std::uint64_t>& to, std::chrono::steady_clock::duration d) {

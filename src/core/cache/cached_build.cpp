@@ -76,12 +76,13 @@ bool try_precompiled(DiskCache& cache, const backend::CompileRequest& request,
   return false;
 }
 
-/// The entry from the remote tier, written to the disk cache for the next process here, then
-/// loaded as a disk entry is.
+/// The entry from the remote tier (or from the process that holds the lease on compiling it),
+/// written to the disk cache for the next process here, then loaded as a disk entry is. False:
+/// compile it (and this process may hold the lease: publish or abandon it).
 bool try_remote(DiskCache& cache, const CacheKey& key, const std::string& program,
                 backend::Device* device, CachedBuild& out) {
   const auto start = Clock::now();
-  std::optional<backend::Binary> binary = remote_tier().lookup(key);
+  std::optional<backend::Binary> binary = remote_tier().fetch(key);
   if (!binary) {
     return false;
   }
@@ -124,6 +125,54 @@ std::optional<CacheKey> key_of_loaded_compiler(const backend::CompileRequest& re
   return make_key(request, actual).key;
 }
 
+/// Ends the remote lease on compiling a key, if this process took one and did not publish the
+/// entry (its compile failed, or its entry went under another key), so that a waiter takes over.
+class RemoteLease {
+ public:
+  RemoteLease() = default;
+  RemoteLease(const RemoteLease&) = delete;
+  RemoteLease& operator=(const RemoteLease&) = delete;
+  ~RemoteLease() {
+    if (key_) {
+      remote_tier().abandon(*key_);
+    }
+  }
+  void may_hold(const CacheKey& key) { key_ = key; }
+
+ private:
+  std::optional<CacheKey> key_;
+};
+
+/// `key`'s entry from the disk cache (waiting for another process here that compiles it), then
+/// from the remote tier (or from the process that compiles it for the fleet). False: compile it,
+/// holding `lock` and perhaps a remote lease.
+bool find_entry(DiskCache& cache, const CacheKey& key, const std::string& program,
+                backend::Device* device, std::optional<KeyLock>& lock, RemoteLease& lease,
+                CachedBuild& out) {
+  if (try_entry(cache, key, device, out)) {
+    return true;
+  }
+  lock = cache.lock(key);
+  if (lock && try_entry(cache, key, device, out)) {
+    return true;  // another process compiled it while we waited
+  }
+  counters().misses.fetch_add(1, std::memory_order_relaxed);
+  lease.may_hold(key);
+  return try_remote(cache, key, program, device, out);
+}
+
+/// Remembers that the compiler found no such kernel, so that resolving a plain template name by
+/// type (a failed plain lookup, then the typed one) costs no compile on the next run.
+void store_not_found(DiskCache& cache, const CacheKey& key, const std::string& program,
+                     const KernelNotFoundError& e, double compile_ms) {
+  backend::Binary not_found;
+  not_found.program = program;
+  not_found.format = std::string(kNotFoundFormat);
+  not_found.log = e.what();
+  cache.store(key, not_found, {program, compile_ms});
+  remote_tier().publish(key, not_found);
+}
+
 CachedBuild build(const backend::CompileRequest& request, backend::Compiler& compiler,
                   backend::Device* device) {
   DiskCache& cache = disk_cache();
@@ -146,18 +195,9 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
     key = std::move(made.key);
   }
   std::optional<KeyLock> lock;  // held until the entry is stored
-  if (key) {
-    if (try_entry(cache, *key, device, out)) {
-      return out;
-    }
-    lock = cache.lock(*key);
-    if (lock && try_entry(cache, *key, device, out)) {
-      return out;  // another process compiled it while we waited
-    }
-    counters().misses.fetch_add(1, std::memory_order_relaxed);
-    if (try_remote(cache, *key, request.program_name, device, out)) {
-      return out;
-    }
+  RemoteLease lease;
+  if (key && find_entry(cache, *key, request.program_name, device, lock, lease, out)) {
+    return out;
   }
   const auto start = Clock::now();
   const auto count_compile = [&] {
@@ -170,15 +210,8 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
     binary = compile_as_configured(compiler, request, identity.target);
   } catch (const KernelNotFoundError& e) {
     count_compile();
-    // Remembered, so that resolving a plain template name by type (a failed plain lookup, then
-    // the typed one) costs no compile on the next run.
     if (key) {
-      backend::Binary not_found;
-      not_found.program = request.program_name;
-      not_found.format = std::string(kNotFoundFormat);
-      not_found.log = e.what();
-      cache.store(*key, not_found, {request.program_name, out.compile_ms});
-      remote_tier().publish(*key, not_found);
+      store_not_found(cache, *key, request.program_name, e, out.compile_ms);
     }
     throw;
   }

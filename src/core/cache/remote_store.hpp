@@ -42,6 +42,16 @@ class RemoteStore {
   virtual std::optional<std::string> get(const std::string& key) = 0;
   /// Stores `bytes` under `key`, replacing what was there.
   virtual void put(const std::string& key, std::string_view bytes) = 0;
+
+  /// Takes the lease on compiling `key` for `ttl` when no one holds it: true when taken. Only
+  /// `token` can renew or release it; it ends by itself after `ttl` (a holder that died).
+  virtual bool take_lease(const std::string& key, const std::string& token,
+                          std::chrono::milliseconds ttl) = 0;
+  /// Extends the lease to `ttl` from now while `token` holds it: false when it no longer does.
+  virtual bool renew_lease(const std::string& key, const std::string& token,
+                           std::chrono::milliseconds ttl) = 0;
+  /// Ends the lease if `token` holds it.
+  virtual void release_lease(const std::string& key, const std::string& token) = 0;
 };
 
 /// Connects to the store at `address`, waiting at most `timeout` for the connection and for each

@@ -8,6 +8,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include <unistd.h>
 
 namespace kjit::detail::cache {
 
@@ -28,6 +33,11 @@ RemoteSettings RemoteSettings::from_environment() {
     s.timeout = std::chrono::milliseconds(value);
   }
   return s;
+}
+
+RemoteTier::RemoteTier(RemoteSettings settings) : settings_(std::move(settings)) {
+  std::random_device random;
+  token_ = fmt::format("{}-{:08x}{:08x}", ::getpid(), random(), random());
 }
 
 bool RemoteTier::enabled() {
@@ -53,37 +63,129 @@ RemoteStore* RemoteTier::store() {
 void RemoteTier::fail(const RemoteStoreFailure& failure) {
   failed_ = true;
   store_.reset();
+  leases_.clear();  // they end by themselves
   counters().remote_failures.fetch_add(1, std::memory_order_relaxed);
   log().warn("kjit: the remote cache is off for this process: {}; compiling and caching locally",
              failure.what);
 }
 
-std::optional<backend::Binary> RemoteTier::lookup(const CacheKey& key) {
+RemoteTier::Read RemoteTier::read(const CacheKey& key, bool count_miss) {
   const std::lock_guard lock(mutex_);
   RemoteStore* s = store();
   if (s == nullptr) {
-    return std::nullopt;
+    return {};
   }
   std::optional<std::string> bytes;
   try {
     bytes = s->get(key.hex);
   } catch (const RemoteStoreFailure& f) {
     fail(f);
-    return std::nullopt;
+    return {};
   }
   if (!bytes) {
-    counters().remote_misses.fetch_add(1, std::memory_order_relaxed);
-    return std::nullopt;
+    if (count_miss) {
+      counters().remote_misses.fetch_add(1, std::memory_order_relaxed);
+    }
+    return {Found::missing, std::nullopt};
   }
   Decoded d = decode_entry(*bytes, key.hex);
   if (!d.binary) {
     counters().remote_rejected.fetch_add(1, std::memory_order_relaxed);
     log().warn("kjit: the remote cache's entry {} is refused ({}); compiling it again", key.hex,
                d.problem);
-    return std::nullopt;
+    return {Found::bad, std::nullopt};
   }
   counters().remote_hits.fetch_add(1, std::memory_order_relaxed);
-  return std::move(d.binary);
+  return {Found::entry, std::move(d.binary)};
+}
+
+RemoteTier::Leased RemoteTier::take_lease(const CacheKey& key) {
+  const std::lock_guard lock(mutex_);
+  RemoteStore* s = store();
+  if (s == nullptr) {
+    return Leased::off;
+  }
+  try {
+    if (!s->take_lease(key.hex, token_, settings_.lease)) {
+      return Leased::held;
+    }
+  } catch (const RemoteStoreFailure& f) {
+    fail(f);
+    return Leased::off;
+  }
+  leases_.insert(key.hex);
+  counters().remote_leases.fetch_add(1, std::memory_order_relaxed);
+  if (!renewer_started_) {
+    renewer_started_ = true;
+    // Detached: the tier is never freed, and a process may exit while it holds a lease.
+    std::thread([this] { renew_leases(); }).detach();
+  }
+  return Leased::taken;
+}
+
+void RemoteTier::renew_leases() {
+  for (;;) {
+    std::this_thread::sleep_for(settings_.lease / 4);
+    const std::lock_guard lock(mutex_);
+    for (auto it = leases_.begin(); it != leases_.end();) {
+      bool held = false;
+      try {
+        held = store_ && store_->renew_lease(*it, token_, settings_.lease);
+      } catch (const RemoteStoreFailure& f) {
+        fail(f);  // clears leases_
+        break;
+      }
+      it = held ? std::next(it) : leases_.erase(it);
+    }
+  }
+}
+
+std::chrono::milliseconds RemoteTier::wait_bound() const {
+  const std::uint64_t compiles = counters().compiles.load(std::memory_order_relaxed);
+  const std::uint64_t ns = counters().compile_ns.load(std::memory_order_relaxed);
+  const auto mean = std::chrono::milliseconds(compiles == 0 ? 0 : ns / compiles / 1000000);
+  return mean + settings_.wait;
+}
+
+std::optional<backend::Binary> RemoteTier::fetch(const CacheKey& key) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  bool waited = false;
+  for (auto pause = std::chrono::milliseconds(5);;
+       pause = std::min(pause * 2, std::chrono::milliseconds(100))) {
+    Read r = read(key, !waited);
+    if (r.found != Found::missing) {
+      if (r.binary && waited) {
+        counters().remote_waits.fetch_add(1, std::memory_order_relaxed);
+      }
+      return std::move(r.binary);
+    }
+    const Leased leased = take_lease(key);
+    if (leased == Leased::off) {
+      return std::nullopt;
+    }
+    if (leased == Leased::taken) {
+      if (waited) {  // the holder's lease ended without an entry
+        counters().remote_takeovers.fetch_add(1, std::memory_order_relaxed);
+      }
+      // Published between the read and the lease: no compile.
+      Read again = read(key, false);
+      if (again.binary) {
+        abandon(key);
+      }
+      return std::move(again.binary);
+    }
+    if (Clock::now() - start > wait_bound()) {
+      const std::lock_guard lock(mutex_);
+      if (!std::exchange(wait_reported_, true)) {
+        log().warn("kjit: another process has compiled {} for more than {} ms; compiling it here",
+                   key.hex, wait_bound().count());
+      }
+      return std::nullopt;
+    }
+    waited = true;
+    std::this_thread::sleep_for(pause);
+  }
 }
 
 void RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
@@ -95,6 +197,21 @@ void RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
   try {
     s->put(key.hex, encode_entry(key.hex, binary));
     counters().remote_stored.fetch_add(1, std::memory_order_relaxed);
+    if (leases_.erase(key.hex) != 0) {
+      s->release_lease(key.hex, token_);
+    }
+  } catch (const RemoteStoreFailure& f) {
+    fail(f);
+  }
+}
+
+void RemoteTier::abandon(const CacheKey& key) {
+  const std::lock_guard lock(mutex_);
+  if (leases_.erase(key.hex) == 0 || store_ == nullptr) {
+    return;
+  }
+  try {
+    store_->release_lease(key.hex, token_);
   } catch (const RemoteStoreFailure& f) {
     fail(f);
   }

@@ -12,6 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace kjit::detail::cache {
 
@@ -19,6 +21,12 @@ struct RemoteSettings {
   std::optional<RemoteAddress> address;  // none: no remote tier
   /// How long connecting, and then each command, may wait.
   std::chrono::milliseconds timeout{50};
+  /// A compile's lease lasts this long unless renewed (its holder renews it every quarter of it):
+  /// how soon another process takes over from a holder that died.
+  std::chrono::milliseconds lease{2000};
+  /// How much longer than this process's own mean compile a process waits for another's compile
+  /// before compiling itself.
+  std::chrono::milliseconds wait{10000};
 
   /// From KJIT_CACHE_REMOTE and KJIT_CACHE_REMOTE_TIMEOUT_MS; ConfigError when malformed.
   static RemoteSettings from_environment();
@@ -26,25 +34,48 @@ struct RemoteSettings {
 
 class RemoteTier {
  public:
-  explicit RemoteTier(RemoteSettings settings) : settings_(std::move(settings)) {}
+  explicit RemoteTier(RemoteSettings settings);
 
   /// True when a store is configured and has not failed.
   [[nodiscard]] bool enabled();
-  /// The verified entry under `key`, or nullopt: none there, a bad one (reported, counted as
-  /// rejected; the compile that follows replaces it), or the store failed.
-  std::optional<backend::Binary> lookup(const CacheKey& key);
-  /// Stores `binary` under `key` for every process that shares the store.
+  /// The verified entry under `key`, or nullopt, and then the caller compiles it. When no
+  /// process compiles it, this one takes the lease on it (publish() or abandon() ends it); when
+  /// another does, this waits for its entry, takes over when its lease ends without one (the
+  /// holder died or failed), and compiles anyway past the wait bound. A bad entry (reported,
+  /// counted as rejected) or a store that failed: nullopt, without a lease.
+  std::optional<backend::Binary> fetch(const CacheKey& key);
+  /// Stores `binary` under `key` for every process that shares the store, and ends this
+  /// process's lease on it.
   void publish(const CacheKey& key, const backend::Binary& binary);
+  /// Ends this process's lease on `key`, if it holds one (its compile failed), so that a
+  /// waiter takes over at once.
+  void abandon(const CacheKey& key);
 
  private:
+  enum class Found { entry, missing, bad, off };
+  struct Read {
+    Found found = Found::off;
+    std::optional<backend::Binary> binary;
+  };
+  enum class Leased { taken, held, off };
+
   /// The connected store, or nullptr when there is none or it failed. Called under mutex_.
   RemoteStore* store();
   void fail(const RemoteStoreFailure& failure);
+  Read read(const CacheKey& key, bool count_miss);
+  Leased take_lease(const CacheKey& key);
+  /// The renewer thread's loop: renews every lease held, a quarter of a lease apart.
+  [[noreturn]] void renew_leases();
+  [[nodiscard]] std::chrono::milliseconds wait_bound() const;
 
   RemoteSettings settings_;
   std::mutex mutex_;  // one command at a time on the one connection
   std::unique_ptr<RemoteStore> store_;
   bool failed_ = false;
+  std::string token_;             // this process's, in every lease it takes
+  std::set<std::string> leases_;  // keys whose lease this process holds
+  bool renewer_started_ = false;
+  bool wait_reported_ = false;
 };
 
 /// The process's remote tier, configured from the environment on first use.

@@ -1,5 +1,6 @@
 // The Redis store: RemoteStore on the plug-in libkjit_redis.so (redis_abi.h), opened on first
-// use. Entries are plain strings under "kjit:entry:<key>".
+// use. Entries are plain strings under "kjit:entry:<key>"; the lease on compiling a key is
+// "kjit:lease:<key>", holding its holder's token and ending by itself (SET NX PX).
 #include "core/cache/redis/redis_abi.h"
 #include "core/cache/remote_store.hpp"
 #include "support/dynamic_library.hpp"
@@ -44,7 +45,8 @@ std::vector<std::string> plugin_candidates() {
 
 const RedisPlugin& plugin() {
   static std::once_flag once;
-  static RedisPlugin p;
+  // Never unloaded: a lease's renewal may still run while the process exits.
+  static RedisPlugin& p = *new RedisPlugin;
   static std::string failure;
   std::call_once(once, [] {
     std::string why;
@@ -127,8 +129,36 @@ class RedisStore final : public RemoteStore {
     expect_ok({"SET", name, bytes}, "SET");
   }
 
+  bool take_lease(const std::string& key, const std::string& token,
+                  std::chrono::milliseconds ttl) override {
+    const std::string name = lease_name(key);
+    const std::string ms = std::to_string(ttl.count());
+    return run({"SET", name, token, "NX", "PX", ms}, "SET NX").kind == KJIT_REDIS_STATUS;
+  }
+
+  bool renew_lease(const std::string& key, const std::string& token,
+                   std::chrono::milliseconds ttl) override {
+    // Only the holder's token extends it: a lease that ended and was taken by another stays theirs.
+    static constexpr std::string_view kRenew =
+        "if redis.call('get', KEYS[1]) == ARGV[1] then "
+        "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+    const std::string name = lease_name(key);
+    const std::string ms = std::to_string(ttl.count());
+    const Answer r = run({"EVAL", kRenew, "1", name, token, ms}, "EVAL (renew a lease)");
+    return r.kind == KJIT_REDIS_INTEGER && r.integer == 1;
+  }
+
+  void release_lease(const std::string& key, const std::string& token) override {
+    static constexpr std::string_view kRelease =
+        "if redis.call('get', KEYS[1]) == ARGV[1] then "
+        "return redis.call('del', KEYS[1]) else return 0 end";
+    const std::string name = lease_name(key);
+    (void)run({"EVAL", kRelease, "1", name, token}, "EVAL (release a lease)");
+  }
+
  private:
   static std::string entry_name(const std::string& key) { return "kjit:entry:" + key; }
+  static std::string lease_name(const std::string& key) { return "kjit:lease:" + key; }
 
   /// Runs a command; RemoteStoreFailure when there is no reply or the server refused it.
   Answer run(const std::vector<std::string_view>& args, const char* what) {
