@@ -21,6 +21,7 @@ packages=(
   libxxhash-dev nlohmann-json3-dev                     # disk cache: hashes, key manifests
   libhiredis-dev                                       # remote cache tier: its Redis plug-in
   redis-server                                         #   and the Redis its tests start
+  libsodium23                                          #   signed remote entries (opened at run time)
   libamdhip64-5 libamd-comgr2 libhiprtc-builtins5      # HIP backend's tests: hipRTC compiles
   rocm-device-libs libamdhip64-dev                     #   for AMD GPUs without one
 )

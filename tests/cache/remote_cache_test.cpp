@@ -5,6 +5,7 @@
 #include "cache_support.hpp"
 #include "core/cache/cache_key.hpp"
 #include "core/cache/disk_cache.hpp"
+#include "core/cache/entry_signing.hpp"
 #include "core/cache/remote_tier.hpp"
 #include "redis_server.hpp"
 #include "test_support.hpp"
@@ -62,7 +63,8 @@ class RemoteCacheTest : public DeviceTest {
   /// `url` (none when empty). The timeout is long where a test is not about timeouts: a test
   /// machine under load (sanitizers, parallel tests) is not a server that stopped answering.
   void become_node(const std::string& name, const std::string& url,
-                   std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
+                   std::chrono::milliseconds timeout = std::chrono::milliseconds(2000),
+                   std::optional<std::string> key = std::nullopt) {
     cache::CacheSettings s;
     s.user_dir = dir_ / "nodes" / name;
     cache::use_disk_cache(s);
@@ -71,6 +73,7 @@ class RemoteCacheTest : public DeviceTest {
       r.address = cache::parse_remote_address(url, "test");
     }
     r.timeout = timeout;
+    r.key = std::move(key);
     cache::use_remote_tier(r);
   }
 
@@ -392,6 +395,95 @@ TEST_F(RemoteCacheTest, AHolderKilledMidCompileIsTakenOverAndNoProcessHangs) {
   EXPECT_EQ(field(output, "mismatches"), 0) << output;
   EXPECT_EQ(field(output, "compiles") + field(output, "remote_hits"), 3) << output;
   EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "") << "every lease ended";
+}
+
+TEST_F(RemoteCacheTest, SignedEntriesLoadWithTheKeyAndAreRefusedWithoutIt) {
+  start_server();
+  const auto node = [&](const std::string& name, std::optional<std::string> key) {
+    become_node(name, server_->url(), std::chrono::milliseconds(2000), std::move(key));
+  };
+  const std::string fleet(40, 'k');
+  const std::string other(40, 'x');
+  node("a", fleet);
+  EXPECT_EQ(run_program(60), 0);
+  const std::vector<std::string> names = server_->entry_names();
+  ASSERT_EQ(names.size(), 1U);
+
+  // The same key: a hit.
+  node("b", fleet);
+  CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(60), 0);
+  EXPECT_EQ(cache_stats().remote_hits - before.remote_hits, 1U);
+  EXPECT_EQ(cache_stats().compiles, before.compiles);
+
+  // A process without a key checks nothing, and loads the entry inside the signed frame.
+  node("c", std::nullopt);
+  before = cache_stats();
+  EXPECT_EQ(run_program(60), 0);
+  EXPECT_EQ(cache_stats().remote_hits - before.remote_hits, 1U);
+
+  // Another key: refused, compiled, and its own entry published in its place.
+  node("d", other);
+  before = cache_stats();
+  EXPECT_EQ(run_program(60), 0);
+  EXPECT_EQ(cache_stats().remote_rejected - before.remote_rejected, 1U);
+  EXPECT_EQ(cache_stats().compiles - before.compiles, 1U);
+
+  // An unsigned entry, as whoever can write to Redis would plant one: refused by the fleet.
+  node("e", std::nullopt);
+  (void)server_->cli(fmt::format("DEL {}", names[0]));
+  EXPECT_EQ(run_program(60), 0);
+  node("f", fleet);
+  before = cache_stats();
+  EXPECT_EQ(run_program(60), 0);
+  EXPECT_EQ(cache_stats().remote_rejected - before.remote_rejected, 1U);
+  EXPECT_EQ(cache_stats().compiles - before.compiles, 1U);
+
+  // A signed entry with one byte changed: refused.
+  (void)server_->cli(fmt::format("SETRANGE {} 200 Z", names[0]));
+  node("g", fleet);
+  before = cache_stats();
+  EXPECT_EQ(run_program(60), 0);
+  EXPECT_EQ(cache_stats().remote_rejected - before.remote_rejected, 1U);
+  EXPECT_EQ(cache_stats().compiles - before.compiles, 1U);
+}
+
+TEST_F(RemoteCacheTest, AFleetUserThatMayOnlyReadEntriesLoadsWhatAWarmerWrote) {
+  start_server();
+  ASSERT_EQ(server_->cli("ACL SETUSER warmer on '>wpw' '~kjit:*' '+@all'"), "OK\n");
+  ASSERT_EQ(server_->cli("ACL SETUSER fleet on '>fpw' resetkeys '%R~kjit:entry:*' "
+                         "'~kjit:lease:*' +get +set +eval +pexpire +del +select +ping"),
+            "OK\n");
+  become_node("warmer", server_->url("warmer:wpw@"));
+  EXPECT_EQ(run_program(70), 0);
+  ASSERT_EQ(server_->entry_names().size(), 1U);
+
+  become_node("fleet1", server_->url("fleet:fpw@"));
+  CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(70), 0);
+  EXPECT_EQ(run_program(71), 0);  // not in the store: compiled, and not published
+  CacheStats after = cache_stats();
+  EXPECT_EQ(after.remote_hits - before.remote_hits, 1U);
+  EXPECT_EQ(after.compiles - before.compiles, 1U);
+  EXPECT_EQ(after.remote_stored, before.remote_stored);
+  EXPECT_EQ(after.remote_failures, before.remote_failures) << "reading goes on";
+  EXPECT_EQ(server_->entry_names().size(), 1U);
+  EXPECT_TRUE(cache::remote_tier().enabled());
+}
+
+TEST_F(RemoteCacheTest, AKeyFileMustBeLongAndPrivate) {
+  const fs::path file = dir_ / "fleet.key";
+  std::ofstream(file) << std::string(40, 'k');
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(cache::read_key_file(file, "KJIT_CACHE_REMOTE_KEY").size(), 40U);
+  fs::permissions(file, fs::perms::group_read, fs::perm_options::add);
+  const auto open = expect_throw<ConfigError>([&] { (void)cache::read_key_file(file, "V"); });
+  EXPECT_NE(std::string(open.what()).find("chmod 600"), std::string::npos) << open.what();
+  std::ofstream(file, std::ios::trunc) << "short";
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  const auto shorter = expect_throw<ConfigError>([&] { (void)cache::read_key_file(file, "V"); });
+  EXPECT_NE(std::string(shorter.what()).find("5 bytes"), std::string::npos) << shorter.what();
+  EXPECT_THROW((void)cache::read_key_file(dir_ / "none", "V"), ConfigError);
 }
 
 /// Separate processes on libkjit.so, configured by the environment alone: the second "node"

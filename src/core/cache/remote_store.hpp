@@ -33,6 +33,9 @@ RemoteAddress parse_remote_address(std::string_view text, const char* variable);
 /// itself off for the process. Not a kjit::Error: it never leaves the cache.
 struct RemoteStoreFailure {
   std::string what;
+  /// The server refused the command for lack of permission (a user that may only read): the
+  /// store still answers others.
+  bool no_permission = false;
 };
 
 class RemoteStore {

@@ -32,6 +32,9 @@ RemoteSettings RemoteSettings::from_environment() {
     }
     s.timeout = std::chrono::milliseconds(value);
   }
+  if (const auto file = environment::get("KJIT_CACHE_REMOTE_KEY"); file && !file->empty()) {
+    s.key = read_key_file(*file, "KJIT_CACHE_REMOTE_KEY");
+  }
   return s;
 }
 
@@ -51,6 +54,9 @@ RemoteStore* RemoteTier::store() {
   }
   if (!store_) {
     try {
+      if (settings_.key) {
+        signer_ = std::make_unique<EntrySigner>(*settings_.key);
+      }
       store_ = connect_remote_store(*settings_.address, settings_.timeout);
     } catch (const RemoteStoreFailure& f) {
       fail(f);
@@ -63,6 +69,7 @@ RemoteStore* RemoteTier::store() {
 void RemoteTier::fail(const RemoteStoreFailure& failure) {
   failed_ = true;
   store_.reset();
+  signer_.reset();
   leases_.clear();  // they end by themselves
   counters().remote_failures.fetch_add(1, std::memory_order_relaxed);
   log().warn("kjit: the remote cache is off for this process: {}; compiling and caching locally",
@@ -88,11 +95,18 @@ RemoteTier::Read RemoteTier::read(const CacheKey& key, bool count_miss) {
     }
     return {Found::missing, std::nullopt};
   }
-  Decoded d = decode_entry(*bytes, key.hex);
+  std::string problem;
+  std::optional<std::string_view> entry =
+      signer_ ? signer_->verify(*bytes, problem) : unsigned_view(*bytes);
+  Decoded d;
+  if (entry) {
+    d = decode_entry(*entry, key.hex);
+    problem = d.problem;
+  }
   if (!d.binary) {
     counters().remote_rejected.fetch_add(1, std::memory_order_relaxed);
     log().warn("kjit: the remote cache's entry {} is refused ({}); compiling it again", key.hex,
-               d.problem);
+               problem);
     return {Found::bad, std::nullopt};
   }
   counters().remote_hits.fetch_add(1, std::memory_order_relaxed);
@@ -110,8 +124,10 @@ RemoteTier::Leased RemoteTier::take_lease(const CacheKey& key) {
       return Leased::held;
     }
   } catch (const RemoteStoreFailure& f) {
-    fail(f);
-    return Leased::off;
+    if (!f.no_permission) {
+      fail(f);
+    }
+    return Leased::off;  // a user that may not take leases compiles what it misses
   }
   leases_.insert(key.hex);
   counters().remote_leases.fetch_add(1, std::memory_order_relaxed);
@@ -195,13 +211,26 @@ void RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
     return;
   }
   try {
-    s->put(key.hex, encode_entry(key.hex, binary));
-    counters().remote_stored.fetch_add(1, std::memory_order_relaxed);
-    if (leases_.erase(key.hex) != 0) {
-      s->release_lease(key.hex, token_);
+    if (may_write_) {
+      const std::string entry = encode_entry(key.hex, binary);
+      s->put(key.hex, signer_ ? signer_->sign(entry) : entry);
+      counters().remote_stored.fetch_add(1, std::memory_order_relaxed);
     }
   } catch (const RemoteStoreFailure& f) {
-    fail(f);
+    if (!f.no_permission) {
+      fail(f);
+      return;
+    }
+    may_write_ = false;  // a user that may only read: reading goes on
+    log().warn("kjit: the remote cache takes no entries from this process ({}); reading only",
+               f.what);
+  }
+  if (leases_.erase(key.hex) != 0) {
+    try {
+      s->release_lease(key.hex, token_);
+    } catch (const RemoteStoreFailure& f) {
+      fail(f);
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "backends/kit/backend.hpp"
 #include "core/cache/cache_key.hpp"
+#include "core/cache/entry_signing.hpp"
 #include "core/cache/remote_store.hpp"
 
 #include <chrono>
@@ -19,6 +20,9 @@ namespace kjit::detail::cache {
 
 struct RemoteSettings {
   std::optional<RemoteAddress> address;  // none: no remote tier
+  /// The fleet's secret (KJIT_CACHE_REMOTE_KEY's file): entries are signed with it, and entries
+  /// without a valid tag are refused. None: entries are not signed, and no tag is checked.
+  std::optional<std::string> key;
   /// How long connecting, and then each command, may wait.
   std::chrono::milliseconds timeout{50};
   /// A compile's lease lasts this long unless renewed (its holder renews it every quarter of it):
@@ -28,7 +32,8 @@ struct RemoteSettings {
   /// before compiling itself.
   std::chrono::milliseconds wait{10000};
 
-  /// From KJIT_CACHE_REMOTE and KJIT_CACHE_REMOTE_TIMEOUT_MS; ConfigError when malformed.
+  /// From KJIT_CACHE_REMOTE, KJIT_CACHE_REMOTE_TIMEOUT_MS and KJIT_CACHE_REMOTE_KEY; ConfigError
+  /// when one is malformed (or the key file is short or open to others).
   static RemoteSettings from_environment();
 };
 
@@ -71,7 +76,9 @@ class RemoteTier {
   RemoteSettings settings_;
   std::mutex mutex_;  // one command at a time on the one connection
   std::unique_ptr<RemoteStore> store_;
+  std::unique_ptr<EntrySigner> signer_;  // with a key, made with the store
   bool failed_ = false;
+  bool may_write_ = true;         // false once the store refused an entry for lack of permission
   std::string token_;             // this process's, in every lease it takes
   std::set<std::string> leases_;  // keys whose lease this process holds
   bool renewer_started_ = false;

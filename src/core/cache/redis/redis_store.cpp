@@ -179,7 +179,8 @@ class RedisStore final : public RemoteStore {
                                            what, timeout_.count(), r.text)};
     }
     if (r.kind == KJIT_REDIS_SERVER_ERROR) {
-      throw RemoteStoreFailure{fmt::format("{}: {} refused: {}", address_, what, r.text)};
+      throw RemoteStoreFailure{fmt::format("{}: {} refused: {}", address_, what, r.text),
+                               r.text.starts_with("NOPERM")};
     }
     return r;
   }
