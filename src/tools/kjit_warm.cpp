@@ -32,7 +32,9 @@ using Json = nlohmann::ordered_json;
 struct Job {
   const detail::ManifestBuild* build = nullptr;
   std::string target;
-  std::string status;  // "compiled", "cached", "failed", "not found (recorded)"
+  // "compiled", "cached", "cached, published" (sent to the remote tier), "failed",
+  // "recorded not found"
+  std::string status;
   std::string message;
   double ms = 0;
   /// With --embed-base: the entry's key and its key without the compiler's identity.
@@ -48,11 +50,15 @@ std::string describe(const backend::CompileRequest& r) {
   return fmt::format("{} [{}]", r.program_name, fmt::join(kernels, ", "));
 }
 
-void run_job(Job& job, tooling::OfflineCompilers& targets, bool embedding) {
+void run_job(Job& job, tooling::OfflineCompilers& targets, bool embedding, bool remote) {
   const auto start = std::chrono::steady_clock::now();
   try {
     backend::Compiler& compiler = targets.compiler(job.target, job.build->request);
     job.status = tooling::build_into_cache(job.build->request, compiler) ? "cached" : "compiled";
+    if (remote && job.status == "cached" &&
+        tooling::publish_to_remote(job.build->request, compiler)) {
+      job.status = "cached, published";
+    }
     if (embedding) {
       const backend::TargetIdentity identity = compiler.identity();
       std::string key = tooling::build_key(job.build->request, identity).hex;
@@ -84,7 +90,27 @@ struct CompileArgs {
   std::vector<std::string> defines;
   std::string embed_base;
   std::vector<std::string> embedded_headers;
+  std::string remote;  // --remote URL
+  bool stats = false;
 };
+
+/// The process's cache counters (--stats), the remote tier's when there is one.
+void print_stats() {
+  const CacheStats s = cache_stats();
+  std::printf("disk: %llu hits, %llu misses, %llu compiles, %llu stored, %llu rejected\n",
+              static_cast<unsigned long long>(s.hits), static_cast<unsigned long long>(s.misses),
+              static_cast<unsigned long long>(s.compiles),
+              static_cast<unsigned long long>(s.stored),
+              static_cast<unsigned long long>(s.rejected));
+  const std::string remote = tooling::remote_state();
+  const auto n = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::printf(
+      "remote%s%s: %llu hits, %llu misses, %llu stored, %llu rejected, %llu leases taken, %llu "
+      "waits, %llu takeovers, %llu failures\n",
+      remote.empty() ? "" : " ", remote.empty() ? " (off)" : remote.c_str(), n(s.remote_hits),
+      n(s.remote_misses), n(s.remote_stored), n(s.remote_rejected), n(s.remote_leases),
+      n(s.remote_waits), n(s.remote_takeovers), n(s.remote_failures));
+}
 
 std::vector<Job> plan(const CompileArgs& args, const Inputs& inputs) {
   std::vector<std::string> targets = args.targets;
@@ -136,13 +162,14 @@ FileOptions file_options(const CompileArgs& args) {
 double run_jobs(std::vector<Job>& jobs, tooling::OfflineCompilers& targets,
                 const CompileArgs& args) {
   const bool tty = isatty(fileno(stderr)) != 0 && !args.quiet;
+  const bool remote = !tooling::remote_state().empty();  // --remote or KJIT_CACHE_REMOTE
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
   std::mutex print;
   const auto start = std::chrono::steady_clock::now();
   const auto worker = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      run_job(jobs[i], targets, !args.embed_base.empty());
+      run_job(jobs[i], targets, !args.embed_base.empty(), remote);
       const std::size_t n = ++done;
       const std::lock_guard lock(print);
       const std::string what = describe(jobs[i].build->request);
@@ -181,7 +208,7 @@ int print_summary(const std::vector<Job>& jobs, const CompileArgs& args, double 
   for (const Job& j : jobs) {
     Row& r = rows[j.target];
     r.ms += j.ms;
-    (j.status == "failed" ? r.failed : j.status == "cached" ? r.cached : r.compiled)++;
+    (j.status == "failed" ? r.failed : j.status.starts_with("cached") ? r.cached : r.compiled)++;
   }
   std::printf("%-18s %9s %15s %7s %12s\n", "target", "compiled", "already cached", "failed",
               "compile ms");
@@ -248,6 +275,9 @@ int compile_command(const CompileArgs& args) {
 
   const double seconds = run_jobs(jobs, targets, args);
   const int failed = print_summary(jobs, args, seconds);
+  if (args.stats) {
+    print_stats();
+  }
   if (!args.embed_base.empty()) {
     write_embedded_keys(jobs);
   }
@@ -453,6 +483,10 @@ int main(int argc, char** argv) {
   app.add_option("-j,--jobs", args.jobs, "compiles at once (default: all cores)")
       ->check(CLI::PositiveNumber);
   app.add_option("--json", args.json, "write a JSON report to this file ('-': stdout)");
+  app.add_option("--remote", args.remote,
+                 "also fill this remote tier: redis://[[user]:password@]host[:port][/db] or "
+                 "unix://... (default: KJIT_CACHE_REMOTE)");
+  app.add_flag("--stats", args.stats, "print the disk and remote cache counters at the end");
   app.add_flag("-q,--quiet", args.quiet, "no progress, only the summary and failures");
   app.require_subcommand(0, 1);
   CLI::App* stat = app.add_subcommand("stat", "where the cache is, its size and entries");
@@ -474,6 +508,9 @@ int main(int argc, char** argv) {
   try {
     kjit::tooling::open_cache(cache_dir.empty() ? std::nullopt
                                                 : std::optional<std::filesystem::path>(cache_dir));
+    if (!args.remote.empty()) {
+      kjit::tooling::open_remote(args.remote);
+    }
     if (*stat) {
       return stat_command();
     }

@@ -200,6 +200,44 @@ class KjitWarm(unittest.TestCase):
         self.assertIn("removed 3 entries", self.warm("clear").stdout)
         self.assertEqual(list(self.cache.rglob("*.kjit")), [])
 
+    @unittest.skipUnless(shutil.which("redis-server") and shutil.which("redis-cli"),
+                         "SKIPPED: redis-server is not installed (scripts/install-deps.sh)")
+    def test_remote_fills_the_fleets_store_and_a_node_loads_from_it(self):
+        sock = self.dir / "redis.sock"
+        server = subprocess.Popen(
+            ["redis-server", "--port", "0", "--unixsocket", str(sock), "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            cli = ["redis-cli", "-s", str(sock)]
+            for _ in range(500):
+                if run(*cli, "PING").stdout.startswith("PONG"):
+                    break
+            url = f"unix://{sock}"
+            # A CI job warms its own cache and the fleet's store.
+            p = self.warm(str(self.src), "-t", "cpu", "--remote", url, "--stats")
+            self.assertIn("remote unix://", p.stdout)
+            self.assertRegex(p.stdout, r"\b3 stored\b")
+            keys = run(*cli, "--scan", "--pattern", "kjit:entry:*").stdout.split()
+            self.assertEqual(len(keys), 3)
+            # A node with an empty disk cache loads all three from the store, compiling none.
+            node = self.worker({"KJIT_CACHE_DIR": str(self.dir / "node"), "KJIT_CACHE_REMOTE": url})
+            self.assertEqual(node["compiles"], "0")
+            self.assertEqual(node["remote_hits"], "3")
+            self.assertEqual(node["mismatches"], "0")
+            # An emptied store is filled again from the warmer's disk cache, without compiling.
+            run(*cli, "FLUSHALL", check=0)
+            p = self.warm(str(self.src), "-t", "cpu", "--remote", url, "--stats")
+            self.assertRegex(p.stdout, r"\b0 compiles\b")
+            self.assertRegex(p.stdout, r"\b3 stored\b")
+            self.assertEqual(len(run(*cli, "--scan", "--pattern", "kjit:entry:*").stdout.split()), 3)
+            # A malformed URL is a clear error, exit 2.
+            bad = self.warm(str(self.src), "-t", "cpu", "--remote", "http://x", check=2)
+            self.assertIn("--remote='http://x'", bad.stderr)
+        finally:
+            server.kill()
+            server.wait()
+
     def test_explain_names_what_differs(self):
         self.warm(str(self.src / "scaled20.cu"), "-t", "cpu")
         p = self.warm("explain", str(self.src / "scaled20.cu"), "-t", "cpu")

@@ -48,6 +48,14 @@ bool RemoteTier::enabled() {
   return settings_.address && !failed_;
 }
 
+std::string RemoteTier::address() const {
+  return settings_.address ? settings_.address->describe() : std::string();
+}
+
+bool RemoteTier::holds(const CacheKey& key) {
+  return read(key, false).found == Found::entry;
+}
+
 RemoteStore* RemoteTier::store() {
   if (!settings_.address || failed_) {
     return nullptr;

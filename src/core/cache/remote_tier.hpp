@@ -43,6 +43,10 @@ class RemoteTier {
 
   /// True when a store is configured and has not failed.
   [[nodiscard]] bool enabled();
+  /// The store's address without its password ("" without one).
+  [[nodiscard]] std::string address() const;
+  /// True when the store holds a valid entry for `key` (kjit-warm --remote: what to publish).
+  [[nodiscard]] bool holds(const CacheKey& key);
   /// The verified entry under `key`, or nullopt, and then the caller compiles it. When no
   /// process compiles it, this one takes the lease on it (publish() or abandon() ends it); when
   /// another does, this waits for its entry, takes over when its lease ends without one (the

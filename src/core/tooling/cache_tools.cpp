@@ -4,6 +4,8 @@
 #include "core/cache/cache_key.hpp"
 #include "core/cache/cached_build.hpp"
 #include "core/cache/disk_cache.hpp"
+#include "core/cache/identity_memo.hpp"
+#include "core/cache/remote_tier.hpp"
 #include "core/device_impl.hpp"
 
 #include <kjit/kjit.hpp>
@@ -94,6 +96,36 @@ std::string precompiled_key(const backend::CompileRequest& request, const std::s
 
 bool build_into_cache(const backend::CompileRequest& request, backend::Compiler& compiler) {
   return cache::build_through_cache(request, compiler, nullptr).from_cache;
+}
+
+void open_remote(const std::string& url) {
+  cache::RemoteSettings settings = cache::RemoteSettings::from_environment();
+  settings.address = cache::parse_remote_address(url, "--remote");
+  cache::use_remote_tier(std::move(settings));
+}
+
+bool publish_to_remote(const backend::CompileRequest& request, backend::Compiler& compiler) {
+  cache::RemoteTier& remote = cache::remote_tier();
+  cache::DiskCache& disk = cache::disk_cache();
+  if (!remote.enabled() || !disk.enabled()) {
+    return false;
+  }
+  const std::optional<cache::CacheKey> key =
+      cache::make_key(request, cache::remembered_identity(compiler, disk)).key;
+  if (!key || remote.holds(*key)) {
+    return false;
+  }
+  std::optional<cache::FoundEntry> found = disk.lookup(*key);
+  if (!found || found->embedded) {
+    return false;
+  }
+  remote.publish(*key, found->binary);
+  return remote.enabled();
+}
+
+std::string remote_state() {
+  cache::RemoteTier& remote = cache::remote_tier();
+  return remote.enabled() ? remote.address() : std::string();
 }
 
 std::vector<std::string> detected_targets() {

@@ -70,6 +70,16 @@ std::string precompiled_key(const backend::CompileRequest& request, const std::s
 /// true when it was. Compile errors are thrown as kjit::Error.
 bool build_into_cache(const backend::CompileRequest& request, backend::Compiler& compiler);
 
+/// Uses the Redis server at `url` as the remote tier (kjit-warm --remote), with
+/// KJIT_CACHE_REMOTE_TIMEOUT_MS and KJIT_CACHE_REMOTE_KEY as the environment sets them.
+/// ConfigError for a malformed URL.
+void open_remote(const std::string& url);
+/// With a remote tier: makes sure it holds `request`'s entry, publishing the disk cache's when
+/// it does not (an entry already on disk is otherwise never sent). True when it was published.
+bool publish_to_remote(const backend::CompileRequest& request, backend::Compiler& compiler);
+/// The remote tier's address without its password, "" when there is none or it failed.
+std::string remote_state();
+
 /// The targets of the devices present, as their runtime compilers name them, each once.
 std::vector<std::string> detected_targets();
 
