@@ -22,6 +22,7 @@ packages=(
   libhiredis-dev                                       # remote cache tier: its Redis plug-in
   redis-server                                         #   and the Redis its tests start
   libsodium23                                          #   signed remote entries (opened at run time)
+  openmpi-bin libopenmpi-dev                           # the fleet example (mpirun) and its test
   libamdhip64-5 libamd-comgr2 libhiprtc-builtins5      # HIP backend's tests: hipRTC compiles
   rocm-device-libs libamdhip64-dev                     #   for AMD GPUs without one
 )

@@ -81,6 +81,10 @@ fi
 # Sixty-four sanitized processes of the CPU backend at once would need more memory than a CI
 # machine has; the same lease logic runs here in the two- and three-process remote-cache tests,
 # and the plain suite runs the sixty-four.
+# The MPI example's runtime (Open MPI) is not instrumented; the remote tier it runs is, in the
+# remote-cache tests of two and three processes.
+echo "sanitize: leaving out cpu.example.fleet_mpi (the plain suite runs it)"
+left_out="$left_out|^cpu\.example\.fleet_mpi$"
 echo "sanitize: leaving out cpu.RemoteCacheTest.SixtyFourProcesses... (the plain suite runs it)"
 left_out="$left_out|^cpu\.RemoteCacheTest\.SixtyFourProcessesStartingColdCompileEachProgramOnce$"
 ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml -E "$left_out" "$@" \
