@@ -1,15 +1,24 @@
 // Cold compile against warm load from the disk cache, on the device KJIT_DEVICE selects, in one
 // process: one program, and 32 distinct programs asked for at startup (one after another, and
 // from all cores at once). Every iteration makes fresh Program objects, so nothing is reused in
-// memory; "cold" runs with the cache off, "warm" from a cache filled before timing. The device
-// is opened before timing: context creation is not counted.
+// memory; "cold" runs with the cache off, "warm" from a cache filled before timing. "remote"
+// loads from the remote tier (a redis-server of the benchmark's own, on a unix socket) into an
+// empty disk cache each iteration, as a fresh node would. The device is opened before timing:
+// context creation is not counted.
 #include "core/cache/disk_cache.hpp"
+#include "core/cache/remote_tier.hpp"
 
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 
 #include <filesystem>
 #include <vector>
@@ -46,6 +55,51 @@ void use_cache(bool on) {
               : kjit::detail::environment::CacheMode::off;
   s.user_dir = cache_dir();
   cache::use_disk_cache(s);
+}
+
+/// The disk cache in `dir` (a fresh node's when the folder is new).
+void use_cache_in(const fs::path& dir) {
+  cache::CacheSettings s;
+  s.user_dir = dir;
+  cache::use_disk_cache(s);
+}
+
+/// A redis-server of the benchmark's own on a unix socket; pid -1 when it is not installed.
+struct Redis {
+  pid_t pid = -1;
+  fs::path socket;
+};
+
+Redis& redis() {
+  static Redis r = [] {
+    Redis started;
+    if (std::system("command -v redis-server >/dev/null 2>&1") != 0) {
+      return started;
+    }
+    started.socket = cache_dir() / "redis.sock";
+    fs::create_directories(cache_dir());
+    started.pid = fork();
+    if (started.pid == 0) {
+      execlp("redis-server", "redis-server", "--port", "0", "--unixsocket", started.socket.c_str(),
+             "--save", "", "--appendonly", "no", "--dir", cache_dir().c_str(),
+             static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 500 && !fs::exists(started.socket); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return started;
+  }();
+  return r;
+}
+
+void use_remote(bool on) {
+  cache::RemoteSettings r;
+  if (on) {
+    r.address = cache::parse_remote_address("unix://" + redis().socket.string(), "benchmark");
+    r.timeout = std::chrono::milliseconds(2000);
+  }
+  cache::use_remote_tier(r);
 }
 
 kjit::Program program(int salt) {
@@ -100,6 +154,35 @@ void warm(benchmark::State& state) {
   state.counters["compiles"] = static_cast<double>(kjit::cache_stats().compiles - before.compiles);
 }
 
+void remote(benchmark::State& state) {
+  if (redis().pid < 0) {
+    state.SkipWithError("redis-server is not installed");
+    return;
+  }
+  const int count = static_cast<int>(state.range(0));
+  const bool parallel = state.range(1) != 0;
+  use_remote(true);
+  use_cache(true);
+  programs(0, count, true);  // compile and publish (not timed)
+  const kjit::CacheStats before = kjit::cache_stats();
+  static int nodes = 0;  // every iteration of every run a node of its own, with an empty disk
+  int node = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    use_cache_in(cache_dir() / fmt::format("node{}", nodes++));
+    ++node;
+    state.ResumeTiming();
+    programs(0, count, parallel);
+  }
+  const kjit::CacheStats after = kjit::cache_stats();
+  state.counters["compiles"] = static_cast<double>(after.compiles - before.compiles);
+  state.counters["remote_hits"] =
+      static_cast<double>(after.remote_hits - before.remote_hits) / static_cast<double>(node);
+  state.counters["disk_hits"] = static_cast<double>(after.hits - before.hits) / node;
+  state.counters["misses"] = static_cast<double>(after.misses - before.misses) / node;
+  use_remote(false);
+}
+
 BENCHMARK(cold)->Name("cache/cold/1")->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(warm)->Name("cache/warm/1")->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(cold)
@@ -123,6 +206,22 @@ BENCHMARK(warm)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+BENCHMARK(remote)
+    ->Name("cache/remote/1")
+    ->Args({1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(remote)
+    ->Name("cache/remote/32_serial")
+    ->Args({32, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(remote)
+    ->Name("cache/remote/32_parallel")
+    ->Args({32, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,6 +235,10 @@ int main(int argc, char** argv) {
   std::printf("device: %s\n", device().info().id().c_str());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (redis().pid > 0) {
+    kill(redis().pid, SIGKILL);
+    waitpid(redis().pid, nullptr, 0);
+  }
   fs::remove_all(cache_dir());
   return 0;
 }

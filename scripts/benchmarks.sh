@@ -117,6 +117,18 @@ for device in cpu cuda; do
   bash "$root/scripts/first-launch.sh" --device "$device" --reps "$reps" --build "$build" \
     --out "$out"
 done
+# Many processes starting cold at once, with and without the remote tier (needs redis-server).
+for device in cpu cuda; do
+  worker="$build/tests/kjit_cache_worker"
+  if [[ "$done_suites" == *" cache-$device"* ]] && command -v redis-server >/dev/null &&
+    [ -x "$worker" ]; then
+    echo "benchmarks: cold starts of 1, 8 and 64 processes on $device"
+    python3 "$root/benchmarks/fleet_cold_start.py" "$worker" --device "$device" \
+      --markdown "$docs" | sed 's/^/  /'
+  else
+    echo "benchmarks: fleet cold starts on $device: skipped (no $device, redis-server or worker)"
+  fi
+done
 cp "$docs" "$out/benchmarks.md" 2>/dev/null || true
 if [ "$ran" -eq 0 ]; then
   echo "benchmarks: nothing ran" >&2

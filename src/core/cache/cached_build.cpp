@@ -218,6 +218,10 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   count_compile();
   if (key) {
     key = key_of_loaded_compiler(request, compiler, identity, std::move(*key));
+    // Published before this process loads it: the fleet's waiters need not wait for this
+    // process's device (a GPU context can take seconds when many processes start at once). A
+    // binary that will not load fails alike wherever it is loaded, and is then compiled again.
+    remote_tier().publish(*key, binary);
   }
   if (device != nullptr) {
     const auto load_start = Clock::now();
@@ -228,7 +232,6 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
   }
   if (key) {
     cache.store(*key, binary, {request.program_name, out.compile_ms});
-    remote_tier().publish(*key, binary);
   }
   out.symbols = std::move(binary.kernel_symbols);
   out.log = std::move(binary.log);
