@@ -104,16 +104,6 @@ class CacheProgramTest : public DeviceTest {
                                             (dir_ / "src").string(), from, to);
     return popen(command.c_str(), "r");
   }
-  /// A started worker's output, once it has exited; its exit status must be 0.
-  static std::string finish_worker(FILE* worker) {
-    std::string output;
-    std::array<char, 256> buffer{};
-    while (fgets(buffer.data(), buffer.size(), worker) != nullptr) {
-      output += buffer.data();
-    }
-    EXPECT_EQ(pclose(worker), 0) << output;
-    return output;
-  }
 
   fs::path dir_;
 };

@@ -4,7 +4,11 @@
 
 #include <kjit/kjit.hpp>
 
+#include <gtest/gtest.h>
+
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -38,6 +42,18 @@ inline int scaled_copy_mismatches(const Program& program, const Device& device, 
     bad += out[static_cast<std::size_t>(i)] != in[static_cast<std::size_t>(i)] * scale + salt;
   }
   return bad;
+}
+
+/// The output of a worker process started with popen, once it has exited, which it must with
+/// status 0 (a test failure otherwise).
+inline std::string finish_worker(FILE* worker) {
+  std::string output;
+  std::array<char, 256> buffer{};
+  while (worker != nullptr && fgets(buffer.data(), buffer.size(), worker) != nullptr) {
+    output += buffer.data();
+  }
+  EXPECT_EQ(worker != nullptr ? pclose(worker) : -1, 0) << output;
+  return output;
 }
 
 }  // namespace kjit::test

@@ -107,16 +107,6 @@ class RemoteCacheTest : public DeviceTest {
         (dir_ / "src").string(), from, to);
     return popen(command.c_str(), "r");
   }
-  /// A started worker's output once it has exited, which it must with status 0.
-  static std::string finish_worker(FILE* worker) {
-    std::string output;
-    std::array<char, 256> buffer{};
-    while (worker != nullptr && fgets(buffer.data(), buffer.size(), worker) != nullptr) {
-      output += buffer.data();
-    }
-    EXPECT_EQ(worker != nullptr ? pclose(worker) : -1, 0) << output;
-    return output;
-  }
   /// The value of "name=N" in a worker's output; -1 when absent.
   static long long field(const std::string& output, const std::string& name) {
     const auto at = output.find(name + "=");
