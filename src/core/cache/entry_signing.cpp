@@ -132,10 +132,12 @@ namespace {
 
 const SodiumCalls* load_sodium(std::string& why) {
   static std::once_flag once;
-  static SodiumCalls* sodium = nullptr;
+  static SodiumCalls* sodium = nullptr;  // set once it loaded
+  // Never freed, and reachable whether or not it loaded: signing may run while the process exits.
+  static SodiumCalls* const made = new SodiumCalls;
   static std::string failure;
   std::call_once(once, [] {
-    auto* s = new SodiumCalls;  // never freed: signing may run while the process exits
+    SodiumCalls* s = made;
     std::string reason;
     s->library = backend::DynamicLibrary::open({"libsodium.so.23", "libsodium.so"}, reason);
     const std::vector<backend::SymbolEntry> symbols = {

@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -273,6 +274,12 @@ RemoteTier& remote_tier() {
 
 RemoteTier& use_remote_tier(RemoteSettings settings) {
   const std::lock_guard lock(tier_mutex);
+  // The old one is kept, not freed (a thread may be using it, its renewer runs on), and kept
+  // reachable: it is not lost memory.
+  static auto* retired = new std::vector<RemoteTier*>();
+  if (current_tier != nullptr) {
+    retired->push_back(current_tier);
+  }
   current_tier = new RemoteTier(std::move(settings));
   return *current_tier;
 }
