@@ -104,6 +104,14 @@ class RedisServer {
     return out;
   }
 
+  /// How many times the server has run `command` ("set", "get"), from INFO commandstats.
+  [[nodiscard]] long long calls(const std::string& command) const {
+    const std::string stats = cli("INFO commandstats");
+    const std::string field = "cmdstat_" + command + ":calls=";
+    const auto at = stats.find(field);
+    return at == std::string::npos ? 0 : std::stoll(stats.substr(at + field.size()));
+  }
+
   /// The names of kjit's entries in the server.
   [[nodiscard]] std::vector<std::string> entry_names(const std::string& auth = "") const {
     std::vector<std::string> names;

@@ -93,7 +93,8 @@ class RemoteCacheTest : public DeviceTest {
 
   /// Starts a cache worker process as node `node` (a disk cache of its own) on the store, for
   /// programs scaled<from> to scaled<to - 1>.
-  FILE* start_worker(const std::string& node, int from, int to, int timeout_ms = 2000) const {
+  FILE* start_worker(const std::string& node, int from, int to,
+                     const std::string& env = "KJIT_CACHE_REMOTE_TIMEOUT_MS=2000") const {
     for (int salt = from; salt < to; ++salt) {
       const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
       if (!fs::exists(p)) {
@@ -101,9 +102,9 @@ class RemoteCacheTest : public DeviceTest {
       }
     }
     const std::string command = fmt::format(
-        "KJIT_DEVICE=cpu KJIT_CPU_THREADS=1 KJIT_CACHE_DIR='{}' KJIT_CACHE_REMOTE='{}' "
-        "KJIT_CACHE_REMOTE_TIMEOUT_MS={} exec '{}' '{}' {} {} 2>&1",
-        (dir_ / "nodes" / node).string(), server_->url(), timeout_ms, KJIT_CACHE_WORKER,
+        "KJIT_DEVICE=cpu KJIT_CPU_THREADS=1 KJIT_CACHE_DIR='{}' KJIT_CACHE_REMOTE='{}' {} "
+        "exec '{}' '{}' {} {} 2>&1",
+        (dir_ / "nodes" / node).string(), server_->url(), env, KJIT_CACHE_WORKER,
         (dir_ / "src").string(), from, to);
     return popen(command.c_str(), "r");
   }
@@ -277,11 +278,16 @@ TEST_F(RemoteCacheTest, AProcessWaitsForTheLeaseHoldersEntryInsteadOfCompiling) 
   const std::vector<std::string> names = server_->entry_names();
   ASSERT_EQ(names.size(), 1U);
   const std::string hex = names[0].substr(std::string("kjit:entry:").size());
-  // Another process holds the lease and publishes its entry 300 ms from now.
+  // Another process holds the lease, and publishes its entry once node b has asked for the
+  // lease (a SET the server ran after this one) and waited a little.
   (void)server_->cli(fmt::format("RENAME {} kjit:saved", names[0]));
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} other NX PX 20000", hex)), "OK\n");
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} other NX PX 60000", hex)), "OK\n");
+  const long long sets = server_->calls("set");
   std::thread holder([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (int i = 0; i < 6000 && server_->calls("set") <= sets; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     (void)server_->cli(fmt::format("RENAME kjit:saved {}", names[0]));
     (void)server_->cli(fmt::format("DEL kjit:lease:{}", hex));
   });
@@ -305,7 +311,7 @@ TEST_F(RemoteCacheTest, ALeaseWhoseHolderDiedIsTakenOverAndReleased) {
   const std::string hex = names[0].substr(std::string("kjit:entry:").size());
   // A holder that died mid-compile: no entry, and a lease nobody renews.
   (void)server_->cli(fmt::format("DEL {}", names[0]));
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} dead NX PX 600", hex)), "OK\n");
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} dead NX PX 2000", hex)), "OK\n");
   become_node("b", server_->url());
   const CacheStats before = cache_stats();
   EXPECT_EQ(run_program(31), 0);
@@ -323,13 +329,13 @@ TEST_F(RemoteCacheTest, ALeaseIsRenewedWhileItsHolderCompilesAndEndedWhenItGives
   cache::RemoteSettings r;
   r.address = cache::parse_remote_address(server_->url(), "test");
   r.timeout = std::chrono::milliseconds(200);
-  r.lease = std::chrono::milliseconds(300);
+  r.lease = std::chrono::milliseconds(1000);
   cache::RemoteTier& tier = cache::use_remote_tier(r);
   cache::CacheKey key;
   key.hex = "0123456789abcdef0123456789abcdef";
   EXPECT_FALSE(tier.fetch(key)) << "nothing there: this process takes the lease";
   // Three lease times later, the renewals have kept it.
-  std::this_thread::sleep_for(std::chrono::milliseconds(900));
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
   const std::string ttl = server_->cli(fmt::format("PTTL kjit:lease:{}", key.hex));
   EXPECT_GT(std::stoll(ttl), 0) << ttl;
   tier.abandon(key);
@@ -344,7 +350,10 @@ TEST_F(RemoteCacheTest, SixtyFourProcessesStartingColdCompileEachProgramOnce) {
   for (int i = 0; i < kProcesses; ++i) {
     // 64 processes on a test machine's few cores, Redis among them: a reply late by a
     // scheduling delay is not a server that stopped answering (that has its own test).
-    workers.push_back(start_worker(fmt::format("n{}", i), 40, 42, 10000));
+    // The wait bound too: a holder starved of a core for seconds is still compiling.
+    workers.push_back(start_worker(fmt::format("n{}", i), 40, 42,
+                                   "KJIT_CACHE_REMOTE_TIMEOUT_MS=10000 "
+                                   "KJIT_CACHE_REMOTE_WAIT_MS=600000"));
   }
   long long compiles = 0;
   long long remote = 0;
@@ -364,27 +373,105 @@ TEST_F(RemoteCacheTest, SixtyFourProcessesStartingColdCompileEachProgramOnce) {
 
 TEST_F(RemoteCacheTest, AHolderKilledMidCompileIsTakenOverAndNoProcessHangs) {
   start_server();
-  // The holder: killed as soon as it starts its first program (it holds that program's lease).
-  FILE* holder = start_worker("holder", 50, 53);
-  std::string line;
-  std::array<char, 256> buffer{};
+  // A program that takes about a second to compile: 1500 chained functions the kernel may call.
+  std::string slow = "#include \"scale.h\"\n__device__ __noinline__ int f0(int x) { return x; }\n";
+  for (int i = 1; i < 1500; ++i) {
+    slow += fmt::format("__device__ __noinline__ int f{}(int x) {{ return f{}(x) * 3 + {}; }}\n", i,
+                        i - 1, i);
+  }
+  slow +=
+      "__global__ void scaled(const int* in, int* out, int n) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i] * SCALE + 80 + (n < 0 ? f1499(in[i]) : 0);\n}\n";
+  std::ofstream(dir_ / "src" / "scaled80.cu") << slow;
+  FILE* holder = start_worker("holder", 80, 81);
   long long pid = -1;
-  while (fgets(buffer.data(), buffer.size(), holder) != nullptr) {
-    line = buffer.data();
-    if (line.starts_with("pid=")) {
-      pid = std::stoll(line.substr(4));
-    }
-    if (line.starts_with("start ")) {
-      break;
+  std::array<char, 256> buffer{};
+  while (pid < 0 && fgets(buffer.data(), buffer.size(), holder) != nullptr) {
+    if (std::string_view(buffer.data()).starts_with("pid=")) {
+      pid = std::stoll(std::string(buffer.data() + 4));
     }
   }
   ASSERT_GT(pid, 0);
+  // Killed once it holds the lease, while it compiles.
+  bool leased = false;
+  for (int i = 0; i < 3000 && !leased; ++i) {
+    leased = !server_->cli("--scan --pattern 'kjit:lease:*'").empty();
+    if (!leased) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ASSERT_TRUE(leased) << "the holder never took the lease";
   ::kill(static_cast<pid_t>(pid), SIGKILL);
   pclose(holder);
-  const std::string output = finish_worker(start_worker("other", 50, 53));
+  EXPECT_TRUE(server_->entry_names().empty()) << "killed before it published";
+  const std::string output = finish_worker(start_worker("other", 80, 81));
   EXPECT_EQ(field(output, "mismatches"), 0) << output;
-  EXPECT_EQ(field(output, "compiles") + field(output, "remote_hits"), 3) << output;
+  EXPECT_EQ(field(output, "remote_takeovers"), 1) << output;
+  EXPECT_EQ(field(output, "compiles"), 1) << output;
+  EXPECT_EQ(server_->entry_names().size(), 1U);
   EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "") << "every lease ended";
+}
+
+TEST_F(RemoteCacheTest, ACompileThatFailsEndsItsLeaseAtOnce) {
+  start_server();
+  become_node("a", server_->url());
+  std::ofstream(dir_ / "src" / "broken.cu") << "__global__ void broken(int* p) { p[0] = nope; }\n";
+  EXPECT_THROW((void)Program::from_file(dir_ / "src" / "broken.cu").kernel<int*>("broken", device),
+               CompileError);
+  EXPECT_EQ(cache_stats().remote_leases >= 1, true);
+  EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "")
+      << "the lease ended with the error";
+}
+
+TEST_F(RemoteCacheTest, AWaiterCompilesItselfPastTheWaitBound) {
+  start_server();
+  become_node("a", server_->url());
+  EXPECT_EQ(run_program(90), 0);
+  const std::vector<std::string> names = server_->entry_names();
+  ASSERT_EQ(names.size(), 1U);
+  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  // A holder that renews its lease and never publishes (a compile that hangs).
+  (void)server_->cli(fmt::format("DEL {}", names[0]));
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} stuck NX PX 600000", hex)), "OK\n");
+  cache::CacheSettings disk;
+  disk.user_dir = dir_ / "nodes" / "b";
+  cache::use_disk_cache(disk);
+  cache::RemoteSettings r;
+  r.address = cache::parse_remote_address(server_->url(), "test");
+  r.timeout = std::chrono::milliseconds(2000);
+  r.wait = std::chrono::milliseconds(300);
+  cache::use_remote_tier(r);
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(90), 0);
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.compiles - before.compiles, 1U);
+  EXPECT_EQ(after.remote_waits, before.remote_waits);
+  EXPECT_EQ(after.remote_takeovers, before.remote_takeovers);
+  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U) << "its entry is published";
+}
+
+TEST_F(RemoteCacheTest, AMalformedSettingIsAConfigErrorAtTheFirstCompileNotAnAbort) {
+  const fs::path src = dir_ / "src" / "ok.cu";
+  std::ofstream(src) << "__global__ void ok(int* p) { p[0] = 1; }\n";
+  become_node("a", "");
+  for (const auto& [variable, value] : std::vector<std::pair<std::string, std::string>>{
+           {"KJIT_CACHE_REMOTE", "redis://:s3cret@host:port"},
+           {"KJIT_CACHE_REMOTE_TIMEOUT_MS", "abc"},
+           {"KJIT_CACHE_REMOTE_WAIT_MS", "0"}}) {
+    ::setenv(variable.c_str(), value.c_str(), 1);
+    if (variable != "KJIT_CACHE_REMOTE") {
+      ::setenv("KJIT_CACHE_REMOTE", "redis://127.0.0.1:1", 1);
+    }
+    cache::forget_remote_tier();
+    const auto e = expect_throw<ConfigError>(
+        [&] { (void)Program::from_file(src).kernel<int*>("ok", device); });
+    EXPECT_NE(std::string(e.what()).find(variable), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("s3cret"), std::string::npos) << e.what();
+    ::unsetenv(variable.c_str());
+    ::unsetenv("KJIT_CACHE_REMOTE");
+  }
+  cache::use_remote_tier({});
 }
 
 TEST_F(RemoteCacheTest, SignedEntriesLoadWithTheKeyAndAreRefusedWithoutIt) {

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 WARM, WORKER, KERNELS = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
@@ -213,6 +214,10 @@ class KjitWarm(unittest.TestCase):
             for _ in range(500):
                 if run(*cli, "PING").stdout.startswith("PONG"):
                     break
+                time.sleep(0.01)
+            self.assertTrue(run(*cli, "PING").stdout.startswith("PONG"), "redis-server did not start")
+            # Not a test of timeouts: a loaded test machine may answer later than the default 50 ms.
+            os.environ["KJIT_CACHE_REMOTE_TIMEOUT_MS"] = "5000"
             url = f"unix://{sock}"
             # A CI job warms its own cache and the fleet's store.
             p = self.warm(str(self.src), "-t", "cpu", "--remote", url, "--stats")
@@ -235,6 +240,7 @@ class KjitWarm(unittest.TestCase):
             bad = self.warm(str(self.src), "-t", "cpu", "--remote", "http://x", check=2)
             self.assertIn("--remote='http://x'", bad.stderr)
         finally:
+            os.environ.pop("KJIT_CACHE_REMOTE_TIMEOUT_MS", None)
             server.kill()
             server.wait()
 

@@ -56,6 +56,20 @@ TEST(RemoteAddress, WhatIsNotOneIsAConfigErrorNamingTheVariable) {
   }
 }
 
+TEST(RemoteAddress, AMessageNeverShowsThePassword) {
+  for (const char* bad : {"redis://fleet:s3cret@h:port", "redis://:s3cret@h/x",
+                          "redis://s3cret@h:0", "unix://u:s3cret@relative.sock"}) {
+    try {
+      (void)parse_remote_address(bad, "KJIT_CACHE_REMOTE");
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const ConfigError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find("s3cret"), std::string::npos) << what;
+      EXPECT_NE(what.find(":***@"), std::string::npos) << what;
+    }
+  }
+}
+
 TEST(RemoteSettings, ComeFromTheEnvironmentAndABadValueIsAConfigError) {
   ::unsetenv("KJIT_CACHE_REMOTE");
   ::unsetenv("KJIT_CACHE_REMOTE_TIMEOUT_MS");
@@ -75,6 +89,11 @@ TEST(RemoteSettings, ComeFromTheEnvironmentAndABadValueIsAConfigError) {
     EXPECT_THROW((void)RemoteSettings::from_environment(), ConfigError) << bad;
   }
   ::unsetenv("KJIT_CACHE_REMOTE_TIMEOUT_MS");
+  ::setenv("KJIT_CACHE_REMOTE_WAIT_MS", "1500", 1);
+  EXPECT_EQ(RemoteSettings::from_environment().wait.count(), 1500);
+  ::setenv("KJIT_CACHE_REMOTE_WAIT_MS", "0", 1);
+  EXPECT_THROW((void)RemoteSettings::from_environment(), ConfigError);
+  ::unsetenv("KJIT_CACHE_REMOTE_WAIT_MS");
   ::setenv("KJIT_CACHE_REMOTE", "memcached://x", 1);
   EXPECT_THROW((void)RemoteSettings::from_environment(), ConfigError);
   ::unsetenv("KJIT_CACHE_REMOTE");

@@ -76,18 +76,46 @@ bool try_precompiled(DiskCache& cache, const backend::CompileRequest& request,
   return false;
 }
 
+/// Ends the remote lease on compiling a key, if this process took one and has not published the
+/// entry (its compile failed, or its entry went under another key), so that a waiter takes over.
+/// It holds the tier that gave the lease: the destructor looks nothing up (and so cannot throw).
+class RemoteLease {
+ public:
+  RemoteLease() = default;
+  RemoteLease(const RemoteLease&) = delete;
+  RemoteLease& operator=(const RemoteLease&) = delete;
+  ~RemoteLease() { end(); }
+  void may_hold(RemoteTier& tier, const CacheKey& key) {
+    tier_ = &tier;
+    key_ = key;
+  }
+  /// Ends it now (no-op when this process holds none).
+  void end() noexcept {
+    if (tier_ != nullptr && key_) {
+      tier_->abandon(*key_);
+    }
+    tier_ = nullptr;
+  }
+
+ private:
+  RemoteTier* tier_ = nullptr;
+  std::optional<CacheKey> key_;
+};
+
 /// The entry from the remote tier (or from the process that holds the lease on compiling it),
-/// written to the disk cache for the next process here, then loaded as a disk entry is. False:
-/// compile it (and this process may hold the lease: publish or abandon it).
+/// loaded as a disk entry is, then written to the disk cache for the next process here. False:
+/// compile it (and this process may hold the lease, which `lease` then ends if it must).
 bool try_remote(DiskCache& cache, const CacheKey& key, const std::string& program,
-                backend::Device* device, CachedBuild& out) {
+                backend::Device* device, RemoteLease& lease, CachedBuild& out) {
   const auto start = Clock::now();
-  std::optional<backend::Binary> binary = remote_tier().fetch(key);
+  RemoteTier& tier = remote_tier();  // ConfigError for a malformed KJIT_CACHE_REMOTE*
+  std::optional<backend::Binary> binary = tier.fetch(key);
   if (!binary) {
+    lease.may_hold(tier, key);
     return false;
   }
-  cache.store(key, *binary, {program, 0});
   if (binary->format == kNotFoundFormat) {
+    cache.store(key, *binary, {program, 0});
     throw KernelNotFoundError(binary->log);
   }
   try {
@@ -101,6 +129,7 @@ bool try_remote(DiskCache& cache, const CacheKey& key, const std::string& progra
                key.hex, program, e.what());
     return false;
   }
+  cache.store(key, *binary, {program, 0});  // loads: the next process here finds it on disk
   out.symbols = std::move(binary->kernel_symbols);
   out.from_cache = true;
   out.load_ms = ms_since(start);
@@ -125,24 +154,6 @@ std::optional<CacheKey> key_of_loaded_compiler(const backend::CompileRequest& re
   return make_key(request, actual).key;
 }
 
-/// Ends the remote lease on compiling a key, if this process took one and did not publish the
-/// entry (its compile failed, or its entry went under another key), so that a waiter takes over.
-class RemoteLease {
- public:
-  RemoteLease() = default;
-  RemoteLease(const RemoteLease&) = delete;
-  RemoteLease& operator=(const RemoteLease&) = delete;
-  ~RemoteLease() {
-    if (key_) {
-      remote_tier().abandon(*key_);
-    }
-  }
-  void may_hold(const CacheKey& key) { key_ = key; }
-
- private:
-  std::optional<CacheKey> key_;
-};
-
 /// `key`'s entry from the disk cache (waiting for another process here that compiles it), then
 /// from the remote tier (or from the process that compiles it for the fleet). False: compile it,
 /// holding `lock` and perhaps a remote lease.
@@ -157,8 +168,7 @@ bool find_entry(DiskCache& cache, const CacheKey& key, const std::string& progra
     return true;  // another process compiled it while we waited
   }
   counters().misses.fetch_add(1, std::memory_order_relaxed);
-  lease.may_hold(key);
-  return try_remote(cache, key, program, device, out);
+  return try_remote(cache, key, program, device, lease, out);
 }
 
 /// Remembers that the compiler found no such kernel, so that resolving a plain template name by
@@ -221,7 +231,10 @@ CachedBuild build(const backend::CompileRequest& request, backend::Compiler& com
     // Published before this process loads it: the fleet's waiters need not wait for this
     // process's device (a GPU context can take seconds when many processes start at once). A
     // binary that will not load fails alike wherever it is loaded, and is then compiled again.
-    remote_tier().publish(*key, binary);
+    if (key) {
+      remote_tier().publish(*key, binary);
+    }
+    lease.end();  // published, or went under another key: either way the lease is done
   }
   if (device != nullptr) {
     const auto load_start = Clock::now();

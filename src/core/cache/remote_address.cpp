@@ -7,14 +7,28 @@
 namespace kjit::detail::cache {
 namespace {
 
+/// `text` with the password of its credentials (between "://" and "@") replaced by "***", for
+/// messages: a malformed URL is still someone's secret.
+std::string without_password(std::string_view text) {
+  const auto start = text.find("://");
+  const auto at = text.rfind('@');
+  if (start == std::string_view::npos || at == std::string_view::npos || at < start) {
+    return std::string(text);
+  }
+  const std::string_view credentials = text.substr(start + 3, at - start - 3);
+  const auto colon = credentials.find(':');
+  const std::string user(colon == std::string_view::npos ? "" : credentials.substr(0, colon));
+  return fmt::format("{}://{}:***{}", text.substr(0, start), user, text.substr(at));
+}
+
 int parse_number(std::string_view text, int low, int high, std::string_view what,
                  std::string_view whole, const char* variable) {
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < low ||
       value > high) {
-    throw ConfigError(fmt::format("kjit: {}='{}': '{}' is not a {} ({} to {})", variable, whole,
-                                  text, what, low, high));
+    throw ConfigError(fmt::format("kjit: {}='{}': '{}' is not a {} ({} to {})", variable,
+                                  without_password(whole), text, what, low, high));
   }
   return value;
 }
@@ -54,7 +68,7 @@ RemoteAddress parse_remote_address(std::string_view text, const char* variable) 
     return ConfigError(
         fmt::format("kjit: {}='{}' {}; use redis://[[user]:password@]host[:port][/db] or "
                     "unix://[[user]:password@]/path/to/socket[?db=N]",
-                    variable, text, why));
+                    variable, without_password(text), why));
   };
   const auto scheme_end = text.find("://");
   if (scheme_end == std::string_view::npos) {

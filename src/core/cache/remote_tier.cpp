@@ -17,22 +17,34 @@
 
 namespace kjit::detail::cache {
 
+namespace {
+
+/// A variable's milliseconds, `fallback` when it is unset; ConfigError outside [1, most].
+std::chrono::milliseconds milliseconds_from(const char* variable, int most,
+                                            std::chrono::milliseconds fallback) {
+  const auto ms = environment::get(variable);
+  if (!ms) {
+    return fallback;
+  }
+  int value = 0;
+  const auto [end, ec] = std::from_chars(ms->data(), ms->data() + ms->size(), value);
+  if (ms->empty() || ec != std::errc() || end != ms->data() + ms->size() || value < 1 ||
+      value > most) {
+    throw ConfigError(fmt::format("kjit: {}='{}' is not a number of milliseconds (1 to {})",
+                                  variable, *ms, most));
+  }
+  return std::chrono::milliseconds(value);
+}
+
+}  // namespace
+
 RemoteSettings RemoteSettings::from_environment() {
   RemoteSettings s;
   if (const auto url = environment::get("KJIT_CACHE_REMOTE"); url && !url->empty()) {
     s.address = parse_remote_address(*url, "KJIT_CACHE_REMOTE");
   }
-  if (const auto ms = environment::get("KJIT_CACHE_REMOTE_TIMEOUT_MS")) {
-    int value = 0;
-    const auto [end, ec] = std::from_chars(ms->data(), ms->data() + ms->size(), value);
-    if (ms->empty() || ec != std::errc() || end != ms->data() + ms->size() || value < 1 ||
-        value > 60000) {
-      throw ConfigError(fmt::format(
-          "kjit: KJIT_CACHE_REMOTE_TIMEOUT_MS='{}' is not a number of milliseconds (1 to 60000)",
-          *ms));
-    }
-    s.timeout = std::chrono::milliseconds(value);
-  }
+  s.timeout = milliseconds_from("KJIT_CACHE_REMOTE_TIMEOUT_MS", 60000, s.timeout);
+  s.wait = milliseconds_from("KJIT_CACHE_REMOTE_WAIT_MS", 3600000, s.wait);
   if (const auto file = environment::get("KJIT_CACHE_REMOTE_KEY"); file && !file->empty()) {
     s.key = read_key_file(*file, "KJIT_CACHE_REMOTE_KEY");
   }
@@ -85,7 +97,7 @@ void RemoteTier::fail(const RemoteStoreFailure& failure) {
              failure.what);
 }
 
-RemoteTier::Read RemoteTier::read(const CacheKey& key, bool count_miss) {
+RemoteTier::Read RemoteTier::read(const CacheKey& key, bool count_miss, bool count_hit) {
   const std::lock_guard lock(mutex_);
   RemoteStore* s = store();
   if (s == nullptr) {
@@ -118,7 +130,9 @@ RemoteTier::Read RemoteTier::read(const CacheKey& key, bool count_miss) {
                problem);
     return {Found::bad, std::nullopt};
   }
-  counters().remote_hits.fetch_add(1, std::memory_order_relaxed);
+  if (count_hit) {
+    counters().remote_hits.fetch_add(1, std::memory_order_relaxed);
+  }
   return {Found::entry, std::move(d.binary)};
 }
 
@@ -149,18 +163,42 @@ RemoteTier::Leased RemoteTier::take_lease(const CacheKey& key) {
 }
 
 void RemoteTier::renew_leases() {
+  // A connection of its own, so that a renewal never waits behind another thread's command (a
+  // large entry on a slow link): a lease must not lapse while its holder compiles.
+  std::unique_ptr<RemoteStore> own;
   for (;;) {
     std::this_thread::sleep_for(settings_.lease / 4);
-    const std::lock_guard lock(mutex_);
-    for (auto it = leases_.begin(); it != leases_.end();) {
-      bool held = false;
-      try {
-        held = store_ && store_->renew_lease(*it, token_, settings_.lease);
-      } catch (const RemoteStoreFailure& f) {
-        fail(f);  // clears leases_
-        break;
+    std::vector<std::string> held;
+    {
+      const std::lock_guard lock(mutex_);
+      held.assign(leases_.begin(), leases_.end());
+    }
+    if (held.empty() || !settings_.address) {  // leases are only taken with an address
+      continue;
+    }
+    std::vector<std::string> lost;
+    try {
+      if (!own) {
+        own = connect_remote_store(*settings_.address, settings_.timeout);
       }
-      it = held ? std::next(it) : leases_.erase(it);
+      for (const std::string& key : held) {
+        if (!own->renew_lease(key, token_, settings_.lease)) {
+          lost.push_back(key);
+        }
+      }
+    } catch (const RemoteStoreFailure& f) {
+      own.reset();
+      const std::lock_guard lock(mutex_);
+      if (f.no_permission) {
+        leases_.clear();  // a user that may not renew: the leases end by themselves
+      } else if (!failed_) {
+        fail(f);
+      }
+      continue;
+    }
+    const std::lock_guard lock(mutex_);
+    for (const std::string& key : lost) {
+      leases_.erase(key);
     }
   }
 }
@@ -213,22 +251,24 @@ std::optional<backend::Binary> RemoteTier::fetch(const CacheKey& key) {
   }
 }
 
-void RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
+bool RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
   const std::lock_guard lock(mutex_);
   RemoteStore* s = store();
   if (s == nullptr) {
-    return;
+    return false;
   }
+  bool stored = false;
   try {
     if (may_write_) {
       const std::string entry = encode_entry(key.hex, binary);
       s->put(key.hex, signer_ ? signer_->sign(entry) : entry);
       counters().remote_stored.fetch_add(1, std::memory_order_relaxed);
+      stored = true;
     }
   } catch (const RemoteStoreFailure& f) {
     if (!f.no_permission) {
       fail(f);
-      return;
+      return false;
     }
     may_write_ = false;  // a user that may only read: reading goes on
     log().warn("kjit: the remote cache takes no entries from this process ({}); reading only",
@@ -238,9 +278,12 @@ void RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
     try {
       s->release_lease(key.hex, token_);
     } catch (const RemoteStoreFailure& f) {
-      fail(f);
+      if (!f.no_permission) {  // may not release: it ends by itself
+        fail(f);
+      }
     }
   }
+  return stored;
 }
 
 void RemoteTier::abandon(const CacheKey& key) {
@@ -251,7 +294,9 @@ void RemoteTier::abandon(const CacheKey& key) {
   try {
     store_->release_lease(key.hex, token_);
   } catch (const RemoteStoreFailure& f) {
-    fail(f);
+    if (!f.no_permission) {  // may not release: it ends by itself
+      fail(f);
+    }
   }
 }
 
@@ -261,6 +306,16 @@ std::mutex tier_mutex;
 // Never freed, as the disk cache is not: a thread may still be using one that was replaced,
 // and a process's exit must not wait on a store.
 RemoteTier* current_tier = nullptr;
+
+/// Sets the process's tier aside: kept, not freed (a thread may be using it, its renewer runs
+/// on), and reachable, so that it is not lost memory. Called under tier_mutex.
+void retire_current_tier() {
+  static auto* retired = new std::vector<RemoteTier*>();
+  if (current_tier != nullptr) {
+    retired->push_back(current_tier);
+    current_tier = nullptr;
+  }
+}
 
 }  // namespace
 
@@ -274,14 +329,14 @@ RemoteTier& remote_tier() {
 
 RemoteTier& use_remote_tier(RemoteSettings settings) {
   const std::lock_guard lock(tier_mutex);
-  // The old one is kept, not freed (a thread may be using it, its renewer runs on), and kept
-  // reachable: it is not lost memory.
-  static auto* retired = new std::vector<RemoteTier*>();
-  if (current_tier != nullptr) {
-    retired->push_back(current_tier);
-  }
+  retire_current_tier();
   current_tier = new RemoteTier(std::move(settings));
   return *current_tier;
+}
+
+void forget_remote_tier() {
+  const std::lock_guard lock(tier_mutex);
+  retire_current_tier();
 }
 
 }  // namespace kjit::detail::cache

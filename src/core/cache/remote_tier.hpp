@@ -29,10 +29,11 @@ struct RemoteSettings {
   /// how soon another process takes over from a holder that died.
   std::chrono::milliseconds lease{2000};
   /// How much longer than this process's own mean compile a process waits for another's compile
-  /// before compiling itself.
+  /// before compiling itself (KJIT_CACHE_REMOTE_WAIT_MS).
   std::chrono::milliseconds wait{10000};
 
-  /// From KJIT_CACHE_REMOTE, KJIT_CACHE_REMOTE_TIMEOUT_MS and KJIT_CACHE_REMOTE_KEY; ConfigError
+  /// From KJIT_CACHE_REMOTE, KJIT_CACHE_REMOTE_TIMEOUT_MS, KJIT_CACHE_REMOTE_WAIT_MS and
+  /// KJIT_CACHE_REMOTE_KEY; ConfigError
   /// when one is malformed (or the key file is short or open to others).
   static RemoteSettings from_environment();
 };
@@ -54,8 +55,8 @@ class RemoteTier {
   /// counted as rejected) or a store that failed: nullopt, without a lease.
   std::optional<backend::Binary> fetch(const CacheKey& key);
   /// Stores `binary` under `key` for every process that shares the store, and ends this
-  /// process's lease on it.
-  void publish(const CacheKey& key, const backend::Binary& binary);
+  /// process's lease on it. True when the store took it.
+  bool publish(const CacheKey& key, const backend::Binary& binary);
   /// Ends this process's lease on `key`, if it holds one (its compile failed), so that a
   /// waiter takes over at once.
   void abandon(const CacheKey& key);
@@ -71,9 +72,10 @@ class RemoteTier {
   /// The connected store, or nullptr when there is none or it failed. Called under mutex_.
   RemoteStore* store();
   void fail(const RemoteStoreFailure& failure);
-  Read read(const CacheKey& key, bool count_miss);
+  Read read(const CacheKey& key, bool count_miss, bool count_hit = true);
   Leased take_lease(const CacheKey& key);
-  /// The renewer thread's loop: renews every lease held, a quarter of a lease apart.
+  /// The renewer thread's loop: renews every lease held, a quarter of a lease apart, on a
+  /// connection of its own.
   [[noreturn]] void renew_leases();
   [[nodiscard]] std::chrono::milliseconds wait_bound() const;
 
@@ -93,5 +95,7 @@ class RemoteTier {
 RemoteTier& remote_tier();
 /// Replaces it (tests, kjit-warm --remote).
 RemoteTier& use_remote_tier(RemoteSettings settings);
+/// Makes the next remote_tier() configure itself from the environment again (tests).
+void forget_remote_tier();
 
 }  // namespace kjit::detail::cache

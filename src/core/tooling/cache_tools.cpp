@@ -119,8 +119,7 @@ bool publish_to_remote(const backend::CompileRequest& request, backend::Compiler
   if (!found || found->embedded) {
     return false;
   }
-  remote.publish(*key, found->binary);
-  return remote.enabled();
+  return remote.publish(*key, found->binary);
 }
 
 std::string remote_state() {

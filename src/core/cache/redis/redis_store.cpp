@@ -91,9 +91,9 @@ class RedisStore final : public RemoteStore {
   RedisStore(const RemoteAddress& address, std::chrono::milliseconds timeout)
       : plugin_(plugin()), address_(address.describe()), timeout_(timeout) {
     std::array<char, 256> error{};
-    connection_ = plugin_.connect(address.scheme == "redis" ? address.host.c_str() : nullptr,
-                                  address.port, address.socket.c_str(),
-                                  static_cast<int>(timeout.count()), error.data(), error.size());
+    connection_.reset(plugin_.connect(
+        address.scheme == "redis" ? address.host.c_str() : nullptr, address.port,
+        address.socket.c_str(), static_cast<int>(timeout.count()), error.data(), error.size()));
     if (connection_ == nullptr) {
       throw RemoteStoreFailure{fmt::format("cannot connect to {}: {}", address_, error.data())};
     }
@@ -110,7 +110,7 @@ class RedisStore final : public RemoteStore {
   }
   RedisStore(const RedisStore&) = delete;
   RedisStore& operator=(const RedisStore&) = delete;
-  ~RedisStore() override { plugin_.close(connection_); }
+  ~RedisStore() override = default;
 
   std::optional<std::string> get(const std::string& key) override {
     Answer r = run({"GET", entry_name(key)}, "GET");
@@ -169,7 +169,7 @@ class RedisStore final : public RemoteStore {
       lengths.push_back(a.size());
     }
     kjit_redis_reply reply{};
-    plugin_.command(connection_, static_cast<int>(argv.size()), argv.data(), lengths.data(),
+    plugin_.command(connection_.get(), static_cast<int>(argv.size()), argv.data(), lengths.data(),
                     &reply);
     Answer r{reply.kind, reply.integer,
              reply.text != nullptr ? std::string(reply.text, reply.length) : std::string()};
@@ -189,10 +189,17 @@ class RedisStore final : public RemoteStore {
     (void)run(args, what);
   }
 
+  /// Closes a connection through the plug-in, also when the constructor throws after connecting
+  /// (a refused AUTH).
+  struct Close {
+    const RedisPlugin* plugin;
+    void operator()(kjit_redis* c) const { plugin->close(c); }
+  };
+
   const RedisPlugin& plugin_;
   std::string address_;
   std::chrono::milliseconds timeout_;
-  kjit_redis* connection_ = nullptr;
+  std::unique_ptr<kjit_redis, Close> connection_{nullptr, Close{&plugin_}};
 };
 
 }  // namespace
