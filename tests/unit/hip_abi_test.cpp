@@ -43,6 +43,22 @@ TEST(HipAbi, DeviceAttributesErrorsAndFlagsMatchRocmsHeaders) {
   EXPECT_EQ(k::hipHostMallocPortable, kRealHostMallocPortable);
 }
 
+TEST(HipAbi, ManagedMemoryFlagsAndAdviceMatchRocmsHeaders) {
+  namespace k = kjit::hip;
+  EXPECT_EQ(k::kHipMemAttachGlobal, static_cast<unsigned>(hipMemAttachGlobal));
+  EXPECT_EQ(k::kHipCpuDeviceId, static_cast<int>(hipCpuDeviceId));
+  EXPECT_EQ(static_cast<int>(k::hipMemAdviseSetReadMostly),
+            static_cast<int>(::hipMemAdviseSetReadMostly));
+  EXPECT_EQ(static_cast<int>(k::hipMemAdviseUnsetReadMostly),
+            static_cast<int>(::hipMemAdviseUnsetReadMostly));
+  EXPECT_EQ(static_cast<int>(k::hipMemAdviseSetPreferredLocation),
+            static_cast<int>(::hipMemAdviseSetPreferredLocation));
+  EXPECT_EQ(static_cast<int>(k::hipMemAdviseUnsetPreferredLocation),
+            static_cast<int>(::hipMemAdviseUnsetPreferredLocation));
+  EXPECT_EQ(static_cast<int>(k::hipMemAdviseSetAccessedBy),
+            static_cast<int>(::hipMemAdviseSetAccessedBy));
+}
+
 TEST(HipAbi, KernelNodeParametersHaveRocmsLayout) {
   using Kjit = kjit::hip::hipKernelNodeParams;
   using Real = ::hipKernelNodeParams;
