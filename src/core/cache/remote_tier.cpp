@@ -66,7 +66,7 @@ std::string RemoteTier::address() const {
 }
 
 bool RemoteTier::holds(const CacheKey& key) {
-  return read(key, false).found == Found::entry;
+  return read(key, false, false).found == Found::entry;
 }
 
 RemoteStore* RemoteTier::store() {
