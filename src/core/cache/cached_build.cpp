@@ -28,6 +28,26 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// Loads a cached binary (from any tier) on `device`, when there is one, into `out`, timed
+/// from `start`, when the lookup began. The error of a binary that will not load, or nullopt.
+std::optional<std::string> load_hit(const backend::Binary& binary, backend::Device* device,
+                                    Clock::time_point start, CachedBuild& out) {
+  try {
+    if (device != nullptr) {
+      out.module = device->load(binary);
+    }
+  } catch (const ConfigError&) {
+    throw;  // the environment is wrong, not the entry
+  } catch (const Error& e) {
+    return e.what();
+  }
+  out.symbols = binary.kernel_symbols;  // a name per kernel; the binary may still be stored
+  out.from_cache = true;
+  out.load_ms = ms_since(start);
+  Counters::add_time(counters().load_ns, Clock::now() - start);
+  return std::nullopt;
+}
+
 /// Loads a verified entry; one that will not load is discarded (a miss).
 bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device* device, CachedBuild& out) {
   const auto start = Clock::now();
@@ -40,21 +60,11 @@ bool try_entry(DiskCache& cache, const CacheKey& key, backend::Device* device, C
     counters().hits.fetch_add(1, std::memory_order_relaxed);
     throw KernelNotFoundError(found->binary.log);
   }
-  try {
-    if (device != nullptr) {
-      out.module = device->load(found->binary);
-    }
-  } catch (const ConfigError&) {
-    throw;  // the environment is wrong, not the entry
-  } catch (const Error& e) {
-    cache.discard(*found, e.what());
+  if (const auto error = load_hit(found->binary, device, start, out)) {
+    cache.discard(*found, *error);
     return false;
   }
-  out.symbols = std::move(found->binary.kernel_symbols);
-  out.from_cache = true;
-  out.load_ms = ms_since(start);
   counters().hits.fetch_add(1, std::memory_order_relaxed);
-  Counters::add_time(counters().load_ns, Clock::now() - start);
   return true;
 }
 
@@ -118,22 +128,12 @@ bool try_remote(DiskCache& cache, const CacheKey& key, const std::string& progra
     cache.store(key, *binary, {program, 0});
     throw KernelNotFoundError(binary->log);
   }
-  try {
-    if (device != nullptr) {
-      out.module = device->load(*binary);
-    }
-  } catch (const ConfigError&) {
-    throw;
-  } catch (const Error& e) {
+  if (const auto error = load_hit(*binary, device, start, out)) {
     log().warn("kjit: the remote cache's entry {} for '{}' does not load ({}); compiling it",
-               key.hex, program, e.what());
+               key.hex, program, *error);
     return false;
   }
-  cache.store(key, *binary, {program, 0});  // loads: the next process here finds it on disk
-  out.symbols = std::move(binary->kernel_symbols);
-  out.from_cache = true;
-  out.load_ms = ms_since(start);
-  Counters::add_time(counters().load_ns, Clock::now() - start);
+  cache.store(key, *binary, {program, 0});  // it loads: the next process here finds it on disk
   return true;
 }
 

@@ -274,20 +274,16 @@ bool RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
     log().warn("kjit: the remote cache takes no entries from this process ({}); reading only",
                f.what);
   }
-  if (leases_.erase(key.hex) != 0) {
-    try {
-      s->release_lease(key.hex, token_);
-    } catch (const RemoteStoreFailure& f) {
-      if (!f.no_permission) {  // may not release: it ends by itself
-        fail(f);
-      }
-    }
-  }
+  release_lease(key);
   return stored;
 }
 
 void RemoteTier::abandon(const CacheKey& key) {
   const std::lock_guard lock(mutex_);
+  release_lease(key);
+}
+
+void RemoteTier::release_lease(const CacheKey& key) {
   if (leases_.erase(key.hex) == 0 || store_ == nullptr) {
     return;
   }

@@ -72,6 +72,8 @@ class RemoteTier {
   /// The connected store, or nullptr when there is none or it failed. Called under mutex_.
   RemoteStore* store();
   void fail(const RemoteStoreFailure& failure);
+  /// Ends this process's lease on `key`, if it holds one. Called under mutex_.
+  void release_lease(const CacheKey& key);
   Read read(const CacheKey& key, bool count_miss, bool count_hit = true);
   Leased take_lease(const CacheKey& key);
   /// The renewer thread's loop: renews every lease held, a quarter of a lease apart, on a
