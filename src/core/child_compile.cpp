@@ -1,13 +1,13 @@
 #include "core/child_compile.hpp"
 
 #include "core/tooling/compile_wire.hpp"
+#include "support/dynamic_library.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
 #include "support/text.hpp"
 
 #include <kjit/error.hpp>
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -182,18 +182,7 @@ std::filesystem::path compile_helper_path() {
   if (auto helper = environment::compile_helper()) {
     return *helper;
   }
-  Dl_info self{};
-  std::filesystem::path here;
-  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): dladdr wants a code address
-  if (dladdr(reinterpret_cast<const void*>(&compile_helper_path), &self) != 0 &&
-      self.dli_fname != nullptr) {
-    here = self.dli_fname;
-  }
-  if (!here.is_absolute()) {  // kjit is linked into a program started by a relative path
-    std::error_code ignored;
-    here = std::filesystem::read_symlink("/proc/self/exe", ignored);
-  }
-  const std::filesystem::path dir = here.parent_path();
+  const std::filesystem::path dir = backend::kjit_code_directory();
   // Beside libkjit.so in a build tree; where `cmake --install` puts it, once installed.
   const std::vector<std::filesystem::path> candidates = {
       dir / "kjit-compile", (dir / KJIT_HELPER_FROM_LIBDIR / "kjit-compile").lexically_normal()};

@@ -66,6 +66,21 @@ std::string DynamicLibrary::file_identity() const {
             : fmt::format("{}, {} bytes", path->filename().string(), size);
 }
 
+std::filesystem::path kjit_code_directory() {
+  Dl_info self{};
+  std::filesystem::path here;
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): dladdr wants a code address
+  if (dladdr(reinterpret_cast<const void*>(&kjit_code_directory), &self) != 0 &&
+      self.dli_fname != nullptr) {
+    here = self.dli_fname;
+  }
+  if (!here.is_absolute()) {  // kjit is linked into a program started by a relative path
+    std::error_code ignored;
+    here = std::filesystem::read_symlink("/proc/self/exe", ignored);
+  }
+  return here.parent_path();
+}
+
 bool load_symbols(const DynamicLibrary& library, const std::vector<SymbolEntry>& entries,
                   std::string& why) {
   std::vector<std::string> missing;

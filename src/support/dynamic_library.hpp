@@ -42,6 +42,10 @@ class DynamicLibrary {
   std::string name_;
 };
 
+/// The folder of the file that holds kjit's code: libkjit.so's (installed or built), or the
+/// program's when kjit is linked into it. Where kjit looks for its helper and plug-ins.
+std::filesystem::path kjit_code_directory();
+
 /// Loads a table of function pointers from `library`. Each entry names its symbol (and an
 /// older spelling tried second, or nullptr); a missing required symbol makes the load fail and
 /// `why` says which. Optional ones stay null.

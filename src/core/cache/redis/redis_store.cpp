@@ -5,8 +5,6 @@
 #include "core/cache/remote_store.hpp"
 #include "support/dynamic_library.hpp"
 
-#include <dlfcn.h>
-
 #include <fmt/format.h>
 
 #include <array>
@@ -28,15 +26,8 @@ struct RedisPlugin {
 /// Where the plug-in is: beside the file holding this code (libkjit.so, installed or built),
 /// then where this build made it.
 std::vector<std::string> plugin_candidates() {
-  std::vector<std::string> candidates;
-  Dl_info self{};
-  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): dladdr wants a code address
-  if (dladdr(reinterpret_cast<const void*>(&plugin_candidates), &self) != 0 &&
-      self.dli_fname != nullptr &&
-      std::string_view(self.dli_fname).find('/') != std::string::npos) {
-    candidates.push_back(
-        (std::filesystem::path(self.dli_fname).parent_path() / "libkjit_redis.so").string());
-  }
+  std::vector<std::string> candidates = {
+      (backend::kjit_code_directory() / "libkjit_redis.so").string()};
 #ifdef KJIT_REDIS_PLUGIN_BUILT_AT
   candidates.emplace_back(KJIT_REDIS_PLUGIN_BUILT_AT);
 #endif
