@@ -91,15 +91,13 @@ spdlog::level::level_enum log_level() {
 
 std::uint32_t parse_cpu_threads(std::string_view text) {
   constexpr std::uint32_t kMax = 4096;
-  const std::string_view t = trim(text);
-  std::uint32_t n = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-  if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || n == 0 || n > kMax) {
+  const std::optional<std::uint32_t> n = whole_number<std::uint32_t>(trim(text));
+  if (!n || *n == 0 || *n > kMax) {
     throw ConfigError(fmt::format(
         "kjit: KJIT_CPU_THREADS='{}' is not a thread count; use a whole number from 1 to {}", text,
         kMax));
   }
-  return n;
+  return *n;
 }
 
 std::uint32_t cpu_threads() {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cctype>
+#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -33,6 +35,18 @@ inline std::vector<std::string_view> comma_list(std::string_view list) {
     }
     list.remove_prefix(comma + 1);
   }
+}
+
+/// `s` as a whole decimal number of type T, or nullopt for anything else (empty, other
+/// characters, out of T's range). No white space is skipped.
+template <class T>
+std::optional<T> whole_number(std::string_view s) {
+  T value{};
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 /// The text of an errno value: "No such file or directory".

@@ -1,8 +1,10 @@
 #include "core/cache/remote_store.hpp"
 
+#include "support/text.hpp"
+
 #include <fmt/format.h>
 
-#include <charconv>
+#include <optional>
 
 namespace kjit::detail::cache {
 namespace {
@@ -23,14 +25,12 @@ std::string without_password(std::string_view text) {
 
 int parse_number(std::string_view text, int low, int high, std::string_view what,
                  std::string_view whole, const char* variable) {
-  int value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < low ||
-      value > high) {
+  const std::optional<int> value = whole_number<int>(text);
+  if (!value || *value < low || *value > high) {
     throw ConfigError(fmt::format("kjit: {}='{}': '{}' is not a {} ({} to {})", variable,
                                   without_password(whole), text, what, low, high));
   }
-  return value;
+  return *value;
 }
 
 /// "[[user]:password@]rest": fills user and password, returns rest.

@@ -4,10 +4,10 @@
 #include "core/cache/cache_entry.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
+#include "support/text.hpp"
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <random>
 #include <thread>
 #include <utility>
@@ -26,14 +26,12 @@ std::chrono::milliseconds milliseconds_from(const char* variable, int most,
   if (!ms) {
     return fallback;
   }
-  int value = 0;
-  const auto [end, ec] = std::from_chars(ms->data(), ms->data() + ms->size(), value);
-  if (ms->empty() || ec != std::errc() || end != ms->data() + ms->size() || value < 1 ||
-      value > most) {
+  const std::optional<int> value = whole_number<int>(*ms);
+  if (!value || *value < 1 || *value > most) {
     throw ConfigError(fmt::format("kjit: {}='{}' is not a number of milliseconds (1 to {})",
                                   variable, *ms, most));
   }
-  return std::chrono::milliseconds(value);
+  return std::chrono::milliseconds(*value);
 }
 
 }  // namespace
