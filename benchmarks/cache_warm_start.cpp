@@ -7,18 +7,15 @@
 // context creation is not counted.
 #include "core/cache/disk_cache.hpp"
 #include "core/cache/remote_tier.hpp"
+#include "redis_server.hpp"
 
 #include <kjit/kjit.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <thread>
 
 #include <filesystem>
 #include <vector>
@@ -64,39 +61,19 @@ void use_cache_in(const fs::path& dir) {
   cache::use_disk_cache(s);
 }
 
-/// A redis-server of the benchmark's own on a unix socket; pid -1 when it is not installed.
-struct Redis {
-  pid_t pid = -1;
-  fs::path socket;
-};
-
-Redis& redis() {
-  static Redis r = [] {
-    Redis started;
-    if (std::system("command -v redis-server >/dev/null 2>&1") != 0) {
-      return started;
-    }
-    started.socket = cache_dir() / "redis.sock";
-    fs::create_directories(cache_dir());
-    started.pid = fork();
-    if (started.pid == 0) {
-      execlp("redis-server", "redis-server", "--port", "0", "--unixsocket", started.socket.c_str(),
-             "--save", "", "--appendonly", "no", "--dir", cache_dir().c_str(),
-             static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    for (int i = 0; i < 500 && !fs::exists(started.socket); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return started;
-  }();
-  return r;
+/// A redis-server of the benchmark's own (the tests' RedisServer), started on first use; null
+/// when redis-server is not installed. Stopped at exit.
+kjit::test::RedisServer* redis() {
+  static const std::unique_ptr<kjit::test::RedisServer> server =
+      kjit::test::have_redis() ? std::make_unique<kjit::test::RedisServer>(cache_dir() / "redis")
+                               : nullptr;
+  return server.get();
 }
 
 void use_remote(bool on) {
   cache::RemoteSettings r;
   if (on) {
-    r.address = cache::parse_remote_address("unix://" + redis().socket.string(), "benchmark");
+    r.address = cache::parse_remote_address(redis()->socket_url(), "benchmark");
     r.timeout = std::chrono::milliseconds(2000);
   }
   cache::use_remote_tier(r);
@@ -155,7 +132,7 @@ void warm(benchmark::State& state) {
 }
 
 void remote(benchmark::State& state) {
-  if (redis().pid < 0) {
+  if (redis() == nullptr) {
     state.SkipWithError("redis-server is not installed");
     return;
   }
@@ -235,9 +212,8 @@ int main(int argc, char** argv) {
   std::printf("device: %s\n", device().info().id().c_str());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  if (redis().pid > 0) {
-    kill(redis().pid, SIGKILL);
-    waitpid(redis().pid, nullptr, 0);
+  if (redis() != nullptr) {
+    redis()->stop();
   }
   fs::remove_all(cache_dir());
   return 0;
