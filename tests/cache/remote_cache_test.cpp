@@ -65,16 +65,20 @@ class RemoteCacheTest : public DeviceTest {
   void become_node(const std::string& name, const std::string& url,
                    std::chrono::milliseconds timeout = std::chrono::milliseconds(2000),
                    std::optional<std::string> key = std::nullopt) {
-    cache::CacheSettings s;
-    s.user_dir = dir_ / "nodes" / name;
-    cache::use_disk_cache(s);
     cache::RemoteSettings r;
     if (!url.empty()) {
       r.address = cache::parse_remote_address(url, "test");
     }
     r.timeout = timeout;
     r.key = std::move(key);
-    cache::use_remote_tier(r);
+    become_node(name, std::move(r));
+  }
+  /// The same with the remote tier's settings in full.
+  void become_node(const std::string& name, cache::RemoteSettings remote) {
+    cache::CacheSettings s;
+    s.user_dir = dir_ / "nodes" / name;
+    cache::use_disk_cache(s);
+    cache::use_remote_tier(std::move(remote));
   }
 
   /// Loads program scaled<salt> afresh and counts its wrong outputs.
@@ -434,14 +438,11 @@ TEST_F(RemoteCacheTest, AWaiterCompilesItselfPastTheWaitBound) {
   // A holder that renews its lease and never publishes (a compile that hangs).
   (void)server_->cli(fmt::format("DEL {}", names[0]));
   ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} stuck NX PX 600000", hex)), "OK\n");
-  cache::CacheSettings disk;
-  disk.user_dir = dir_ / "nodes" / "b";
-  cache::use_disk_cache(disk);
   cache::RemoteSettings r;
   r.address = cache::parse_remote_address(server_->url(), "test");
   r.timeout = std::chrono::milliseconds(2000);
   r.wait = std::chrono::milliseconds(300);
-  cache::use_remote_tier(r);
+  become_node("b", std::move(r));
   const CacheStats before = cache_stats();
   EXPECT_EQ(run_program(90), 0);
   const CacheStats after = cache_stats();
