@@ -7,10 +7,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 exe="$(mktemp -d)/nvrtc_scaling"
 g++ -O2 -std=c++20 "$root/benchmarks/probes/nvrtc_scaling.cpp" -I"$cuda/include" \
+  -DCUDA_INCLUDE="\"$cuda/include\"" \
   -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc -pthread -o "$exe"
 prelude="$root/src/backends/cuda/prelude/cuda_prelude.h"
 echo "$(nproc) CPUs"
 for n in 1 2 4 8 16; do "$exe" "$n" "$prelude"; done
+for n in 1 2 4 8 16; do "$exe" "$n" "$prelude" --fork; done
 for k in 1 2 4 8 16; do
   start=$(date +%s%N)
   for i in $(seq 1 "$k"); do "$exe" 1 "$prelude" --count $((32 / k)) --salt $((i * 100)) & done
