@@ -320,6 +320,15 @@ CompileIsolation compile_isolation() {
                                  get("KJIT_COMPILE_TIMEOUT").value_or(""));
 }
 
+bool parse_compile_fork(std::string_view text) {
+  return choose<bool>(text, {{"", true}, {"auto", true}, {"off", false}}, "KJIT_COMPILE_FORK",
+                      "is not a way to run concurrent compiles; use 'auto' (the default) or 'off'");
+}
+
+bool compile_fork() {
+  return parse_compile_fork(get("KJIT_COMPILE_FORK").value_or(""));
+}
+
 std::optional<std::filesystem::path> compile_helper() {
   const auto value = get("KJIT_COMPILE_HELPER");
   if (!value || trim(*value).empty()) {

@@ -100,6 +100,11 @@ struct CompileIsolation {
 /// else, and for a timeout with KJIT_COMPILE_ISOLATION=none.
 CompileIsolation compile_isolation();
 CompileIsolation parse_compile_isolation(std::string_view isolation, std::string_view timeout);
+/// KJIT_COMPILE_FORK: "auto" (the default when unset or empty) runs concurrent compiles of a
+/// compiler that compiles one program at a time in a process in forked processes; "off" keeps
+/// them in this process. ConfigError for anything else.
+bool compile_fork();
+bool parse_compile_fork(std::string_view text);
 /// KJIT_COMPILE_HELPER: the kjit-compile executable (an absolute path), or nullopt to use the
 /// one installed beside libkjit. ConfigError for a relative path.
 std::optional<std::filesystem::path> compile_helper();

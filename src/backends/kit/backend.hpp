@@ -106,6 +106,11 @@ class Compiler {
   virtual std::vector<std::string> loadable_targets() { return {}; }
   /// Throws CompileError / KernelNotFoundError.
   virtual Binary compile(const CompileRequest& request) = 0;
+  /// The library this compiler runs in process when it compiles one program at a time there,
+  /// however many threads call it ("nvrtc"); nullptr (the default) when compiles on several
+  /// threads run at once. Concurrent compiles of a named library run in forked processes
+  /// (core/forked_compiles.hpp), which then share none of its locks.
+  virtual const char* serial_library() const { return nullptr; }
 };
 
 /// Where one kernel parameter lives in the kernel's argument block.
