@@ -22,6 +22,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 namespace kjit::test {
@@ -562,6 +563,65 @@ TEST_F(RemoteCacheTest, AKeyFileMustBeLongAndPrivate) {
   const auto shorter = expect_throw<ConfigError>([&] { (void)cache::read_key_file(file, "V"); });
   EXPECT_NE(std::string(shorter.what()).find("5 bytes"), std::string::npos) << shorter.what();
   EXPECT_THROW((void)cache::read_key_file(dir_ / "none", "V"), ConfigError);
+}
+
+/// The public call sets the tier as the environment would, with the same checks; a bad option
+/// leaves the tier as it was, and an empty URL turns it off.
+TEST_F(RemoteCacheTest, AProgramSetsTheTierItselfAndBadOptionsLeaveItAsItWas) {
+  start_server({"--requirepass", "fleet-secret-pw"});
+  const std::string url = server_->url(":fleet-secret-pw@");
+  const fs::path key = dir_ / "fleet.key";
+  std::ofstream(key) << std::string(48, 'q');
+  fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
+  cache::CacheSettings disk;
+  disk.user_dir = dir_ / "nodes" / "a";
+  cache::use_disk_cache(disk);
+  RemoteCacheOptions good;
+  good.url = url;
+  good.timeout = std::chrono::milliseconds(2000);
+  good.key_file = key;
+  set_remote_cache(good);
+  EXPECT_EQ(cache_config().remote.find("fleet-secret-pw"), std::string::npos)
+      << cache_config().remote;
+  EXPECT_NE(cache_config().remote.find("127.0.0.1"), std::string::npos) << cache_config().remote;
+  const CacheStats before = cache_stats();
+  EXPECT_EQ(run_program(30), 0);
+  EXPECT_EQ(cache_stats().remote_stored - before.remote_stored, 1U);
+
+  // Each bad option is a ConfigError naming it, and the tier stays.
+  const auto options = [&](const std::function<void(RemoteCacheOptions&)>& change) {
+    RemoteCacheOptions o;
+    o.url = url;
+    change(o);
+    return o;
+  };
+  const std::vector<std::pair<RemoteCacheOptions, std::string>> bad = {
+      {options([](auto& o) { o.url = "http://127.0.0.1:1"; }), "RemoteCacheOptions::url"},
+      {options([](auto& o) { o.timeout = std::chrono::milliseconds(0); }),
+       "RemoteCacheOptions::timeout"},
+      {options([](auto& o) { o.wait = std::chrono::hours(2); }), "RemoteCacheOptions::wait"},
+      {options([&](auto& o) { o.key_file = dir_ / "none.key"; }), "RemoteCacheOptions::key_file"},
+  };
+  for (const auto& [option, named] : bad) {
+    const auto e = expect_throw<ConfigError>([&] { set_remote_cache(option); });
+    EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+  }
+  disk.user_dir = dir_ / "nodes" / "b";
+  cache::use_disk_cache(disk);
+  const CacheStats b = cache_stats();
+  EXPECT_EQ(run_program(30), 0);
+  EXPECT_EQ(cache_stats().remote_hits - b.remote_hits, 1U) << "the signed entry, with the key";
+  EXPECT_EQ(cache_stats().compiles, b.compiles);
+
+  // An empty URL turns the tier off: a fresh node compiles, and the store is not asked.
+  set_remote_cache({});
+  EXPECT_EQ(cache_config().remote, "");
+  disk.user_dir = dir_ / "nodes" / "c";
+  cache::use_disk_cache(disk);
+  const CacheStats c = cache_stats();
+  EXPECT_EQ(run_program(30), 0);
+  EXPECT_EQ(cache_stats().compiles - c.compiles, 1U);
+  EXPECT_EQ(cache_stats().remote_misses, c.remote_misses);
 }
 
 /// Separate processes on libkjit.so, configured by the environment alone: the second "node"

@@ -1,6 +1,7 @@
 // kjit::cache_stats() and kjit::cache_config(): the public view of the disk cache.
 #include "core/cache/cache_counters.hpp"
 #include "core/cache/disk_cache.hpp"
+#include "core/cache/remote_tier.hpp"
 #include "core/embedded_entries.hpp"
 
 #include <kjit/cache.hpp>
@@ -43,7 +44,12 @@ CacheConfig cache_config() {
   c.read_only_directories = s.read_only_dirs;
   c.max_bytes = s.max_bytes.value_or(0);
   c.embedded_entries = detail::embedded_entry_count();
+  c.remote = detail::cache::remote_tier().address();
   return c;
+}
+
+void set_remote_cache(const RemoteCacheOptions& options) {
+  detail::cache::use_remote_tier(detail::cache::RemoteSettings::from_options(options));
 }
 
 }  // namespace kjit

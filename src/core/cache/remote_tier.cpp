@@ -19,6 +19,18 @@ namespace kjit::detail::cache {
 
 namespace {
 
+constexpr int kMostTimeoutMs = 60000;
+constexpr int kMostWaitMs = 3600000;
+
+/// `ms`, or a ConfigError naming `setting` when it is outside [1, most].
+std::chrono::milliseconds checked_ms(std::chrono::milliseconds ms, const char* setting, int most) {
+  if (ms.count() < 1 || ms.count() > most) {
+    throw ConfigError(fmt::format("kjit: {} = {} ms is not a number of milliseconds (1 to {})",
+                                  setting, ms.count(), most));
+  }
+  return ms;
+}
+
 /// A variable's milliseconds, `fallback` when it is unset; ConfigError outside [1, most].
 std::chrono::milliseconds milliseconds_from(const char* variable, int most,
                                             std::chrono::milliseconds fallback) {
@@ -41,10 +53,23 @@ RemoteSettings RemoteSettings::from_environment() {
   if (const auto url = environment::get("KJIT_CACHE_REMOTE"); url && !url->empty()) {
     s.address = parse_remote_address(*url, "KJIT_CACHE_REMOTE");
   }
-  s.timeout = milliseconds_from("KJIT_CACHE_REMOTE_TIMEOUT_MS", 60000, s.timeout);
-  s.wait = milliseconds_from("KJIT_CACHE_REMOTE_WAIT_MS", 3600000, s.wait);
+  s.timeout = milliseconds_from("KJIT_CACHE_REMOTE_TIMEOUT_MS", kMostTimeoutMs, s.timeout);
+  s.wait = milliseconds_from("KJIT_CACHE_REMOTE_WAIT_MS", kMostWaitMs, s.wait);
   if (const auto file = environment::get("KJIT_CACHE_REMOTE_KEY"); file && !file->empty()) {
     s.key = read_key_file(*file, "KJIT_CACHE_REMOTE_KEY");
+  }
+  return s;
+}
+
+RemoteSettings RemoteSettings::from_options(const RemoteCacheOptions& options) {
+  RemoteSettings s;
+  if (!options.url.empty()) {
+    s.address = parse_remote_address(options.url, "RemoteCacheOptions::url");
+  }
+  s.timeout = checked_ms(options.timeout, "RemoteCacheOptions::timeout", kMostTimeoutMs);
+  s.wait = checked_ms(options.wait, "RemoteCacheOptions::wait", kMostWaitMs);
+  if (!options.key_file.empty()) {
+    s.key = read_key_file(options.key_file, "RemoteCacheOptions::key_file");
   }
   return s;
 }

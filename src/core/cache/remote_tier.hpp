@@ -9,6 +9,8 @@
 #include "core/cache/entry_signing.hpp"
 #include "core/cache/remote_store.hpp"
 
+#include <kjit/cache.hpp>
+
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -36,6 +38,8 @@ struct RemoteSettings {
   /// KJIT_CACHE_REMOTE_KEY; ConfigError
   /// when one is malformed (or the key file is short or open to others).
   static RemoteSettings from_environment();
+  /// From the program's options (kjit::set_remote_cache), with the same checks.
+  static RemoteSettings from_options(const RemoteCacheOptions& options);
 };
 
 class RemoteTier {
