@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -418,15 +419,67 @@ TEST_F(RemoteCacheTest, AHolderKilledMidCompileIsTakenOverAndNoProcessHangs) {
   EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "") << "every lease ended";
 }
 
-TEST_F(RemoteCacheTest, ACompileThatFailsEndsItsLeaseAtOnce) {
+/// A failed compile's lease becomes a mark for a while: the processes that miss the key then
+/// compile it at once, each meeting the error, instead of taking the lease one after another.
+TEST_F(RemoteCacheTest, ACompileThatFailsMarksItsLeaseAndTheNextProcessCompilesAtOnce) {
   start_server();
   become_node("a", server_->url());
   std::ofstream(dir_ / "src" / "broken.cu") << "__global__ void broken(int* p) { p[0] = nope; }\n";
-  EXPECT_THROW((void)Program::from_file(dir_ / "src" / "broken.cu").kernel<int*>("broken", device),
-               CompileError);
-  EXPECT_EQ(cache_stats().remote_leases >= 1, true);
-  EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "")
-      << "the lease ended with the error";
+  const auto compile_broken = [&] {
+    (void)Program::from_file(dir_ / "src" / "broken.cu").kernel<int*>("broken", device);
+  };
+  const CacheStats before = cache_stats();
+  EXPECT_THROW(compile_broken(), CompileError);
+  EXPECT_EQ(cache_stats().remote_leases - before.remote_leases, 1U);
+  const std::string leases = server_->cli("--scan --pattern 'kjit:lease:*'");
+  ASSERT_EQ(std::count(leases.begin(), leases.end(), '\n'), 1) << leases;
+  const std::string lease = leases.substr(0, leases.size() - 1);
+  EXPECT_EQ(server_->cli("GET " + lease), "failed\n");
+  const long long ttl = std::stoll(server_->cli("PTTL " + lease));
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 30000);
+
+  cache::RemoteSettings r;
+  r.address = cache::parse_remote_address(server_->url(), "test");
+  r.timeout = std::chrono::milliseconds(2000);
+  r.wait = std::chrono::milliseconds(5000);  // a waiter would poll for seconds
+  become_node("b", std::move(r));
+  const CacheStats b = cache_stats();
+  const long long gets = server_->calls("get");
+  EXPECT_THROW(compile_broken(), CompileError);
+  EXPECT_LE(server_->calls("get") - gets, 2) << "the entry's read and the lease's, no polling";
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.remote_leases, b.remote_leases) << "no lease taken while the mark stands";
+  EXPECT_EQ(after.remote_waits, b.remote_waits);
+  EXPECT_EQ(after.remote_takeovers, b.remote_takeovers);
+}
+
+/// A mark left by a failure that was the holder's alone (its machine ran out of memory): the
+/// next process compiles at once, succeeds, and publishes for every other.
+TEST_F(RemoteCacheTest, AProgramWhoseMarkedCompileWorksHereIsPublished) {
+  start_server();
+  become_node("a", server_->url());
+  EXPECT_EQ(run_program(33), 0);
+  const std::vector<std::string> names = server_->entry_names();
+  ASSERT_EQ(names.size(), 1U);
+  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  (void)server_->cli(fmt::format("DEL {}", names[0]));
+  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} failed PX 600000", hex)), "OK\n");
+  cache::RemoteSettings r;
+  r.address = cache::parse_remote_address(server_->url(), "test");
+  r.timeout = std::chrono::milliseconds(2000);
+  r.wait = std::chrono::milliseconds(5000);  // a waiter would poll for seconds
+  become_node("b", std::move(r));
+  const CacheStats before = cache_stats();
+  const long long gets = server_->calls("get");
+  EXPECT_EQ(run_program(33), 0);
+  EXPECT_LE(server_->calls("get") - gets, 2) << "the entry's read and the lease's, no polling";
+  const CacheStats after = cache_stats();
+  EXPECT_EQ(after.compiles - before.compiles, 1U);
+  EXPECT_EQ(after.remote_waits, before.remote_waits);
+  EXPECT_EQ(after.remote_leases, before.remote_leases);
+  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U);
+  EXPECT_EQ(server_->entry_names().size(), 1U);
 }
 
 TEST_F(RemoteCacheTest, AWaiterCompilesItselfPastTheWaitBound) {

@@ -94,15 +94,16 @@ class RemoteLease {
   RemoteLease() = default;
   RemoteLease(const RemoteLease&) = delete;
   RemoteLease& operator=(const RemoteLease&) = delete;
-  ~RemoteLease() { end(); }
+  /// Left without end(): the compile failed (or never ran), and waiters should not wait on it.
+  ~RemoteLease() { end(true); }
   void may_hold(RemoteTier& tier, const CacheKey& key) {
     tier_ = &tier;
     key_ = key;
   }
   /// Ends it now (no-op when this process holds none).
-  void end() noexcept {
+  void end(bool failed = false) noexcept {
     if (tier_ != nullptr && key_) {
-      tier_->abandon(*key_);
+      tier_->abandon(*key_, failed);
     }
     tier_ = nullptr;
   }

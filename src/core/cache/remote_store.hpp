@@ -55,6 +55,12 @@ class RemoteStore {
                            std::chrono::milliseconds ttl) = 0;
   /// Ends the lease if `token` holds it.
   virtual void release_lease(const std::string& key, const std::string& token) = 0;
+  /// Turns the lease `token` holds into a mark that says its compile failed, for `ttl`: no one
+  /// can take the lease meanwhile, and waiters compile at once instead of one after another.
+  virtual void mark_failed(const std::string& key, const std::string& token,
+                           std::chrono::milliseconds ttl) = 0;
+  /// True when the lease on `key` is such a mark.
+  virtual bool marked_failed(const std::string& key) = 0;
 };
 
 /// Connects to the store at `address`, waiting at most `timeout` for the connection and for each

@@ -261,6 +261,9 @@ std::optional<backend::Binary> RemoteTier::fetch(const CacheKey& key) {
       }
       return std::move(again.binary);
     }
+    if (marked_failed(key)) {  // its holder's compile failed: this process compiles it now
+      return std::nullopt;
+    }
     if (Clock::now() - start > wait_bound()) {
       const std::lock_guard lock(mutex_);
       if (!std::exchange(wait_reported_, true)) {
@@ -301,17 +304,35 @@ bool RemoteTier::publish(const CacheKey& key, const backend::Binary& binary) {
   return stored;
 }
 
-void RemoteTier::abandon(const CacheKey& key) {
+void RemoteTier::abandon(const CacheKey& key, bool failed) {
   const std::lock_guard lock(mutex_);
-  release_lease(key);
+  release_lease(key, failed);
 }
 
-void RemoteTier::release_lease(const CacheKey& key) {
+bool RemoteTier::marked_failed(const CacheKey& key) {
+  const std::lock_guard lock(mutex_);
+  RemoteStore* s = store();
+  if (s == nullptr) {
+    return false;
+  }
+  try {
+    return s->marked_failed(key.hex);
+  } catch (const RemoteStoreFailure& f) {
+    fail(f);
+    return false;
+  }
+}
+
+void RemoteTier::release_lease(const CacheKey& key, bool failed) {
   if (leases_.erase(key.hex) == 0 || store_ == nullptr) {
     return;
   }
   try {
-    store_->release_lease(key.hex, token_);
+    if (failed) {
+      store_->mark_failed(key.hex, token_, settings_.failure_mark);
+    } else {
+      store_->release_lease(key.hex, token_);
+    }
   } catch (const RemoteStoreFailure& f) {
     if (!f.no_permission) {  // may not release: it ends by itself
       fail(f);

@@ -33,6 +33,9 @@ struct RemoteSettings {
   /// How much longer than this process's own mean compile a process waits for another's compile
   /// before compiling itself (KJIT_CACHE_REMOTE_WAIT_MS).
   std::chrono::milliseconds wait{10000};
+  /// How long a failed compile's mark stays on its lease: meanwhile, every process that misses
+  /// the key compiles it at once (and meets the error itself) instead of waiting its turn.
+  std::chrono::milliseconds failure_mark{30000};
 
   /// From KJIT_CACHE_REMOTE, KJIT_CACHE_REMOTE_TIMEOUT_MS, KJIT_CACHE_REMOTE_WAIT_MS and
   /// KJIT_CACHE_REMOTE_KEY; ConfigError
@@ -61,9 +64,10 @@ class RemoteTier {
   /// Stores `binary` under `key` for every process that shares the store, and ends this
   /// process's lease on it. True when the store took it.
   bool publish(const CacheKey& key, const backend::Binary& binary);
-  /// Ends this process's lease on `key`, if it holds one (its compile failed), so that a
-  /// waiter takes over at once.
-  void abandon(const CacheKey& key);
+  /// Ends this process's lease on `key`, if it holds one, so that a waiter takes over at once;
+  /// `failed`: its compile failed, and the lease becomes a mark that lets every waiter compile
+  /// at once (and meet the error itself) rather than one after another.
+  void abandon(const CacheKey& key, bool failed = false);
 
  private:
   enum class Found { entry, missing, bad, off };
@@ -76,8 +80,11 @@ class RemoteTier {
   /// The connected store, or nullptr when there is none or it failed. Called under mutex_.
   RemoteStore* store();
   void fail(const RemoteStoreFailure& failure);
-  /// Ends this process's lease on `key`, if it holds one. Called under mutex_.
-  void release_lease(const CacheKey& key);
+  /// Ends this process's lease on `key`, if it holds one (marking it `failed`). Called under
+  /// mutex_.
+  void release_lease(const CacheKey& key, bool failed = false);
+  /// True when the lease on `key` marks a failed compile.
+  bool marked_failed(const CacheKey& key);
   Read read(const CacheKey& key, bool count_miss, bool count_hit = true);
   Leased take_lease(const CacheKey& key);
   /// The renewer thread's loop: renews every lease held, a quarter of a lease apart, on a

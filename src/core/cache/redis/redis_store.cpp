@@ -1,6 +1,7 @@
 // The Redis store: RemoteStore on the plug-in libkjit_redis.so (redis_abi.h), opened on first
 // use. Entries are plain strings under "kjit:entry:<key>"; the lease on compiling a key is
-// "kjit:lease:<key>", holding its holder's token and ending by itself (SET NX PX).
+// "kjit:lease:<key>", holding its holder's token and ending by itself (SET NX PX); a holder whose
+// compile failed leaves "failed" there for a while.
 #include "core/cache/redis/redis_abi.h"
 #include "core/cache/remote_store.hpp"
 #include "support/dynamic_library.hpp"
@@ -147,9 +148,26 @@ class RedisStore final : public RemoteStore {
     (void)run({"EVAL", kRelease, "1", name, token}, "EVAL (release a lease)");
   }
 
+  void mark_failed(const std::string& key, const std::string& token,
+                   std::chrono::milliseconds ttl) override {
+    static constexpr std::string_view kMark =
+        "if redis.call('get', KEYS[1]) == ARGV[1] then "
+        "return redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) else return 0 end";
+    const std::string name = lease_name(key);
+    const std::string ms = std::to_string(ttl.count());
+    (void)run({"EVAL", kMark, "1", name, token, kFailedMark, ms}, "EVAL (mark a failed compile)");
+  }
+
+  bool marked_failed(const std::string& key) override {
+    const Answer r = run({"GET", lease_name(key)}, "GET (a lease)");
+    return r.kind == KJIT_REDIS_STRING && r.text == kFailedMark;
+  }
+
  private:
   static std::string entry_name(const std::string& key) { return "kjit:entry:" + key; }
   static std::string lease_name(const std::string& key) { return "kjit:lease:" + key; }
+  /// A lease's value once its holder's compile failed (a holder's token is "<pid>-<hex>").
+  static constexpr std::string_view kFailedMark = "failed";
 
   /// Runs a command; RemoteStoreFailure when there is no reply or the server refused it.
   Answer run(const std::vector<std::string_view>& args, const char* what) {
