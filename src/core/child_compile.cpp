@@ -2,6 +2,7 @@
 
 #include "core/forked_compiles.hpp"
 #include "core/tooling/compile_wire.hpp"
+#include "support/descriptor_io.hpp"
 #include "support/dynamic_library.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -168,6 +170,15 @@ std::optional<int> reap(pid_t pid) {
   }
 }
 
+/// A connected pair of sockets, closed on exec; BackendError saying what they were `for_what`.
+std::array<int, 2> socket_pair(std::string_view for_what) {
+  std::array<int, 2> sockets{-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets.data()) != 0) {
+    throw BackendError(fmt::format("kjit: socketpair() for {}: {}", for_what, errno_text(errno)));
+  }
+  return sockets;
+}
+
 std::string with_stderr(std::string text, const std::string& child_stderr) {
   if (!child_stderr.empty()) {
     text += "\nits stderr:\n";
@@ -206,11 +217,7 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
   const Clock::time_point deadline = timeout ? Clock::now() + *timeout : kNever;
   const std::vector<std::uint8_t> message = wire::encode_request(target, request);
 
-  std::array<int, 2> sockets{-1, -1};
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets.data()) != 0) {
-    throw BackendError(
-        fmt::format("kjit: socketpair() for the compile helper: {}", errno_text(errno)));
-  }
+  const std::array<int, 2> sockets = socket_pair("the compile helper");
   FileDescriptor parent_end(sockets[0]);
   FileDescriptor child_end(sockets[1]);
   std::array<int, 2> pipe{-1, -1};
@@ -283,27 +290,12 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
 
 namespace {
 
-/// Sends all of `bytes` on `socket`; false when the other end is gone.
-bool send_all(int socket, std::span<const std::uint8_t> bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::send(socket, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 /// The forked child's whole life: compile, send the reply's length and the reply, and leave
 /// without running the parent's exit handlers or destructors.
 [[noreturn]] void forked_child(int socket, spdlog::logger& logger, backend::Compiler& compiler,
                                const backend::CompileRequest& request) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ::signal(SIGPIPE, SIG_IGN);  // a parent that is gone is a failed write, not a signal
   logger.set_level(spdlog::level::off);
   std::vector<std::uint8_t> reply;
   try {
@@ -314,7 +306,7 @@ bool send_all(int socket, std::span<const std::uint8_t> bytes) {
   const std::uint64_t size = reply.size();
   std::array<std::uint8_t, sizeof size> header{};
   std::memcpy(header.data(), &size, sizeof size);
-  const bool sent = send_all(socket, header) && send_all(socket, reply);
+  const bool sent = write_all(socket, header) && write_all(socket, reply);
   ::_exit(sent ? 0 : 1);
 }
 
@@ -346,11 +338,7 @@ std::vector<std::uint8_t> read_forked_reply(int socket) {
 
 backend::Binary compile_in_fork(backend::Compiler& compiler, const backend::CompileRequest& request,
                                 const std::string& target, std::shared_mutex& gate) {
-  std::array<int, 2> sockets{-1, -1};
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets.data()) != 0) {
-    throw BackendError(
-        fmt::format("kjit: socketpair() for a forked compile: {}", errno_text(errno)));
-  }
+  const std::array<int, 2> sockets = socket_pair("a forked compile");
   FileDescriptor parent_end(sockets[0]);
   FileDescriptor child_end(sockets[1]);
   spdlog::logger& logger = log();  // made here: the child must not be the first to ask

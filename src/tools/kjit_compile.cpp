@@ -4,6 +4,7 @@
 // error or a hang here costs the host program one compile; the host reads the exit status.
 #include "core/tooling/compile_wire.hpp"
 #include "core/tooling/offline_compilers.hpp"
+#include "support/descriptor_io.hpp"
 
 #include <unistd.h>
 
@@ -14,34 +15,6 @@
 #include <vector>
 
 namespace {
-
-std::vector<std::uint8_t> read_all(int fd) {
-  std::vector<std::uint8_t> bytes;
-  std::vector<std::uint8_t> chunk(std::size_t{64} * 1024);
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n > 0) {
-      bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
-    } else if (n == 0 || errno != EINTR) {
-      return bytes;
-    }
-  }
-}
-
-bool write_all(int fd, const std::vector<std::uint8_t>& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 std::vector<std::uint8_t> compile(const std::vector<std::uint8_t>& message) {
   try {
@@ -63,7 +36,8 @@ int main() {
         stderr);
     return 2;
   }
-  const bool written = write_all(STDOUT_FILENO, compile(read_all(STDIN_FILENO)));
+  const bool written =
+      kjit::detail::write_all(STDOUT_FILENO, compile(kjit::detail::read_all(STDIN_FILENO)));
   std::fflush(stderr);
   // _exit: the reply is out, and the compilers' static destructors would only cost time.
   ::_exit(written ? 0 : 1);
