@@ -6,7 +6,7 @@
 // TRIM=1 returns this process's free memory to the system before forking. Built and run by hand:
 //   g++ -O2 -std=c++20 nvrtc_fork_cost.cpp -I$CUDA/include -DCUDA_INCLUDE="\"$CUDA/include\"" \
 //     -L$CUDA/lib64 -Wl,-rpath,$CUDA/lib64 -lnvrtc -o nvrtc_fork_cost
-#include <nvrtc.h>
+#include "nvrtc_probe_program.hpp"
 
 #include <malloc.h>
 #include <sys/resource.h>
@@ -38,23 +38,7 @@ long faults() {
 }
 
 void compile(int salt) {
-  const std::string source =
-      "extern \"C\" __global__ void k(float* x, int n) {\n"
-      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) x[i] = x[i] * " +
-      std::to_string(salt) + ".0f + 1.0f;\n}\n";
-  const char* headers[] = {prelude.c_str()};
-  const char* names[] = {"kjit_cuda_prelude.h"};
-  nvrtcProgram p = nullptr;
-  nvrtcCreateProgram(&p, source.c_str(), "k.cu", 1, headers, names);
-  const char* options[] = {"--gpu-architecture=sm_90", "-std=c++20",
-                           "--pre-include=kjit_cuda_prelude.h", "-lineinfo",
-                           "--include-path=" CUDA_INCLUDE};
-  if (nvrtcCompileProgram(p, 5, options) != NVRTC_SUCCESS) {
-    std::fprintf(stderr, "nvrtcCompileProgram failed\n");
-    std::exit(1);
-  }
-  nvrtcDestroyProgram(&p);
+  compile_probe_program(prelude, salt);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // `nvrtc_scaling N PRELUDE --fork` spreads them over N processes forked from this one after
 // NVRTC has compiled a first program here, so that the children find it loaded and warm.
 // Built and run by scripts/nvrtc-scaling.sh; needs only NVRTC's header and library (no GPU).
-#include <nvrtc.h>
+#include "nvrtc_probe_program.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -33,30 +33,7 @@ double cpu_seconds() {
 std::string prelude;
 
 void compile(int salt) {
-  const std::string source =
-      "extern \"C\" __global__ void k(float* x, int n) {\n"
-      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) x[i] = x[i] * " +
-      std::to_string(salt) + ".0f + 1.0f;\n}\n";
-  const char* headers[] = {prelude.c_str()};
-  const char* names[] = {"kjit_cuda_prelude.h"};
-  nvrtcProgram p = nullptr;
-  if (nvrtcCreateProgram(&p, source.c_str(), "k.cu", 1, headers, names) != NVRTC_SUCCESS) {
-    std::fprintf(stderr, "nvrtcCreateProgram failed\n");
-    std::exit(1);
-  }
-  const char* options[] = {"--gpu-architecture=sm_90", "-std=c++20",
-                           "--pre-include=kjit_cuda_prelude.h", "-lineinfo",
-                           "--include-path=" CUDA_INCLUDE};
-  if (nvrtcCompileProgram(p, 5, options) != NVRTC_SUCCESS) {
-    std::size_t size = 0;
-    nvrtcGetProgramLogSize(p, &size);
-    std::string log(size, '\0');
-    nvrtcGetProgramLog(p, log.data());
-    std::fprintf(stderr, "nvrtcCompileProgram failed:\n%s\n", log.c_str());
-    std::exit(1);
-  }
-  nvrtcDestroyProgram(&p);
+  compile_probe_program(prelude, salt);
 }
 
 }  // namespace
