@@ -83,6 +83,30 @@ class RemoteCacheTest : public DeviceTest {
     cache::use_remote_tier(std::move(remote));
   }
 
+  /// The tier at `url` with a wait bound of `wait` (and become_node's long timeout).
+  [[nodiscard]] static cache::RemoteSettings waiting(const std::string& url,
+                                                     std::chrono::milliseconds wait) {
+    cache::RemoteSettings r;
+    r.address = cache::parse_remote_address(url, "test");
+    r.timeout = std::chrono::milliseconds(2000);
+    r.wait = wait;
+    return r;
+  }
+
+  /// Program scaled<salt> compiled and published by node "a", then its entry deleted from the
+  /// store: a key that a holder could be compiling. Its hex ("" after a failed expectation).
+  std::string key_without_entry(int salt) {
+    become_node("a", server_->url());
+    EXPECT_EQ(run_program(salt), 0);
+    const std::vector<std::string> names = server_->entry_names();
+    EXPECT_EQ(names.size(), 1U);
+    if (names.size() != 1) {
+      return {};
+    }
+    (void)server_->cli(fmt::format("DEL {}", names[0]));
+    return names[0].substr(std::string("kjit:entry:").size());
+  }
+
   /// Loads program scaled<salt> afresh and counts its wrong outputs.
   int run_program(int salt) {
     const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
@@ -310,13 +334,9 @@ TEST_F(RemoteCacheTest, AProcessWaitsForTheLeaseHoldersEntryInsteadOfCompiling) 
 
 TEST_F(RemoteCacheTest, ALeaseWhoseHolderDiedIsTakenOverAndReleased) {
   start_server();
-  become_node("a", server_->url());
-  EXPECT_EQ(run_program(31), 0);
-  const std::vector<std::string> names = server_->entry_names();
-  ASSERT_EQ(names.size(), 1U);
-  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  const std::string hex = key_without_entry(31);
+  ASSERT_FALSE(hex.empty());
   // A holder that died mid-compile: no entry, and a lease nobody renews.
-  (void)server_->cli(fmt::format("DEL {}", names[0]));
   ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} dead NX PX 2000", hex)), "OK\n");
   become_node("b", server_->url());
   const CacheStats before = cache_stats();
@@ -439,11 +459,8 @@ TEST_F(RemoteCacheTest, ACompileThatFailsMarksItsLeaseAndTheNextProcessCompilesA
   EXPECT_GT(ttl, 0);
   EXPECT_LE(ttl, 30000);
 
-  cache::RemoteSettings r;
-  r.address = cache::parse_remote_address(server_->url(), "test");
-  r.timeout = std::chrono::milliseconds(2000);
-  r.wait = std::chrono::milliseconds(5000);  // a waiter would poll for seconds
-  become_node("b", std::move(r));
+  // A waiter would poll for seconds.
+  become_node("b", waiting(server_->url(), std::chrono::milliseconds(5000)));
   const CacheStats b = cache_stats();
   const long long gets = server_->calls("get");
   EXPECT_THROW(compile_broken(), CompileError);
@@ -458,18 +475,11 @@ TEST_F(RemoteCacheTest, ACompileThatFailsMarksItsLeaseAndTheNextProcessCompilesA
 /// next process compiles at once, succeeds, and publishes for every other.
 TEST_F(RemoteCacheTest, AProgramWhoseMarkedCompileWorksHereIsPublished) {
   start_server();
-  become_node("a", server_->url());
-  EXPECT_EQ(run_program(33), 0);
-  const std::vector<std::string> names = server_->entry_names();
-  ASSERT_EQ(names.size(), 1U);
-  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
-  (void)server_->cli(fmt::format("DEL {}", names[0]));
+  const std::string hex = key_without_entry(33);
+  ASSERT_FALSE(hex.empty());
   ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} failed PX 600000", hex)), "OK\n");
-  cache::RemoteSettings r;
-  r.address = cache::parse_remote_address(server_->url(), "test");
-  r.timeout = std::chrono::milliseconds(2000);
-  r.wait = std::chrono::milliseconds(5000);  // a waiter would poll for seconds
-  become_node("b", std::move(r));
+  // A waiter would poll for seconds.
+  become_node("b", waiting(server_->url(), std::chrono::milliseconds(5000)));
   const CacheStats before = cache_stats();
   const long long gets = server_->calls("get");
   EXPECT_EQ(run_program(33), 0);
@@ -484,19 +494,11 @@ TEST_F(RemoteCacheTest, AProgramWhoseMarkedCompileWorksHereIsPublished) {
 
 TEST_F(RemoteCacheTest, AWaiterCompilesItselfPastTheWaitBound) {
   start_server();
-  become_node("a", server_->url());
-  EXPECT_EQ(run_program(90), 0);
-  const std::vector<std::string> names = server_->entry_names();
-  ASSERT_EQ(names.size(), 1U);
-  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
+  const std::string hex = key_without_entry(90);
+  ASSERT_FALSE(hex.empty());
   // A holder that renews its lease and never publishes (a compile that hangs).
-  (void)server_->cli(fmt::format("DEL {}", names[0]));
   ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} stuck NX PX 600000", hex)), "OK\n");
-  cache::RemoteSettings r;
-  r.address = cache::parse_remote_address(server_->url(), "test");
-  r.timeout = std::chrono::milliseconds(2000);
-  r.wait = std::chrono::milliseconds(300);
-  become_node("b", std::move(r));
+  become_node("b", waiting(server_->url(), std::chrono::milliseconds(300)));
   const CacheStats before = cache_stats();
   EXPECT_EQ(run_program(90), 0);
   const CacheStats after = cache_stats();
