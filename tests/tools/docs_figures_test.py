@@ -19,7 +19,7 @@
 - the README's CUDA table (launch, kernel times against nvcc, vadd bandwidth, transfers) says what
   benchmarks.md's summary of the CUDA runs says, and its cuda section's rows lie in those ranges;
 - the README's comparison with CuPy is what the cupy section measured (to its rounding);
-- the README's time to the first launch on the H100 is what the first-launch-cuda section measured
+- the README's time to the first launch on a GPU is what the first-launch-cuda section measured
   ("about" allowing 10%).
 Exits 1 naming each disagreement."""
 import pathlib
