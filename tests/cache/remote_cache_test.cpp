@@ -1,13 +1,15 @@
 // The remote cache tier on a real redis-server: a program compiled by one "node" (a process's
 // disk cache) loads on another from Redis without a compile; a corrupt remote entry is refused
 // and replaced; a store that is down, stops answering, refuses the password or is full is
-// reported once and every result stays correct.
+// reported once and every result stays correct; settings, signed entries and Redis users.
+// Leases on compiling are in remote_lease_test.cpp.
 #include "cache_support.hpp"
 #include "core/cache/cache_key.hpp"
 #include "core/cache/disk_cache.hpp"
 #include "core/cache/entry_signing.hpp"
 #include "core/cache/remote_tier.hpp"
 #include "redis_server.hpp"
+#include "remote_cache_fixture.hpp"
 #include "test_support.hpp"
 
 #include <kjit/kjit.hpp>
@@ -15,138 +17,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
-#include <cstdio>
-
-#include <atomic>
-#include <csignal>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <thread>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace kjit::test {
 namespace {
 
 namespace fs = std::filesystem;
 namespace cache = detail::cache;
-
-class RemoteCacheTest : public DeviceTest {
- protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped()) {
-      return;
-    }
-    if (!have_redis()) {
-      GTEST_SKIP() << "SKIPPED: redis-server and redis-cli are not installed "
-                      "(scripts/install-deps.sh installs them)";
-    }
-    static std::atomic<int> count{0};
-    dir_ = fs::temp_directory_path() / fmt::format("kjr-{}-{}", getpid(), count++);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "src");
-    std::ofstream(dir_ / "src" / "scale.h") << "#define SCALE 3\n";
-  }
-  void TearDown() override {
-    server_.reset();
-    cache::use_remote_tier({});
-    if (!dir_.empty()) {
-      fs::remove_all(dir_);
-    }
-  }
-
-  void start_server(std::vector<std::string> extra = {}) {
-    server_ = std::make_unique<RedisServer>(dir_ / "redis", std::move(extra));
-  }
-
-  /// Makes this process a fresh node: an empty disk cache of its own and the remote tier at
-  /// `url` (none when empty). The timeout is long where a test is not about timeouts: a test
-  /// machine under load (sanitizers, parallel tests) is not a server that stopped answering.
-  void become_node(const std::string& name, const std::string& url,
-                   std::chrono::milliseconds timeout = std::chrono::milliseconds(2000),
-                   std::optional<std::string> key = std::nullopt) {
-    cache::RemoteSettings r;
-    if (!url.empty()) {
-      r.address = cache::parse_remote_address(url, "test");
-    }
-    r.timeout = timeout;
-    r.key = std::move(key);
-    become_node(name, std::move(r));
-  }
-  /// The same with the remote tier's settings in full.
-  void become_node(const std::string& name, cache::RemoteSettings remote) {
-    cache::CacheSettings s;
-    s.user_dir = dir_ / "nodes" / name;
-    cache::use_disk_cache(s);
-    cache::use_remote_tier(std::move(remote));
-  }
-
-  /// The tier at `url` with a wait bound of `wait` (and become_node's long timeout).
-  [[nodiscard]] static cache::RemoteSettings waiting(const std::string& url,
-                                                     std::chrono::milliseconds wait) {
-    cache::RemoteSettings r;
-    r.address = cache::parse_remote_address(url, "test");
-    r.timeout = std::chrono::milliseconds(2000);
-    r.wait = wait;
-    return r;
-  }
-
-  /// Program scaled<salt> compiled and published by node "a", then its entry deleted from the
-  /// store: a key that a holder could be compiling. Its hex ("" after a failed expectation).
-  std::string key_without_entry(int salt) {
-    become_node("a", server_->url());
-    EXPECT_EQ(run_program(salt), 0);
-    const std::vector<std::string> names = server_->entry_names();
-    EXPECT_EQ(names.size(), 1U);
-    if (names.size() != 1) {
-      return {};
-    }
-    (void)server_->cli(fmt::format("DEL {}", names[0]));
-    return names[0].substr(std::string("kjit:entry:").size());
-  }
-
-  /// Loads program scaled<salt> afresh and counts its wrong outputs.
-  int run_program(int salt) {
-    const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
-    if (!fs::exists(p)) {
-      std::ofstream(p) << scaled_copy_source(salt);
-    }
-    return scaled_copy_mismatches(Program::from_file(p), device, 3, salt, 7U + salt);
-  }
-
-  /// The node's disk entries of programs.
-  [[nodiscard]] std::size_t disk_entries() const {
-    return cache::disk_cache().entries(false).size();
-  }
-
-  /// Starts a cache worker process as node `node` (a disk cache of its own) on the store, for
-  /// programs scaled<from> to scaled<to - 1>.
-  FILE* start_worker(const std::string& node, int from, int to,
-                     const std::string& env = "KJIT_CACHE_REMOTE_TIMEOUT_MS=2000") const {
-    for (int salt = from; salt < to; ++salt) {
-      const fs::path p = dir_ / "src" / fmt::format("scaled{}.cu", salt);
-      if (!fs::exists(p)) {
-        std::ofstream(p) << scaled_copy_source(salt);
-      }
-    }
-    const std::string command = fmt::format(
-        "KJIT_DEVICE=cpu KJIT_CPU_THREADS=1 KJIT_CACHE_DIR='{}' KJIT_CACHE_REMOTE='{}' {} "
-        "exec '{}' '{}' {} {} 2>&1",
-        (dir_ / "nodes" / node).string(), server_->url(), env, KJIT_CACHE_WORKER,
-        (dir_ / "src").string(), from, to);
-    return popen(command.c_str(), "r");
-  }
-  /// The value of "name=N" in a worker's output; -1 when absent.
-  static long long field(const std::string& output, const std::string& name) {
-    const auto at = output.find(name + "=");
-    return at == std::string::npos ? -1 : std::stoll(output.substr(at + name.size() + 1));
-  }
-
-  std::unique_ptr<RedisServer> server_;
-  fs::path dir_;
-};
 
 TEST_F(RemoteCacheTest, AProgramCompiledOnOneNodeLoadsOnAnotherWithoutACompile) {
   start_server();
@@ -299,213 +182,6 @@ TEST_F(RemoteCacheTest, AUnixSocketAndADatabaseNumberWork) {
   EXPECT_EQ(run_program(15), 0);
   EXPECT_EQ(cache_stats().remote_hits - before.remote_hits, 1U);
   EXPECT_EQ(cache_stats().compiles, before.compiles);
-}
-
-TEST_F(RemoteCacheTest, AProcessWaitsForTheLeaseHoldersEntryInsteadOfCompiling) {
-  start_server();
-  become_node("a", server_->url());
-  EXPECT_EQ(run_program(30), 0);
-  const std::vector<std::string> names = server_->entry_names();
-  ASSERT_EQ(names.size(), 1U);
-  const std::string hex = names[0].substr(std::string("kjit:entry:").size());
-  // Another process holds the lease, and publishes its entry once node b has asked for the
-  // lease (a SET the server ran after this one) and waited a little.
-  (void)server_->cli(fmt::format("RENAME {} kjit:saved", names[0]));
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} other NX PX 60000", hex)), "OK\n");
-  const long long sets = server_->calls("set");
-  std::thread holder([&] {
-    for (int i = 0; i < 6000 && server_->calls("set") <= sets; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    (void)server_->cli(fmt::format("RENAME kjit:saved {}", names[0]));
-    (void)server_->cli(fmt::format("DEL kjit:lease:{}", hex));
-  });
-  become_node("b", server_->url());
-  const CacheStats before = cache_stats();
-  EXPECT_EQ(run_program(30), 0);
-  holder.join();
-  const CacheStats after = cache_stats();
-  EXPECT_EQ(after.compiles, before.compiles) << "waited for the holder's entry";
-  EXPECT_EQ(after.remote_waits - before.remote_waits, 1U);
-  EXPECT_EQ(after.remote_hits - before.remote_hits, 1U);
-  EXPECT_EQ(after.remote_leases, before.remote_leases);
-}
-
-TEST_F(RemoteCacheTest, ALeaseWhoseHolderDiedIsTakenOverAndReleased) {
-  start_server();
-  const std::string hex = key_without_entry(31);
-  ASSERT_FALSE(hex.empty());
-  // A holder that died mid-compile: no entry, and a lease nobody renews.
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} dead NX PX 2000", hex)), "OK\n");
-  become_node("b", server_->url());
-  const CacheStats before = cache_stats();
-  EXPECT_EQ(run_program(31), 0);
-  const CacheStats after = cache_stats();
-  EXPECT_EQ(after.remote_takeovers - before.remote_takeovers, 1U);
-  EXPECT_EQ(after.remote_leases - before.remote_leases, 1U);
-  EXPECT_EQ(after.compiles - before.compiles, 1U);
-  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U);
-  EXPECT_EQ(server_->cli(fmt::format("EXISTS kjit:lease:{}", hex)), "0\n")
-      << "released once published";
-}
-
-TEST_F(RemoteCacheTest, ALeaseIsRenewedWhileItsHolderCompilesAndEndedWhenItGivesUp) {
-  start_server();
-  cache::RemoteSettings r;
-  r.address = cache::parse_remote_address(server_->url(), "test");
-  r.timeout = std::chrono::milliseconds(200);
-  r.lease = std::chrono::milliseconds(1000);
-  cache::RemoteTier& tier = cache::use_remote_tier(r);
-  cache::CacheKey key;
-  key.hex = "0123456789abcdef0123456789abcdef";
-  EXPECT_FALSE(tier.fetch(key)) << "nothing there: this process takes the lease";
-  // Three lease times later, the renewals have kept it.
-  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
-  const std::string ttl = server_->cli(fmt::format("PTTL kjit:lease:{}", key.hex));
-  EXPECT_GT(std::stoll(ttl), 0) << ttl;
-  tier.abandon(key);
-  EXPECT_EQ(server_->cli(fmt::format("EXISTS kjit:lease:{}", key.hex)), "0\n");
-}
-
-TEST_F(RemoteCacheTest, SixtyFourProcessesStartingColdCompileEachProgramOnce) {
-  start_server();
-  constexpr int kProcesses = 64;
-  std::vector<FILE*> workers;
-  workers.reserve(kProcesses);
-  for (int i = 0; i < kProcesses; ++i) {
-    // 64 processes on a test machine's few cores, Redis among them: a reply late by a
-    // scheduling delay is not a server that stopped answering (that has its own test).
-    // The wait bound too: a holder starved of a core for seconds is still compiling.
-    workers.push_back(start_worker(fmt::format("n{}", i), 40, 42,
-                                   "KJIT_CACHE_REMOTE_TIMEOUT_MS=10000 "
-                                   "KJIT_CACHE_REMOTE_WAIT_MS=600000"));
-  }
-  long long compiles = 0;
-  long long remote = 0;
-  std::string compilers;  // the output of each process that compiled
-  for (FILE* w : workers) {
-    const std::string output = finish_worker(w);
-    EXPECT_EQ(field(output, "mismatches"), 0) << output;
-    compiles += field(output, "compiles");
-    remote += field(output, "remote_hits");
-    if (field(output, "compiles") != 0) {
-      compilers += output;
-    }
-  }
-  EXPECT_EQ(compiles, 2) << "one compile per program across every process:\n" << compilers;
-  EXPECT_EQ(remote, 2 * kProcesses - 2);
-}
-
-TEST_F(RemoteCacheTest, AHolderKilledMidCompileIsTakenOverAndNoProcessHangs) {
-  start_server();
-  // A program that takes about a second to compile: 1500 chained functions the kernel may call.
-  std::string slow = "#include \"scale.h\"\n__device__ __noinline__ int f0(int x) { return x; }\n";
-  for (int i = 1; i < 1500; ++i) {
-    slow += fmt::format("__device__ __noinline__ int f{}(int x) {{ return f{}(x) * 3 + {}; }}\n", i,
-                        i - 1, i);
-  }
-  slow +=
-      "__global__ void scaled(const int* in, int* out, int n) {\n"
-      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) out[i] = in[i] * SCALE + 80 + (n < 0 ? f1499(in[i]) : 0);\n}\n";
-  std::ofstream(dir_ / "src" / "scaled80.cu") << slow;
-  FILE* holder = start_worker("holder", 80, 81);
-  long long pid = -1;
-  std::array<char, 256> buffer{};
-  while (pid < 0 && fgets(buffer.data(), buffer.size(), holder) != nullptr) {
-    if (std::string_view(buffer.data()).starts_with("pid=")) {
-      pid = std::stoll(std::string(buffer.data() + 4));
-    }
-  }
-  ASSERT_GT(pid, 0);
-  // Killed once it holds the lease, while it compiles.
-  bool leased = false;
-  for (int i = 0; i < 3000 && !leased; ++i) {
-    leased = !server_->cli("--scan --pattern 'kjit:lease:*'").empty();
-    if (!leased) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
-  ASSERT_TRUE(leased) << "the holder never took the lease";
-  ::kill(static_cast<pid_t>(pid), SIGKILL);
-  pclose(holder);
-  EXPECT_TRUE(server_->entry_names().empty()) << "killed before it published";
-  const std::string output = finish_worker(start_worker("other", 80, 81));
-  EXPECT_EQ(field(output, "mismatches"), 0) << output;
-  EXPECT_EQ(field(output, "remote_takeovers"), 1) << output;
-  EXPECT_EQ(field(output, "compiles"), 1) << output;
-  EXPECT_EQ(server_->entry_names().size(), 1U);
-  EXPECT_EQ(server_->cli("--scan --pattern 'kjit:lease:*'"), "") << "every lease ended";
-}
-
-/// A failed compile's lease becomes a mark for a while: the processes that miss the key then
-/// compile it at once, each meeting the error, instead of taking the lease one after another.
-TEST_F(RemoteCacheTest, ACompileThatFailsMarksItsLeaseAndTheNextProcessCompilesAtOnce) {
-  start_server();
-  become_node("a", server_->url());
-  std::ofstream(dir_ / "src" / "broken.cu") << "__global__ void broken(int* p) { p[0] = nope; }\n";
-  const auto compile_broken = [&] {
-    (void)Program::from_file(dir_ / "src" / "broken.cu").kernel<int*>("broken", device);
-  };
-  const CacheStats before = cache_stats();
-  EXPECT_THROW(compile_broken(), CompileError);
-  EXPECT_EQ(cache_stats().remote_leases - before.remote_leases, 1U);
-  const std::string leases = server_->cli("--scan --pattern 'kjit:lease:*'");
-  ASSERT_EQ(std::count(leases.begin(), leases.end(), '\n'), 1) << leases;
-  const std::string lease = leases.substr(0, leases.size() - 1);
-  EXPECT_EQ(server_->cli("GET " + lease), "failed\n");
-  const long long ttl = std::stoll(server_->cli("PTTL " + lease));
-  EXPECT_GT(ttl, 0);
-  EXPECT_LE(ttl, 30000);
-
-  // A waiter would poll for seconds.
-  become_node("b", waiting(server_->url(), std::chrono::milliseconds(5000)));
-  const CacheStats b = cache_stats();
-  const long long gets = server_->calls("get");
-  EXPECT_THROW(compile_broken(), CompileError);
-  EXPECT_LE(server_->calls("get") - gets, 2) << "the entry's read and the lease's, no polling";
-  const CacheStats after = cache_stats();
-  EXPECT_EQ(after.remote_leases, b.remote_leases) << "no lease taken while the mark stands";
-  EXPECT_EQ(after.remote_waits, b.remote_waits);
-  EXPECT_EQ(after.remote_takeovers, b.remote_takeovers);
-}
-
-/// A mark left by a failure that was the holder's alone (its machine ran out of memory): the
-/// next process compiles at once, succeeds, and publishes for every other.
-TEST_F(RemoteCacheTest, AProgramWhoseMarkedCompileWorksHereIsPublished) {
-  start_server();
-  const std::string hex = key_without_entry(33);
-  ASSERT_FALSE(hex.empty());
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} failed PX 600000", hex)), "OK\n");
-  // A waiter would poll for seconds.
-  become_node("b", waiting(server_->url(), std::chrono::milliseconds(5000)));
-  const CacheStats before = cache_stats();
-  const long long gets = server_->calls("get");
-  EXPECT_EQ(run_program(33), 0);
-  EXPECT_LE(server_->calls("get") - gets, 2) << "the entry's read and the lease's, no polling";
-  const CacheStats after = cache_stats();
-  EXPECT_EQ(after.compiles - before.compiles, 1U);
-  EXPECT_EQ(after.remote_waits, before.remote_waits);
-  EXPECT_EQ(after.remote_leases, before.remote_leases);
-  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U);
-  EXPECT_EQ(server_->entry_names().size(), 1U);
-}
-
-TEST_F(RemoteCacheTest, AWaiterCompilesItselfPastTheWaitBound) {
-  start_server();
-  const std::string hex = key_without_entry(90);
-  ASSERT_FALSE(hex.empty());
-  // A holder that renews its lease and never publishes (a compile that hangs).
-  ASSERT_EQ(server_->cli(fmt::format("SET kjit:lease:{} stuck NX PX 600000", hex)), "OK\n");
-  become_node("b", waiting(server_->url(), std::chrono::milliseconds(300)));
-  const CacheStats before = cache_stats();
-  EXPECT_EQ(run_program(90), 0);
-  const CacheStats after = cache_stats();
-  EXPECT_EQ(after.compiles - before.compiles, 1U);
-  EXPECT_EQ(after.remote_waits, before.remote_waits);
-  EXPECT_EQ(after.remote_takeovers, before.remote_takeovers);
-  EXPECT_EQ(after.remote_stored - before.remote_stored, 1U) << "its entry is published";
 }
 
 TEST_F(RemoteCacheTest, AMalformedSettingIsAConfigErrorAtTheFirstCompileNotAnAbort) {
