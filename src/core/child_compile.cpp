@@ -2,7 +2,7 @@
 
 #include "core/forked_compiles.hpp"
 #include "core/tooling/compile_wire.hpp"
-#include "support/descriptor_io.hpp"
+#include "support/child_process.hpp"
 #include "support/dynamic_library.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,24 +41,6 @@ using Clock = std::chrono::steady_clock;
 
 /// The most of the child's stderr an error quotes (the end of it).
 constexpr std::size_t kStderrTail = std::size_t{16} * 1024;
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() { reset(); }
-  [[nodiscard]] int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-
- private:
-  int fd_;
-};
 
 /// No deadline.
 constexpr Clock::time_point kNever = Clock::time_point::max();
@@ -154,29 +135,6 @@ Exchange exchange(int socket, int error_pipe, std::span<const std::uint8_t> requ
     }
   }
   return out;
-}
-
-/// The exit status of `pid`; nullopt when it cannot be had (a program that reaps its children
-/// itself, or ignores SIGCHLD).
-std::optional<int> reap(pid_t pid) {
-  int status = 0;
-  for (;;) {
-    if (::waitpid(pid, &status, 0) == pid) {
-      return status;
-    }
-    if (errno != EINTR) {
-      return std::nullopt;
-    }
-  }
-}
-
-/// A connected pair of sockets, closed on exec; BackendError saying what they were `for_what`.
-std::array<int, 2> socket_pair(std::string_view for_what) {
-  std::array<int, 2> sockets{-1, -1};
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets.data()) != 0) {
-    throw BackendError(fmt::format("kjit: socketpair() for {}: {}", for_what, errno_text(errno)));
-  }
-  return sockets;
 }
 
 std::string with_stderr(std::string text, const std::string& child_stderr) {
@@ -286,89 +244,6 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
     std::fwrite(got.stderr_text.data(), 1, got.stderr_text.size(), stderr);
   }
   return wire::decode_reply(got.reply, program);
-}
-
-namespace {
-
-/// The forked child's whole life: compile, send the reply's length and the reply, and leave
-/// without running the parent's exit handlers or destructors.
-[[noreturn]] void forked_child(int socket, spdlog::logger& logger, backend::Compiler& compiler,
-                               const backend::CompileRequest& request) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  ::signal(SIGPIPE, SIG_IGN);  // a parent that is gone is a failed write, not a signal
-  logger.set_level(spdlog::level::off);
-  std::vector<std::uint8_t> reply;
-  try {
-    reply = wire::encode_binary(compiler.compile(request));
-  } catch (...) {
-    reply = wire::encode_current_error();
-  }
-  const std::uint64_t size = reply.size();
-  std::array<std::uint8_t, sizeof size> header{};
-  std::memcpy(header.data(), &size, sizeof size);
-  const bool sent = write_all(socket, header) && write_all(socket, reply);
-  ::_exit(sent ? 0 : 1);
-}
-
-/// The reply a forked child sends: its length, then its bytes. Other children forked meanwhile
-/// hold copies of this socket's other end, so its end of file can come late: the length says
-/// when the reply is whole. Empty when the child ended before sending all of it.
-std::vector<std::uint8_t> read_forked_reply(int socket) {
-  std::vector<std::uint8_t> bytes;
-  std::vector<std::uint8_t> chunk(std::size_t{64} * 1024);
-  std::uint64_t size = 0;
-  for (;;) {
-    if (bytes.size() >= sizeof size) {
-      std::memcpy(&size, bytes.data(), sizeof size);
-      if (bytes.size() - sizeof size >= size) {
-        bytes.erase(bytes.begin(), bytes.begin() + sizeof size);
-        return bytes;
-      }
-    }
-    const ssize_t n = ::recv(socket, chunk.data(), chunk.size(), 0);
-    if (n > 0) {
-      bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
-    } else if (n == 0 || errno != EINTR) {
-      return {};
-    }
-  }
-}
-
-}  // namespace
-
-backend::Binary compile_in_fork(backend::Compiler& compiler, const backend::CompileRequest& request,
-                                const std::string& target, std::shared_mutex& gate) {
-  const std::array<int, 2> sockets = socket_pair("a forked compile");
-  FileDescriptor parent_end(sockets[0]);
-  FileDescriptor child_end(sockets[1]);
-  spdlog::logger& logger = log();  // made here: the child must not be the first to ask
-  pid_t pid = -1;
-  {
-    const std::unique_lock exclusive(gate);
-    pid = ::fork();
-    if (pid == 0) {
-      forked_child(child_end.get(), logger, compiler, request);
-    }
-  }
-  if (pid < 0) {
-    throw BackendError(fmt::format("kjit: fork() for compiling '{}': {}", request.program_name,
-                                   errno_text(errno)));
-  }
-  child_end.reset();
-  const std::vector<std::uint8_t> reply = read_forked_reply(parent_end.get());
-  const std::optional<int> status = reap(pid);
-  if (reply.empty()) {
-    const std::string how = !status ? "ended"
-                            : WIFSIGNALED(*status)
-                                ? fmt::format("died of signal {} ({})", WTERMSIG(*status),
-                                              ::strsignal(WTERMSIG(*status)))
-                                : fmt::format("exited with status {}", WEXITSTATUS(*status));
-    throw CompileError(request.program_name, target, {},
-                       fmt::format("the process kjit forked to compile it (pid {}) {} before it "
-                                   "sent a result",
-                                   pid, how));
-  }
-  return wire::decode_reply(reply, fmt::format("kjit's forked compile (pid {})", pid));
 }
 
 backend::Binary compile_as_configured(backend::Compiler& compiler,

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 
 namespace kjit::detail {
@@ -26,14 +25,6 @@ backend::Binary compile_as_configured(backend::Compiler& compiler,
 backend::Binary compile_in_child(const std::filesystem::path& helper, const std::string& target,
                                  const backend::CompileRequest& request,
                                  std::optional<std::chrono::milliseconds> timeout);
-
-/// Compiles `request` with `compiler` in a process forked from this one, which finds the
-/// compiler's library loaded and warm; `gate` is held exclusively for the fork() itself, so that
-/// no thread that holds it shared is inside the library then. The child writes no log lines (a
-/// lock another thread held at the fork could never be released in it). Its errors arrive as
-/// they would in process; a child that dies gives a CompileError that says so.
-backend::Binary compile_in_fork(backend::Compiler& compiler, const backend::CompileRequest& request,
-                                const std::string& target, std::shared_mutex& gate);
 
 /// The kjit-compile executable: KJIT_COMPILE_HELPER, else the one beside libkjit (or the
 /// program kjit is linked into), else where `cmake --install` puts it (libexec/kjit under the

@@ -1,19 +1,60 @@
 #include "core/forked_compiles.hpp"
 
-#include "core/child_compile.hpp"
 #include "support/environment.hpp"
 #include "support/logging.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 
 namespace kjit::detail {
 
 namespace {
+
+/// The one thread on which a library's compiles in this process run. It never ends: NVRTC takes
+/// a lock of its own when a thread that compiled ends (a thread-specific destructor), and a fork
+/// at that moment gave a child that waited for that lock for ever.
+class HomeThread {
+ public:
+  backend::Binary run(std::function<backend::Binary()> job) {
+    std::packaged_task<backend::Binary()> task(std::move(job));
+    std::future<backend::Binary> result = task.get_future();
+    {
+      const std::lock_guard lock(mutex_);
+      if (!started_) {
+        std::thread([this] { serve(); }).detach();
+        started_ = true;
+      }
+      jobs_.push_back(std::move(task));
+    }
+    queued_.notify_one();
+    return result.get();
+  }
+
+ private:
+  [[noreturn]] void serve() {
+    for (;;) {
+      std::unique_lock lock(mutex_);
+      queued_.wait(lock, [this] { return !jobs_.empty(); });
+      std::packaged_task<backend::Binary()> task = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable queued_;
+  std::deque<std::packaged_task<backend::Binary()>> jobs_;
+  bool started_ = false;
+};
 
 /// What this process knows of one serial library.
 struct Library {
@@ -25,21 +66,25 @@ struct Library {
   bool warm = false;     // a compile has run in this process: the library is loaded and warm
   bool warming = false;  // the first compile is running
   unsigned in_flight = 0;
+  HomeThread home;
 };
 
+/// Never destroyed: a library's home thread outlives every static destructor.
 Library& library(const char* name) {
   static std::mutex mutex;
-  static std::map<std::string, Library, std::less<>> libraries;
+  static auto* const libraries = new std::map<std::string, Library, std::less<>>();
   const std::lock_guard lock(mutex);
-  return libraries[name];
+  return (*libraries)[name];
 }
 
 std::atomic<std::uint64_t> forked{0};
 
 backend::Binary compile_here(Library& lib, backend::Compiler& compiler,
                              const backend::CompileRequest& request) {
-  const std::shared_lock shared(lib.gate);
-  return compiler.compile(request);
+  return lib.home.run([&] {
+    const std::shared_lock shared(lib.gate);
+    return compiler.compile(request);
+  });
 }
 
 /// Counts a compile in flight for as long as it lives; the first one also ends the warm-up.
@@ -67,7 +112,8 @@ class InFlight {
 
 backend::Binary compile_sharing_cores(backend::Compiler& compiler,
                                       const backend::CompileRequest& request,
-                                      const std::string& target) {
+                                      const std::string& target,
+                                      std::chrono::milliseconds stall_limit) {
   const bool may_fork = environment::compile_fork();
   Library& lib = library(compiler.serial_library());
   std::unique_lock lock(lib.mutex);
@@ -88,7 +134,13 @@ backend::Binary compile_sharing_cores(backend::Compiler& compiler,
     return compile_here(lib, compiler, request);
   }
   const auto start = std::chrono::steady_clock::now();
-  backend::Binary binary = compile_in_fork(compiler, request, target, lib.gate);
+  backend::Binary binary;
+  try {
+    binary = compile_in_fork(compiler, request, target, lib.gate, stall_limit);
+  } catch (const ForkedCompileStalled& e) {
+    log().warn("{}; compiling it in this process", e.what());
+    return compile_here(lib, compiler, request);
+  }
   forked.fetch_add(1, std::memory_order_relaxed);
   log().debug(
       "kjit: compiled '{}' for {} in a forked process ({:.1f} ms)", request.program_name, target,

@@ -10,12 +10,14 @@
 #include <kjit/error.hpp>
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <latch>
+#include <mutex>
 #include <random>
 #include <set>
 #include <shared_mutex>
@@ -199,6 +201,110 @@ TEST(ForkedCompile, ABadSettingIsAConfigErrorAndLeavesTheCompilerUsable) {
   ::unsetenv("KJIT_COMPILE_FORK");
   EXPECT_EQ(tail_of(compile_as_configured(compiler, named("a.cu"), "stand-in")),
             compiler.expected_tail("a.cu"));
+}
+
+/// A stand-in that does what NVRTC does when a thread that compiled ends: a thread-specific
+/// destructor takes the compiler's lock (and here keeps it a while). A compile takes the lock
+/// too, so a child forked while a thread that compiled was ending would wait for ever. "stall.cu"
+/// in a forked child waits for ever without using CPU time.
+class LockAtThreadEnd : public StandIn {
+ public:
+  LockAtThreadEnd() : StandIn(16, std::chrono::milliseconds(100)), parent_(::getpid()) {
+    ::pthread_key_create(&key_, &LockAtThreadEnd::thread_ends);
+  }
+  ~LockAtThreadEnd() override { ::pthread_key_delete(key_); }
+  const char* serial_library() const override { return "lock-at-thread-end"; }
+  backend::Binary compile(const backend::CompileRequest& request) override {
+    if (request.program_name == "stall.cu" && ::getpid() != parent_) {
+      for (;;) {
+        ::pause();
+      }
+    }
+    {
+      const std::lock_guard lock(lock_);
+      ::pthread_setspecific(key_, this);
+    }
+    const std::lock_guard lock(compilers_);
+    threads_.insert(std::this_thread::get_id());
+    return StandIn::compile(request);
+  }
+  std::set<std::thread::id> threads() {
+    const std::lock_guard lock(compilers_);
+    return threads_;
+  }
+
+ private:
+  static void thread_ends(void* self) {
+    auto* me = static_cast<LockAtThreadEnd*>(self);
+    const std::lock_guard lock(me->lock_);
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  }
+  pid_t parent_;
+  pthread_key_t key_{};
+  std::mutex lock_;
+  std::mutex compilers_;
+  std::set<std::thread::id> threads_;
+};
+
+TEST(ForkedCompile, CompilesHereRunOnOneThreadSoNoEndingThreadHoldsALockAtAFork) {
+  ::unsetenv("KJIT_COMPILE_FORK");
+  LockAtThreadEnd compiler;
+  // The first compile, from a thread that then ends: where it ran, the thread-specific
+  // destructor would now hold the compiler's lock for 400 ms.
+  std::thread::id first_caller;
+  std::thread([&] {
+    first_caller = std::this_thread::get_id();
+    EXPECT_EQ(pid_of(compile_as_configured(compiler, named("first.cu"), "stand-in")), ::getpid());
+  }).join();
+  // Compiles that meet now fork; their children take the compiler's lock.
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t before = forked_compile_count();
+  const std::vector<std::string> names = {"a.cu", "b.cu", "c.cu"};
+  const std::vector<backend::Binary> got = compile_together(compiler, names, "stand-in");
+  std::set<pid_t> pids;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(tail_of(got[i]), compiler.expected_tail(names[i])) << names[i];
+    pids.insert(pid_of(got[i]));
+  }
+  EXPECT_GE(forked_compile_count() - before, 1U);
+  EXPECT_GE(pids.size(), 2U);  // children answered: none waited for the lock until stopped
+  EXPECT_LT(std::chrono::steady_clock::now() - start, kForkStallLimit);
+  // Every compile here ran on one thread, and that thread is none of the callers.
+  const std::set<std::thread::id> threads = compiler.threads();
+  EXPECT_EQ(threads.size(), 1U);
+  EXPECT_EQ(threads.count(first_caller), 0U);
+}
+
+TEST(ForkedCompile, AForkedChildThatUsesNoCpuTimeIsKilledAndTheCompileRunsHere) {
+  ::unsetenv("KJIT_COMPILE_FORK");
+  LockAtThreadEnd compiler;
+  std::shared_mutex gate;
+  try {
+    (void)compile_in_fork(compiler, named("stall.cu"), "stand-in", gate,
+                          std::chrono::milliseconds(300));
+    FAIL() << "no error";
+  } catch (const ForkedCompileStalled& e) {
+    EXPECT_NE(std::string(e.what()).find("'stall.cu' for stand-in"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("used no CPU time for 300 ms"), std::string::npos)
+        << e.what();
+  }
+  // Through the policy: "other.cu" compiles here for 100 ms; "stall.cu", which meets it, forks,
+  // stalls in its child, and is compiled here after all.
+  (void)compile_sharing_cores(compiler, named("warm.cu"), "stand-in");
+  const std::uint64_t before = forked_compile_count();
+  backend::Binary other;
+  std::thread here([&] { other = compile_sharing_cores(compiler, named("other.cu"), "stand-in"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const auto start = std::chrono::steady_clock::now();
+  const backend::Binary stalled = compile_sharing_cores(compiler, named("stall.cu"), "stand-in",
+                                                        std::chrono::milliseconds(300));
+  const auto took = std::chrono::steady_clock::now() - start;
+  here.join();
+  EXPECT_EQ(pid_of(stalled), ::getpid());
+  EXPECT_EQ(tail_of(stalled), compiler.expected_tail("stall.cu"));
+  EXPECT_EQ(tail_of(other), compiler.expected_tail("other.cu"));
+  EXPECT_GE(took, std::chrono::milliseconds(300));  // it went to a child first
+  EXPECT_EQ(forked_compile_count(), before);
 }
 
 std::string nvrtc_source(int salt) {
