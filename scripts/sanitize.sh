@@ -87,7 +87,8 @@ echo "sanitize: leaving out cpu.example.fleet_mpi (the plain suite runs it)"
 left_out="$left_out|^cpu\.example\.fleet_mpi$"
 echo "sanitize: leaving out cpu.RemoteCacheTest.SixtyFourProcesses... (the plain suite runs it)"
 left_out="$left_out|^cpu\.RemoteCacheTest\.SixtyFourProcessesStartingColdCompileEachProgramOnce$"
-ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml -E "$left_out" "$@" \
+# --timeout: as in scripts/test.sh, with room for the sanitizers' slower tests.
+ctest -j "$(nproc)" --timeout 900 --output-on-failure --output-junit ctest-results.xml -E "$left_out" "$@" \
   || status=$?
 echo "sanitize: $kind"
 python3 "$root/scripts/summarize_tests.py" ctest-results.xml

@@ -43,6 +43,9 @@ else
 fi
 
 status=0
-ctest -j "$(nproc)" --output-on-failure --output-junit ctest-results.xml "$@" || status=$?
+# --timeout: the limit of a test that sets none, so that a test that hangs fails alone instead of
+# holding the run until CI gives up on it.
+ctest -j "$(nproc)" --timeout 600 --output-on-failure --output-junit ctest-results.xml "$@" \
+  || status=$?
 python3 "$root/scripts/summarize_tests.py" ctest-results.xml "${expected[@]}" || status=1
 exit $status
