@@ -1,0 +1,258 @@
+#include "source/jit_annotations.hpp"
+
+#include "source/declarations.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+namespace kjit::source {
+
+namespace {
+
+/// The name a kernel is declared with, from a name the host asks for: "ns::step<float>" is
+/// "step".
+std::string_view declared_name(std::string_view name) {
+  name = name.substr(0, name.find('<'));
+  const std::size_t scope = name.rfind("::");
+  return scope == std::string_view::npos ? name : name.substr(scope + 2);
+}
+
+class AnnotationReader {
+ public:
+  AnnotationReader(std::string_view text, const FileDeclarations& file, JitAnnotations& out)
+      : text_(text), file_(file), out_(out) {}
+
+  void read(const Declaration& d) {
+    std::optional<std::size_t> annotate;
+    bool kernel = false;
+    for (std::size_t i = d.head; i < d.body; ++i) {
+      kernel = kernel || word(i) == "__global__";
+      if (!annotate && word(i) == "annotate" && i + 2 < d.body && word(i + 1) == "(" &&
+          word(i + 2) == "\"jit\"") {
+        annotate = i;
+      }
+    }
+    if (!annotate || !kernel) {
+      return;  // another tool's annotation, or a host function's
+    }
+    JitAnnotation a;
+    a.kernel = std::string(d.names.front());
+    place(a, *annotate);
+    const std::optional<std::vector<std::string>> params = parameters(d, a.kernel);
+    if (!params) {
+      problem(a, "its parameter list could not be read");
+      return;
+    }
+    a.parameters = params->size();
+    // After "jit": `, N` for each position, up to the closing parenthesis.
+    std::size_t i = *annotate + 3;
+    bool good = true;
+    while (i < d.body && word(i) == ",") {
+      std::size_t end = i + 1;
+      int depth = 0;
+      for (; end < d.body; ++end) {
+        const std::string_view w = word(end);
+        if (depth == 0 && (w == "," || w == ")")) {
+          break;
+        }
+        depth += w == "(" ? 1 : w == ")" ? -1 : 0;
+      }
+      const std::string_view spelled(text_.data() + token(i + 1).begin,
+                                     end > i + 1 ? token(end - 1).end - token(i + 1).begin : 0);
+      good = position(a, *params, spelled, end == i + 2 ? &token(i + 1) : nullptr) && good;
+      i = end;
+    }
+    if (a.positions.empty() && good) {
+      problem(a, "it names no argument position (annotate(\"jit\", 1, 2) names the first two)");
+      return;
+    }
+    if (!good) {
+      return;
+    }
+    std::sort(a.positions.begin(), a.positions.end());
+    a.positions.erase(std::unique(a.positions.begin(), a.positions.end()), a.positions.end());
+    out_.kernels.push_back(std::move(a));
+  }
+
+ private:
+  [[nodiscard]] const SourceToken& token(std::size_t i) const { return file_.tokens[i]; }
+  [[nodiscard]] std::string_view word(std::size_t i) const {
+    return i < file_.tokens.size() ? file_.tokens[i].text(text_) : std::string_view{};
+  }
+  /// Sets `a`'s line and column to token `i`'s.
+  void place(JitAnnotation& a, std::size_t i) const {
+    const std::string_view before = text_.substr(0, token(i).begin);
+    a.line = 1 + static_cast<unsigned>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t start = before.rfind('\n');
+    a.column =
+        static_cast<unsigned>(before.size() - (start == std::string_view::npos ? 0 : start + 1)) +
+        1;
+  }
+
+  void problem(const JitAnnotation& a, std::string message) {
+    out_.problems.push_back({a.kernel, a.line, a.column, std::move(message)});
+  }
+
+  /// Records the position spelled `spelled` (its one token `single`, if it is one); false when it
+  /// is not a position of a scalar parameter among `params`.
+  bool position(JitAnnotation& a, const std::vector<std::string>& params, std::string_view spelled,
+                const SourceToken* single) {
+    std::size_t n = 0;
+    const std::string digits(spelled);
+    const char* last = digits.data() + digits.size();
+    const bool integer = single != nullptr && single->kind == SourceToken::Kind::number &&
+                         std::from_chars(digits.data(), last, n).ptr == last;
+    if (!integer) {
+      problem(a, fmt::format("argument position '{}' is not an integer (positions count the "
+                             "kernel's parameters from 1)",
+                             spelled));
+      return false;
+    }
+    if (n == 0) {
+      problem(a,
+              "argument position 0 does not exist: positions count the kernel's parameters "
+              "from 1, as Proteus does");
+      return false;
+    }
+    if (n > params.size()) {
+      problem(a, fmt::format("argument position {} is past the kernel's last parameter (it takes "
+                             "{})",
+                             n, params.size()));
+      return false;
+    }
+    const std::string& param = params[n - 1];
+    if (param.find_first_of("*&[") != std::string::npos) {
+      problem(a, fmt::format("argument position {} is '{}', a pointer, array or reference: only "
+                             "scalar arguments can be specialised",
+                             n, param));
+      return false;
+    }
+    a.positions.push_back(n - 1);
+    return true;
+  }
+
+  /// The text of each parameter of function `name` declared by `d`, or nullopt.
+  std::optional<std::vector<std::string>> parameters(const Declaration& d, std::string_view name) {
+    std::size_t open = d.body;
+    for (std::size_t i = d.head; i + 1 < d.body; ++i) {
+      if (word(i) == name && word(i + 1) == "(") {
+        open = i + 1;
+        break;
+      }
+    }
+    if (open == d.body) {
+      return std::nullopt;
+    }
+    std::vector<std::string> params;
+    std::size_t first = open + 1;
+    int depth = 0;  // (), [], {} and <> inside the list
+    for (std::size_t i = open + 1; i < d.body; ++i) {
+      const std::string_view w = word(i);
+      if (depth == 0 && (w == "," || w == ")")) {
+        if (i > first) {
+          params.emplace_back(
+              text_.substr(token(first).begin, token(i - 1).end - token(first).begin));
+        } else if (w == ",") {
+          return std::nullopt;
+        }
+        if (w == ")") {
+          if (params.size() == 1 && params.front() == "void") {
+            params.clear();
+          }
+          return params;
+        }
+        first = i + 1;
+        continue;
+      }
+      if (w == "(" || w == "[" || w == "{" || w == "<") {
+        ++depth;
+      } else if (w == ")" || w == "]" || w == "}" || w == ">") {
+        --depth;
+      } else if (w == ">>") {
+        depth -= 2;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::string_view text_;
+  const FileDeclarations& file_;
+  JitAnnotations& out_;
+};
+
+}  // namespace
+
+const JitAnnotation* JitAnnotations::find(std::string_view name) const {
+  const std::string_view declared = declared_name(name);
+  const auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const JitAnnotation& a) { return a.kernel == declared; });
+  return it == kernels.end() ? nullptr : &*it;
+}
+
+std::vector<JitAnnotationProblem> JitAnnotations::problems_of(std::string_view name) const {
+  const std::string_view declared = declared_name(name);
+  std::vector<JitAnnotationProblem> found;
+  std::copy_if(problems.begin(), problems.end(), std::back_inserter(found),
+               [&](const JitAnnotationProblem& p) { return p.kernel == declared; });
+  return found;
+}
+
+JitAnnotations read_jit_annotations(std::string_view text) {
+  JitAnnotations out;
+  if (text.find("annotate") == std::string_view::npos) {
+    return out;  // the common case, without reading the file
+  }
+  const std::optional<FileDeclarations> file = read_declarations(text);
+  if (!file) {
+    return out;
+  }
+  AnnotationReader reader(text, *file, out);
+  for (const Declaration& d : file->declarations) {
+    if ((d.kind == Declaration::Kind::function || d.kind == Declaration::Kind::prototype) &&
+        !d.parent && !d.names.empty()) {
+      reader.read(d);
+    }
+  }
+  return out;
+}
+
+std::string without_jit_annotations(std::string_view text) {
+  std::string out(text);
+  if (text.find("annotate") == std::string_view::npos) {
+    return out;
+  }
+  const std::optional<std::vector<SourceToken>> tokens = tokenize(text);
+  if (!tokens) {
+    return out;
+  }
+  const auto word = [&](std::size_t i) {
+    return i < tokens->size() ? (*tokens)[i].text(text) : std::string_view{};
+  };
+  for (std::size_t i = 0; i + 5 < tokens->size(); ++i) {
+    // __attribute__ ( ( annotate ( "jit" ... ) ) ), and nothing else in it
+    if (word(i) != "__attribute__" || word(i + 1) != "(" || word(i + 2) != "(" ||
+        word(i + 3) != "annotate" || word(i + 4) != "(" || word(i + 5) != "\"jit\"") {
+      continue;
+    }
+    std::size_t end = i + 6;
+    int depth = 1;  // inside annotate's parentheses
+    for (; end < tokens->size() && depth > 0; ++end) {
+      depth += word(end) == "(" ? 1 : word(end) == ")" ? -1 : 0;
+    }
+    if (depth != 0 || word(end) != ")" || word(end + 1) != ")") {
+      continue;  // other attributes beside it: left to the compiler
+    }
+    for (std::size_t at = (*tokens)[i].begin; at < (*tokens)[end + 1].end; ++at) {
+      if (out[at] != '\n') {
+        out[at] = ' ';
+      }
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+}  // namespace kjit::source
