@@ -9,7 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace kjit::detail {
@@ -52,10 +55,51 @@ void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t 
   }
 }
 
+/// A launch of a kernel whose annotation folds some of its parameters: the variant for the
+/// arguments' values runs, with the other arguments.
+void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
+                   const KernelArg* args, std::size_t count) {
+  if (count != kernel.function().params().size()) {
+    throw LaunchError(fmt::format("kjit: {} takes {} arguments, launch() gave {}",
+                                  kernel.describe(), kernel.function().params().size(), count));
+  }
+  std::vector<Constant> constants;
+  constants.reserve(kernel.folded().size());
+  for (const KernelImpl::FoldedParameter& f : kernel.folded()) {
+    const KernelArg& arg = args[f.position];
+    check_argument(kernel, arg, f.position);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, arg.value, std::min(f.size, sizeof bits));
+    if (f.kind == Constant::Kind::boolean) {
+      bits = bits != 0 ? 1 : 0;
+    } else if (f.kind == Constant::Kind::signed_integer && f.size < sizeof bits) {
+      const auto shift = static_cast<unsigned>(64 - 8 * f.size);  // sign-extend to 64 bits
+      bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << shift) >> shift);
+    }
+    constants.push_back({f.position, f.kind, f.size, bits});
+  }
+  const std::shared_ptr<KernelImpl> variant = kernel.launch_variant(std::move(constants));
+  std::vector<KernelArg> kept;
+  kept.reserve(count - kernel.folded().size());
+  auto folded = kernel.folded().begin();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (folded != kernel.folded().end() && folded->position == i) {
+      ++folded;
+    } else {
+      kept.push_back(args[i]);
+    }
+  }
+  launch_kernel(*variant, stream, config, kept.data(), kept.size());
+}
+
 }  // namespace
 
 void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
                    const KernelArg* args, std::size_t count) {
+  if (!kernel.folded().empty()) {
+    launch_folded(kernel, stream, config, args, count);
+    return;
+  }
   backend::Function& function = kernel.function();
   if (const std::optional<Dim3>& block = kernel.specialization().block;
       block && *block != config.block) {

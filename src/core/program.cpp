@@ -66,7 +66,8 @@ backend::CompileRequest ProgramImpl::request_for(const std::vector<KernelKey>& k
   backend::CompileRequest request;
   request.program_name = name_;
   request.input = input_;
-  request.source = source;
+  request.source =
+      input_ == backend::InputKind::source ? source::without_jit_annotations(source) : source;
   request.source_path = path_;
   request.include_dirs = options_.include_dirs;
   request.headers.assign(options_.headers.begin(), options_.headers.end());
@@ -211,6 +212,11 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, Devi
   if (watch_) {
     reload_if_changed(device);
   }
+  // An annotation that cannot be honoured is reported before a compiler reads it.
+  const std::shared_ptr<const source::JitAnnotations> annotated = annotations();
+  if (annotated) {
+    check_annotation(name, device, *annotated);
+  }
   const std::optional<std::string> signature = signature_for(name, spellings);
   KernelKey key{name, std::nullopt};
   std::shared_ptr<LoadedBuild> build;
@@ -260,8 +266,12 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, Devi
                     name, name_, device.info().id(), real.size(), fmt::join(real_sizes, ", "),
                     param_sizes.size(), fmt::join(param_sizes, ", ")));
   }
-  return std::make_shared<KernelImpl>(std::move(build), std::move(function), shared_from_this(),
-                                      std::move(key));
+  auto kernel = std::make_shared<KernelImpl>(std::move(build), std::move(function),
+                                             shared_from_this(), std::move(key));
+  if (annotated) {
+    fold_annotated(*kernel, *annotated, param_sizes, spellings);
+  }
+  return kernel;
 }
 
 }  // namespace detail

@@ -6,10 +6,12 @@
 #include "core/device_impl.hpp"
 #include "core/file_watch.hpp"
 #include "core/specialization.hpp"
+#include "source/jit_annotations.hpp"
 
 #include <kjit/detail/arguments.hpp>
 #include <kjit/program.hpp>
 
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -72,12 +74,36 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   /// "kernel 'saxpy<float>' of 'saxpy.cu' on cpu:0", and a variant's fixed values
   [[nodiscard]] std::string describe() const;
 
+  /// A parameter that the kernel's annotation (annotate("jit", ...)) folds at each launch.
+  struct FoldedParameter {
+    std::size_t position = 0;
+    Constant::Kind kind = Constant::Kind::signed_integer;
+    std::size_t size = 0;
+  };
+  /// Makes each launch of this kernel run its variant for the values of `folded` (set once, before
+  /// the kernel is handed out).
+  void fold_at_launch(std::vector<FoldedParameter> folded) { folded_ = std::move(folded); }
+  [[nodiscard]] const std::vector<FoldedParameter>& folded() const noexcept { return folded_; }
+  /// The variant fixing `constants` (the folded parameters' values, in their order), from this
+  /// kernel's own table of the variants it launched, else from the program
+  /// (program_variants.cpp).
+  [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::vector<Constant> constants) const;
+
  private:
   std::shared_ptr<LoadedBuild> build_;  // declared first: outlives the function below
   std::unique_ptr<backend::Function> function_;
   std::shared_ptr<ProgramImpl> program_;
   KernelKey key_;
   Specialization spec_;
+  std::vector<FoldedParameter> folded_;
+  /// The variants launches ran, most recent first, each with its folded values' bits; at most
+  /// the program's max_variants of them.
+  struct LaunchVariant {
+    std::vector<std::uint64_t> bits;
+    std::shared_ptr<KernelImpl> kernel;
+  };
+  mutable std::mutex launch_variants_mutex_;
+  mutable std::list<LaunchVariant> launch_variants_;
 };
 
 /// Checks launch arguments against `kernel`'s parameters (LaunchError naming the argument) and
@@ -94,6 +120,7 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   ProgramImpl& operator=(const ProgramImpl&) = delete;
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  [[nodiscard]] std::size_t max_variants() const noexcept { return options_.max_variants; }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
   /// `spellings` gives the parameter types as C++ text, for resolving a plain name by type.
   std::shared_ptr<KernelImpl> kernel(std::string_view name_text, DeviceImpl& device,
@@ -140,6 +167,19 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   std::shared_ptr<LoadedBuild> variant_build(const KernelKey& key, const Specialization& spec,
                                              std::size_t count, DeviceImpl& device,
                                              std::optional<std::size_t> max_threads);
+  /// The annotations of the program's text (as it is now), read once per text; nullptr for
+  /// bitcode.
+  std::shared_ptr<const source::JitAnnotations> annotations();
+  /// CompileError, at the annotation, when kernel `kernel`'s annotation cannot be honoured.
+  void check_annotation(std::string_view kernel, const DeviceImpl& device,
+                        const source::JitAnnotations& all) const;
+  /// Makes `kernel` fold the parameters its annotation names (CompileError where the host's
+  /// types cannot be folded); `spellings` give the parameters' host types.
+  void fold_annotated(KernelImpl& kernel, const source::JitAnnotations& all,
+                      std::span<const std::size_t> param_sizes, ParameterSpellings spellings) const;
+  /// An error about kernel `kernel`'s annotation, at line:column of the program's text.
+  [[nodiscard]] Diagnostic annotation_diagnostic(std::string_view kernel, unsigned line,
+                                                 unsigned column, std::string_view message) const;
   /// What the backend is asked to compile: `kernels` of `source` with this program's options.
   [[nodiscard]] backend::CompileRequest request_for(const std::vector<KernelKey>& kernels,
                                                     const std::string& source) const;
@@ -194,6 +234,10 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   std::map<const DeviceImpl*, std::vector<std::shared_ptr<LoadedBuild>>> loaded_;
   std::map<const DeviceImpl*, std::vector<VariableWrite>> written_;
   std::map<const DeviceImpl*, std::vector<std::weak_ptr<LoadedBuild>>> loaded_variants_;
+
+  /// The annotations of the text annotated_text_ (one text at a time); guarded by mutex_.
+  std::shared_ptr<const std::string> annotated_text_;
+  std::shared_ptr<const source::JitAnnotations> annotations_;
 
   std::unique_ptr<FileWatch> watch_;  // set when the program reloads on changes
   std::mutex reload_mutex_;           // one reload at a time; taken before mutex_

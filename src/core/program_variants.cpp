@@ -1,5 +1,6 @@
 // Kernel::specialize: variants of a program's kernels with arguments fixed, compiled from the
-// program's text (specialization.hpp), kept per kernel and device in a table with a cap.
+// program's text (specialization.hpp), kept per kernel and device in a table with a cap. Kernels
+// annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
 #include "core/program_impl.hpp"
 #include "support/logging.hpp"
 
@@ -8,8 +9,142 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace kjit::detail {
+
+namespace {
+
+/// The kind of constant a parameter of host type `type` ("const int") folds into, if it folds.
+std::optional<Constant::Kind> constant_kind(std::string_view type) {
+  if (type.starts_with("const ")) {
+    type.remove_prefix(6);
+  }
+  using Kind = Constant::Kind;
+  if (type == "bool") {
+    return Kind::boolean;
+  }
+  if (type == "float" || type == "double") {
+    return Kind::floating;
+  }
+  if (type == "char") {
+    return std::is_signed_v<char> ? Kind::signed_integer : Kind::unsigned_integer;
+  }
+  for (const std::string_view s : {"signed char", "short", "int", "long", "long long"}) {
+    if (type == s) {
+      return Kind::signed_integer;
+    }
+  }
+  for (const std::string_view u :
+       {"unsigned char", "unsigned short", "unsigned int", "unsigned long", "unsigned long long"}) {
+    if (type == u) {
+      return Kind::unsigned_integer;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
+  if (input_ != backend::InputKind::source) {
+    return nullptr;
+  }
+  const std::lock_guard lock(mutex_);
+  if (annotated_text_ != source_) {
+    annotations_ =
+        std::make_shared<const source::JitAnnotations>(source::read_jit_annotations(*source_));
+    annotated_text_ = source_;
+  }
+  return annotations_;
+}
+
+Diagnostic ProgramImpl::annotation_diagnostic(std::string_view kernel, unsigned line,
+                                              unsigned column, std::string_view message) const {
+  return Diagnostic{name_, line, column, Diagnostic::Severity::error,
+                    fmt::format("kernel '{}': annotate(\"jit\", ...): {}", kernel, message)};
+}
+
+void ProgramImpl::check_annotation(std::string_view kernel, const DeviceImpl& device,
+                                   const source::JitAnnotations& all) const {
+  std::vector<Diagnostic> refused;
+  for (const source::JitAnnotationProblem& p : all.problems_of(kernel)) {
+    refused.push_back(annotation_diagnostic(kernel, p.line, p.column, p.message));
+  }
+  if (!refused.empty()) {
+    throw CompileError(name_, device.info().id(), std::move(refused), {});
+  }
+}
+
+void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotations& all,
+                                 std::span<const std::size_t> param_sizes,
+                                 ParameterSpellings spellings) const {
+  const auto diagnostic = [&](unsigned line, unsigned column, std::string_view message) {
+    return annotation_diagnostic(kernel.name(), line, column, message);
+  };
+  const std::string target = kernel.device().info().id();
+  const source::JitAnnotation* a = all.find(kernel.name());
+  if (a == nullptr) {
+    return;
+  }
+  if (a->parameters != param_sizes.size()) {
+    throw CompileError(
+        name_, target,
+        {diagnostic(a->line, a->column,
+                    fmt::format("the kernel is declared with {} parameters here, but it takes {} "
+                                "as compiled",
+                                a->parameters, param_sizes.size()))},
+        {});
+  }
+  const std::vector<std::string> types =
+      spellings != nullptr ? spellings() : std::vector<std::string>{};
+  std::vector<KernelImpl::FoldedParameter> folded;
+  for (const std::size_t p : a->positions) {
+    const std::string type = p < types.size() ? types[p] : std::string();
+    const std::optional<Constant::Kind> kind = constant_kind(type);
+    if (!kind) {
+      throw CompileError(
+          name_, target,
+          {diagnostic(a->line, a->column,
+                      fmt::format("argument position {} is {} on the host, which kjit cannot "
+                                  "fold: it folds bool, integer, float and double arguments",
+                                  p + 1, type.empty() ? "a class or enum" : "'" + type + "'"))},
+          {});
+    }
+    folded.push_back({p, *kind, param_sizes[p]});
+  }
+  kernel.fold_at_launch(std::move(folded));
+}
+
+std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants) const {
+  std::vector<std::uint64_t> bits;
+  bits.reserve(constants.size());
+  for (const Constant& c : constants) {
+    bits.push_back(c.bits);
+  }
+  const auto same = [&](const LaunchVariant& v) { return v.bits == bits; };
+  {
+    const std::lock_guard lock(launch_variants_mutex_);
+    if (const auto it = std::find_if(launch_variants_.begin(), launch_variants_.end(), same);
+        it != launch_variants_.end()) {
+      launch_variants_.splice(launch_variants_.begin(), launch_variants_, it);
+      return it->kernel;
+    }
+  }
+  // Compiled (or loaded from the disk cache) outside the lock; the program's table makes sure
+  // that threads asking at once compile it once.
+  std::shared_ptr<KernelImpl> variant = program_->variant(
+      std::const_pointer_cast<KernelImpl>(shared_from_this()), constants, std::nullopt);
+  const std::lock_guard lock(launch_variants_mutex_);
+  if (std::find_if(launch_variants_.begin(), launch_variants_.end(), same) ==
+      launch_variants_.end()) {
+    launch_variants_.push_front({std::move(bits), variant});
+    if (launch_variants_.size() > program_->max_variants()) {
+      launch_variants_.pop_back();
+    }
+  }
+  return variant;
+}
 
 std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>& kernel,
                                               std::span<const Constant> constants,

@@ -37,6 +37,7 @@ inline const std::vector<KernelFile>& kernel_files() {
       {"tests/kernels/symbols.cu", {"convolve", "read_count", "store"}},
       {"tests/kernels/half_ops.cu",
        {"float_to_half", "half_to_float", "half_arithmetic", "half_atomics", "bfloat16_ops"}},
+      {"tests/kernels/jit_annotated.cu", {"window", "window_plain"}},
   };
   return files;
 }

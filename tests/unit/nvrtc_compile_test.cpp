@@ -184,6 +184,19 @@ TEST_F(Nvrtc, EveryKernelCompilesToPtxThatPtxasAccepts) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(Nvrtc, AnAnnotatedKernelsVariantCompilesAndFoldsItsValues) {
+  // Without a warning: NVRTC would warn of annotate("jit", ...), an attribute it does not know.
+  const backend::Binary b =
+      compile_with_nvrtc(*api, test::annotated_variant_request(), {90, false}, "sm_90");
+  const std::string ptx(b.bytes.begin(), b.bytes.end() - 1);
+  ASSERT_EQ(b.kernel_symbols, std::vector<std::string>{"__kjit_variant"});
+  EXPECT_TRUE(b.log.empty()) << b.log;
+  // x, y and n stay parameters; steps and scale are gone.
+  EXPECT_NE(ptx.find("__kjit_variant_param_2"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("__kjit_variant_param_3"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("0f3F000000"), std::string::npos) << "scale = 0.5 as an immediate\n" << ptx;
+}
+
 TEST_F(Nvrtc, ASpecialisedVariantFoldsItsValues) {
   const backend::Binary b =
       compile_with_nvrtc(*api, test::saxpy_variant_request(), {90, false}, "sm_90");
