@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (Ubuntu 24.04, CUDA 13, no LLVM): builds kjit with the CUDA backend only,
 # runs the CUDA and core test suites, then, when asked, the benchmark suite (--bench: the CUDA, cache,
-# CuPy and time-to-first-launch rows) or only the time-to-first-launch runs (--first-launch), and
+# CuPy and time-to-first-launch rows), only the time-to-first-launch runs (--first-launch) or the
+# whole programs of Proteus's benchmark set (--programs, scripts/real-programs.sh), and
 # leaves logs and the rewritten docs/benchmarks.md in $OUT (or build-gpu/out).
 # One call does it all, to spend little device time.
 set -uo pipefail
@@ -23,7 +24,7 @@ if [ ! -d /usr/include/CLI ] && [ ! -d "$root/.carry-deps/include/CLI" ]; then
 fi
 mode="${1:-}"
 benchmarks=OFF
-if [ "$mode" = "--bench" ] || [ "$mode" = "--first-launch" ]; then
+if [ "$mode" = "--bench" ] || [ "$mode" = "--first-launch" ] || [ "$mode" = "--programs" ]; then
   benchmarks=ON
 fi
 # Header-only dependencies the GPU machine lacks (xxHash, nlohmann-json, CLI11) may be carried
@@ -56,6 +57,9 @@ fi
 if [ "$mode" = "--first-launch" ]; then  # --bench runs it within benchmarks.sh
   bash "$root/scripts/first-launch.sh" --device cuda --reps 7 --build "$build" --out "$out" ||
     status=1
+fi
+if [ "$mode" = "--programs" ]; then
+  bash "$root/scripts/real-programs.sh" --build "$build" --out "$out" --reps 5 || status=1
 fi
 cp "$root/docs/benchmarks.md" "$out/benchmarks.md"
 exit $status

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Whole programs of Proteus's benchmark set (benchmarks/programs/) end to end on a GPU: the nvcc
+# build of the upstream program as shipped, and kjit's host program with the kernel file as
+# shipped, plain and specialised, each with a cold and a warm kernel cache. Checks that kjit's
+# outputs equal those of the nvcc build of the same kernel, then writes the medians to
+# <out>/programs.md and every run to <out>/programs-runs.csv.
+#   scripts/real-programs.sh --build DIR [--out DIR] [--reps N] [--arch 90]
+# DIR is a build with KJIT_BUILD_BENCHMARKS=ON and the CUDA backend (scripts/gpu-check.sh makes
+# one); nvcc must be on PATH or in /usr/local/cuda/bin.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build=""
+out=""
+reps=5
+arch=90
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --reps) reps="$2"; shift 2 ;;
+    --arch) arch="$2"; shift 2 ;;
+    *) echo "usage: scripts/real-programs.sh --build DIR [--out DIR] [--reps N] [--arch 90]" >&2
+       exit 2 ;;
+  esac
+done
+[ -n "$build" ] || { echo "real-programs: --build DIR is needed" >&2; exit 2; }
+out="${out:-$build/programs}"
+mkdir -p "$out"
+export PATH="$PATH:/usr/local/cuda/bin"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+programs="$root/benchmarks/programs"
+status=0
+
+# Milliseconds that a command takes, its output in $work/last.txt; fails when the command does.
+wall_ms() {
+  local start end
+  start=$(date +%s%N)
+  "$@" > "$work/last.txt" 2>&1 || { cat "$work/last.txt" >&2; return 1; }
+  end=$(date +%s%N)
+  echo $(( (end - start) / 1000000 ))
+}
+kernel_ms() {  # the kernels' time per launch, as the programs report it
+  sed -n 's/^Average kernel execution time \([0-9.]*\) (ms)$/\1/p' "$work/last.txt"
+}
+
+# A program (or version) that reports no kernel time leaves that column empty.
+echo "program,version,cache,rep,wall_ms,kernel_ms" > "$out/programs-runs.csv"
+record() {  # program version cache rep wall
+  echo "$1,$2,$3,$4,$5,$(kernel_ms)" >> "$out/programs-runs.csv"
+}
+
+# Whether two output files are equal, bit for bit; says which values differ when not.
+same_output() {  # program version expected got
+  if cmp -s "$3" "$4"; then
+    echo "$1: $2's output equals the nvcc build's, bit for bit"
+    return 0
+  fi
+  echo "$1: $2's output DIFFERS from the nvcc build's" >&2
+  python3 - "$3" "$4" <<'PY' >&2 || true
+import struct, sys
+a, b = (open(f, 'rb').read() for f in sys.argv[1:3])
+fa, fb = (struct.unpack('%df' % (len(x) // 4), x[: len(x) // 4 * 4]) for x in (a, b))
+diff = [i for i in range(min(len(fa), len(fb))) if struct.pack('f', fa[i]) != struct.pack('f', fb[i])]
+print(f"{len(a)} and {len(b)} bytes; {len(diff)} of {len(fa)} floats differ; first: "
+      f"{[(i, fa[i], fb[i]) for i in diff[:5]]}")
+PY
+  status=1
+  return 1
+}
+
+# Each program's bench.sh: built with nvcc, checked, timed, with the functions above.
+for bench in "$programs"/*/bench.sh; do
+  # shellcheck source=/dev/null
+  source "$bench" || { echo "real-programs: $bench failed" >&2; status=1; }
+done
+
+python3 - "$out/programs-runs.csv" "$reps" > "$out/programs.md" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {}
+for r in rows:
+    by.setdefault((r['program'], r['version'], r['cache']), []).append(r)
+print(f"Medians of {sys.argv[2]} runs; end to end is the process's wall time, compiles included.\n")
+print("| program | version | cache | end to end (ms) | kernels (ms per launch) | end to end vs nvcc |")
+print("|---|---|---|---|---|---|")
+aot = {}
+for (prog, version, cache), rs in by.items():
+    wall = statistics.median(float(r['wall_ms']) for r in rs)
+    times = [float(r['kernel_ms']) for r in rs if r['kernel_ms']]
+    kern = f"{statistics.median(times):.3f}" if times else ""
+    if version == 'nvcc-aot':
+        aot[prog] = wall
+    ratio = f"{aot[prog] / wall:.2f}x" if prog in aot else ""
+    print(f"| {prog} | {version} | {cache} | {wall:.0f} | {kern} | {ratio} |")
+PY
+cat "$out/programs.md"
+exit $status
