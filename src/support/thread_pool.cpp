@@ -189,4 +189,66 @@ void ThreadPool::run(std::uint64_t n, std::uint64_t grain, const Body& body) {
   }
 }
 
+TaskQueue::TaskQueue(unsigned threads) {
+  threads = std::max(1U, threads);
+  try {
+    for (unsigned i = 0; i < threads; ++i) {
+      workers_.emplace_back([this] { work(); });
+    }
+  } catch (const std::system_error& e) {
+    if (workers_.empty()) {
+      throw BackendError(fmt::format("kjit: cannot start a background thread: {}", e.what()));
+    }
+  }
+}
+
+TaskQueue::~TaskQueue() {
+  std::deque<std::function<void()>> dropped;
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+    dropped.swap(tasks_);
+  }
+  cv_.notify_all();
+  for (std::thread& t : workers_) {
+    t.join();
+  }
+  dropped.clear();  // after the workers: a task's captures may be the last owners of anything
+}
+
+void TaskQueue::post(std::function<void()> task) {
+  {
+    const std::lock_guard lock(mutex_);
+    tasks_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+}
+
+void TaskQueue::work() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      if (stopping_) {
+        return;
+      }
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    try {
+      task();
+    } catch (const std::exception& e) {
+      log().error("a background task failed: {}", e.what());
+    } catch (...) {
+      log().error("a background task failed (not with a std::exception)");
+    }
+  }
+}
+
+TaskQueue& background_compiles() {
+  static TaskQueue queue(std::clamp(std::thread::hardware_concurrency() / 2, 1U, 4U));
+  return queue;
+}
+
 }  // namespace kjit::detail

@@ -1,10 +1,13 @@
 // A pool of worker threads: the CPU backend runs blocks on one, GPU backends copy host memory
 // with one. A run() splits a range into chunks that the workers and the calling thread take in
-// turn; several runs (from several streams) may be in flight at once.
+// turn; several runs (from several streams) may be in flight at once. A TaskQueue runs work that
+// nobody waits for (variants compiled in the background) on threads of its own.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -58,5 +61,32 @@ class ThreadPool {
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
+
+/// Tasks run in the order posted by `threads` threads of its own; post() returns at once. (A
+/// ThreadPool's run() keeps its caller until the work is done: this is for work nobody waits on.)
+class TaskQueue {
+ public:
+  explicit TaskQueue(unsigned threads);
+  TaskQueue(const TaskQueue&) = delete;
+  TaskQueue& operator=(const TaskQueue&) = delete;
+  /// Lets the running tasks finish and drops those not started (their captures released).
+  ~TaskQueue();
+
+  /// Queues `task`; what it throws is logged and dropped.
+  void post(std::function<void()> task);
+
+ private:
+  void work();
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+/// The process's queue for variants compiled in the background (launches of annotated kernels):
+/// half the cores, at least 1 and at most 4 threads, made on first use and stopped at exit.
+TaskQueue& background_compiles();
 
 }  // namespace kjit::detail
