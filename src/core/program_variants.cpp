@@ -53,7 +53,8 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
   const std::lock_guard lock(mutex_);
   if (annotated_text_ != source_) {
     annotations_ =
-        std::make_shared<const source::JitAnnotations>(source::read_jit_annotations(*source_));
+        std::make_shared<const source::JitAnnotations>(
+            source::read_jit_annotations(*source_, options_.defines));
     annotated_text_ = source_;
   }
   return annotations_;

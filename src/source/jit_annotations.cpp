@@ -1,5 +1,6 @@
 #include "source/jit_annotations.hpp"
 
+#include "source/conditionals.hpp"
 #include "source/declarations.hpp"
 
 #include <fmt/format.h>
@@ -22,8 +23,9 @@ std::string_view declared_name(std::string_view name) {
 
 class AnnotationReader {
  public:
-  AnnotationReader(std::string_view text, const FileDeclarations& file, JitAnnotations& out)
-      : text_(text), file_(file), out_(out) {}
+  AnnotationReader(std::string_view text, const FileDeclarations& file, const LiveLines& live,
+                   JitAnnotations& out)
+      : text_(text), file_(file), live_(live), out_(out) {}
 
   void read(const Declaration& d) {
     std::optional<std::size_t> annotate;
@@ -41,6 +43,9 @@ class AnnotationReader {
     JitAnnotation a;
     a.kernel = std::string(d.names.front());
     place(a, *annotate);
+    if (!live_(a.line)) {
+      return;  // behind an #if the program's macros turn off: the compiler never sees it
+    }
     const std::optional<std::vector<std::string>> params = parameters(d, a.kernel);
     if (!params) {
       problem(a, "its parameter list could not be read");
@@ -180,6 +185,7 @@ class AnnotationReader {
 
   std::string_view text_;
   const FileDeclarations& file_;
+  const LiveLines& live_;
   JitAnnotations& out_;
 };
 
@@ -200,7 +206,8 @@ std::vector<JitAnnotationProblem> JitAnnotations::problems_of(std::string_view n
   return found;
 }
 
-JitAnnotations read_jit_annotations(std::string_view text) {
+JitAnnotations read_jit_annotations(
+    std::string_view text, const std::map<std::string, std::string, std::less<>>& defines) {
   JitAnnotations out;
   if (text.find("annotate") == std::string_view::npos) {
     return out;  // the common case, without reading the file
@@ -209,7 +216,8 @@ JitAnnotations read_jit_annotations(std::string_view text) {
   if (!file) {
     return out;
   }
-  AnnotationReader reader(text, *file, out);
+  const LiveLines live = live_lines(text, defines);
+  AnnotationReader reader(text, *file, live, out);
   for (const Declaration& d : file->declarations) {
     if ((d.kind == Declaration::Kind::function || d.kind == Declaration::Kind::prototype) &&
         !d.parent && !d.names.empty()) {

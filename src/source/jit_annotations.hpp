@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,9 +41,11 @@ struct JitAnnotations {
   [[nodiscard]] std::vector<JitAnnotationProblem> problems_of(std::string_view name) const;
 };
 
-/// The annotations of the __global__ functions `text` declares or defines. Empty for a text that
-/// cannot be read reliably.
-JitAnnotations read_jit_annotations(std::string_view text);
+/// The annotations of the __global__ functions `text` declares or defines, but those behind an
+/// #if that the program's `defines` (CompileOptions::defines) and the text's own #defines turn
+/// off (source/conditionals.hpp). Empty for a text that cannot be read reliably.
+JitAnnotations read_jit_annotations(
+    std::string_view text, const std::map<std::string, std::string, std::less<>>& defines = {});
 
 /// `text` with each `__attribute__((annotate("jit", ...)))` blanked (lines and columns kept), as
 /// compilers are given it: NVRTC warns of an attribute it does not know.

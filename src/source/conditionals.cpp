@@ -1,0 +1,203 @@
+#include "source/conditionals.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <optional>
+
+namespace kjit::source {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+/// `s` without a trailing // or /* comment.
+std::string_view without_comment(std::string_view s) {
+  const std::size_t line = s.find("//");
+  const std::size_t block = s.find("/*");
+  return trim(s.substr(0, std::min(line, block)));
+}
+
+bool identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+/// The first identifier of `s`, and the rest after it.
+std::string_view first_word(std::string_view s) {
+  s = trim(s);
+  std::size_t n = 0;
+  while (n < s.size() && identifier_char(s[n])) {
+    ++n;
+  }
+  return s.substr(0, n);
+}
+
+struct Macros {
+  const std::map<std::string, std::string, std::less<>>& program;
+  std::map<std::string, std::optional<std::string>, std::less<>> file;  // nullopt: #undef'd
+
+  [[nodiscard]] std::optional<std::string> value(std::string_view name) const {
+    if (const auto it = file.find(name); it != file.end()) {
+      return it->second;
+    }
+    if (const auto it = program.find(name); it != program.end()) {
+      return it->second.empty() ? std::string("1") : it->second;
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] bool defined(std::string_view name) const { return value(name).has_value(); }
+};
+
+/// The value of an #if condition of a form kjit evaluates, or nullopt.
+std::optional<bool> evaluate(std::string_view condition, const Macros& macros) {
+  condition = trim(condition);
+  if (!condition.empty() && condition.front() == '!') {
+    const std::optional<bool> inner = evaluate(condition.substr(1), macros);
+    return inner ? std::optional(!*inner) : std::nullopt;
+  }
+  if (condition.starts_with("defined")) {
+    std::string_view rest = trim(condition.substr(7));
+    const bool parenthesised = !rest.empty() && rest.front() == '(';
+    if (parenthesised) {
+      rest = trim(rest.substr(1));
+    }
+    const std::string_view name = first_word(rest);
+    rest = trim(trim(rest).substr(name.size()));
+    if (parenthesised) {
+      if (rest.empty() || rest.front() != ')') {
+        return std::nullopt;
+      }
+      rest = trim(rest.substr(1));
+    }
+    if (name.empty() || !rest.empty()) {
+      return std::nullopt;
+    }
+    return macros.defined(name);
+  }
+  const auto number = [](std::string_view s) -> std::optional<long long> {
+    s = trim(s);
+    long long n = 0;
+    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (error != std::errc() || end != s.data() + s.size()) {
+      return std::nullopt;
+    }
+    return n;
+  };
+  if (const std::optional<long long> n = number(condition)) {
+    return *n != 0;
+  }
+  const std::string_view name = first_word(condition);
+  if (name.size() == condition.size() && !name.empty()) {
+    if (!macros.defined(name)) {
+      return false;  // an undefined name is 0 in #if
+    }
+    const std::optional<std::string> v = macros.value(name);
+    const std::optional<long long> n = v ? number(*v) : std::nullopt;
+    return n ? std::optional(*n != 0) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// One open #if: whether the text above it is kept, whether a branch has been taken, and whether
+/// the branch now open is kept.
+struct Open {
+  bool outer_live;
+  bool taken;
+  bool live;
+};
+
+}  // namespace
+
+LiveLines live_lines(std::string_view text,
+                     const std::map<std::string, std::string, std::less<>>& defines) {
+  LiveLines out;
+  Macros macros{defines, {}};
+  std::vector<Open> open;
+  const auto live_now = [&] { return open.empty() || open.back().live; };
+  unsigned number = 0;
+  std::string joined;  // a directive continued over lines
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    const bool continued = !joined.empty();
+    const bool starts = !trim(line).empty() && trim(line).front() == '#';
+    if (!continued && !starts) {
+      out.live.push_back(live_now());
+      if (end == text.size()) {
+        break;
+      }
+      continue;
+    }
+    const bool was_live = live_now();
+    out.live.push_back(was_live);
+    if (!line.empty() && line.back() == '\\') {
+      joined.append(line.substr(0, line.size() - 1));
+      if (end == text.size()) {
+        break;
+      }
+      continue;
+    }
+    joined.append(line);
+    std::string_view directive = trim(std::string_view(joined).substr(joined.find('#') + 1));
+    const std::string_view keyword = first_word(directive);
+    const std::string_view rest = without_comment(directive.substr(keyword.size()));
+    const auto decide = [&](std::string_view condition) {
+      const std::optional<bool> v = evaluate(condition, macros);
+      if (!v) {
+        out.undecided.push_back(number);
+      }
+      return v.value_or(true);
+    };
+    if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
+      const bool on = !was_live             ? false
+                      : keyword == "ifdef"  ? macros.defined(first_word(rest))
+                      : keyword == "ifndef" ? !macros.defined(first_word(rest))
+                                            : decide(rest);
+      open.push_back({was_live, on, was_live && on});
+    } else if (keyword == "elif" && !open.empty()) {
+      Open& o = open.back();
+      out.live.back() = o.outer_live;  // the directive itself is read where its #if is
+      const bool on = o.outer_live && !o.taken && decide(rest);
+      o.live = on;
+      o.taken = o.taken || on;
+    } else if (keyword == "else" && !open.empty()) {
+      Open& o = open.back();
+      out.live.back() = o.outer_live;
+      o.live = o.outer_live && !o.taken;
+      o.taken = true;
+    } else if (keyword == "endif" && !open.empty()) {
+      out.live.back() = open.back().outer_live;
+      open.pop_back();
+    } else if (keyword == "define" && was_live) {
+      const std::string_view name = first_word(rest);
+      std::string_view replacement = trim(trim(rest).substr(name.size()));
+      macros.file[std::string(name)] = std::string(replacement);
+    } else if (keyword == "undef" && was_live) {
+      macros.file[std::string(first_word(rest))] = std::nullopt;
+    }
+    joined.clear();
+    if (end == text.size()) {
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace kjit::source
