@@ -23,6 +23,7 @@ namespace detail {
 class GraphImpl;
 KJIT_API const std::string& kernel_name(const KernelImpl& kernel);
 KJIT_API Device kernel_device(const KernelImpl& kernel);
+KJIT_API void wait_for_variants(const KernelImpl& kernel);
 KJIT_API void set_graph_arguments(GraphImpl& graph, std::size_t launch, const KernelImpl& kernel,
                                   const KernelArg* args, std::size_t count);
 }  // namespace detail
@@ -83,6 +84,10 @@ class Kernel {
 
   [[nodiscard]] const std::string& name() const { return detail::kernel_name(checked()); }
   [[nodiscard]] Device device() const { return detail::kernel_device(checked()); }
+  /// For a kernel annotated with annotate("jit", ...): waits until the variants that its
+  /// launches started compiling in the background are ready (later launches run them) or have
+  /// failed (logged; those values keep running the kernel itself). Returns at once otherwise.
+  void wait_for_variants() const { detail::wait_for_variants(checked()); }
   [[nodiscard]] explicit operator bool() const noexcept { return impl_ != nullptr; }
 
  private:

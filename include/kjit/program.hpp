@@ -61,6 +61,12 @@ struct CompileOptions {
   /// asking for more forgets the least recently asked-for one (logged as a warning), which the
   /// disk cache then loads again when asked for. At least 1.
   std::size_t max_variants = 16;
+  /// For kernels annotated with annotate("jit", ...): whether the first launch with new values
+  /// waits for their variant (compiled, or loaded from the disk cache) and throws its compile
+  /// error. By default (false) that launch, and those after it until the variant is ready, run
+  /// the kernel itself while the variant compiles in the background; a variant that fails to
+  /// compile is logged once and its values keep running the kernel itself (docs/guide.md).
+  bool launch_waits_for_variants = false;
 };
 
 /// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles

@@ -55,8 +55,12 @@ void check_argument(const KernelImpl& kernel, const KernelArg& arg, std::size_t 
   }
 }
 
+void launch_plain(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
+                  const KernelArg* args, std::size_t count);
+
 /// A launch of a kernel whose annotation folds some of its parameters: the variant for the
-/// arguments' values runs, with the other arguments.
+/// arguments' values runs, with the other arguments; while it compiles in the background (or
+/// when it failed to), the kernel itself runs, with every argument.
 void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
                    const KernelArg* args, std::size_t count) {
   if (count != kernel.function().params().size()) {
@@ -79,6 +83,10 @@ void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchC
     constants.push_back({f.position, f.kind, f.size, bits});
   }
   const std::shared_ptr<KernelImpl> variant = kernel.launch_variant(std::move(constants));
+  if (!variant) {
+    launch_plain(kernel, stream, config, args, count);
+    return;
+  }
   std::vector<KernelArg> kept;
   kept.reserve(count - kernel.folded().size());
   auto folded = kernel.folded().begin();
@@ -92,14 +100,9 @@ void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchC
   launch_kernel(*variant, stream, config, kept.data(), kept.size());
 }
 
-}  // namespace
-
-void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
-                   const KernelArg* args, std::size_t count) {
-  if (!kernel.folded().empty()) {
-    launch_folded(kernel, stream, config, args, count);
-    return;
-  }
+/// A launch of `kernel` itself, with every argument.
+void launch_plain(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
+                  const KernelArg* args, std::size_t count) {
   backend::Function& function = kernel.function();
   if (const std::optional<Dim3>& block = kernel.specialization().block;
       block && *block != config.block) {
@@ -127,6 +130,21 @@ void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchC
   } else {
     function.launch(s.backend(), config, values);
   }
+}
+
+}  // namespace
+
+void launch_kernel(const KernelImpl& kernel, const Stream* stream, const LaunchConfig& config,
+                   const KernelArg* args, std::size_t count) {
+  if (kernel.folded().empty()) {
+    launch_plain(kernel, stream, config, args, count);
+  } else {
+    launch_folded(kernel, stream, config, args, count);
+  }
+}
+
+void wait_for_variants(const KernelImpl& kernel) {
+  kernel.wait_for_variants();
 }
 
 void check_arguments(const KernelImpl& kernel, const KernelArg* args, std::size_t count,

@@ -11,6 +11,7 @@
 #include <kjit/detail/arguments.hpp>
 #include <kjit/program.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -86,8 +87,13 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   [[nodiscard]] const std::vector<FoldedParameter>& folded() const noexcept { return folded_; }
   /// The variant fixing `constants` (the folded parameters' values, in their order), from this
   /// kernel's own table of the variants it launched, else from the program
-  /// (program_variants.cpp).
+  /// (program_variants.cpp). nullptr while the variant compiles in the background, or when its
+  /// compile failed: the launch runs this kernel itself, with every argument. With
+  /// CompileOptions::launch_waits_for_variants, waits for the compile (and throws its error).
   [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::vector<Constant> constants) const;
+  /// Waits until the variants compiling in the background for launches of this kernel are
+  /// ready or have failed.
+  void wait_for_variants() const;
 
  private:
   std::shared_ptr<LoadedBuild> build_;  // declared first: outlives the function below
@@ -96,11 +102,21 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   KernelKey key_;
   Specialization spec_;
   std::vector<FoldedParameter> folded_;
-  /// The variants launches ran, most recent first, each with its folded values' bits; at most
-  /// the program's max_variants of them.
+  /// A variant that launches asked for: ready, or compiling in the background (the compile's
+  /// task shares it, so that it outlives the table's entry, the kernel and the program), or
+  /// failed (launches with its values then run the kernel itself).
+  struct VariantSlot {
+    enum State : int { compiling, ready, failed };
+    std::atomic<int> state{compiling};
+    std::shared_ptr<KernelImpl> kernel;  // written once, before state becomes ready (release)
+    std::promise<void> done;             // set when state leaves compiling
+    std::shared_future<void> finished = done.get_future().share();
+  };
+  /// The variants launches asked for, most recent first, each with its folded values' bits; at
+  /// most the program's max_variants of them.
   struct LaunchVariant {
     std::vector<std::uint64_t> bits;
-    std::shared_ptr<KernelImpl> kernel;
+    std::shared_ptr<VariantSlot> slot;
   };
   mutable std::mutex launch_variants_mutex_;
   mutable std::list<LaunchVariant> launch_variants_;
@@ -121,6 +137,9 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   [[nodiscard]] std::size_t max_variants() const noexcept { return options_.max_variants; }
+  [[nodiscard]] bool launch_waits_for_variants() const noexcept {
+    return options_.launch_waits_for_variants;
+  }
   /// The kernel `name` for `device`, its parameters checked against `param_sizes`.
   /// `spellings` gives the parameter types as C++ text, for resolving a plain name by type.
   std::shared_ptr<KernelImpl> kernel(std::string_view name_text, DeviceImpl& device,

@@ -3,6 +3,7 @@
 // annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
 #include "core/program_impl.hpp"
 #include "support/logging.hpp"
+#include "support/thread_pool.hpp"
 
 #include <kjit/error.hpp>
 
@@ -124,27 +125,80 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
     bits.push_back(c.bits);
   }
   const auto same = [&](const LaunchVariant& v) { return v.bits == bits; };
+  // What a launch makes of a slot: its variant once ready, else the kernel itself (nullptr).
+  const auto usable = [](const VariantSlot& slot) {
+    return slot.state.load(std::memory_order_acquire) == VariantSlot::ready ? slot.kernel : nullptr;
+  };
+  const auto remember = [&](std::shared_ptr<VariantSlot> slot) {  // with the mutex held
+    launch_variants_.push_front({bits, std::move(slot)});
+    if (launch_variants_.size() > program_->max_variants()) {
+      launch_variants_.pop_back();  // a compile still running keeps its slot, then drops it
+    }
+  };
+  const bool wait = program_->launch_waits_for_variants();
+  std::shared_ptr<VariantSlot> slot;
   {
     const std::lock_guard lock(launch_variants_mutex_);
     if (const auto it = std::find_if(launch_variants_.begin(), launch_variants_.end(), same);
         it != launch_variants_.end()) {
       launch_variants_.splice(launch_variants_.begin(), launch_variants_, it);
-      return it->kernel;
+      if (!wait || it->slot->state.load(std::memory_order_acquire) == VariantSlot::ready) {
+        return usable(*it->slot);
+      }
+    } else if (!wait) {
+      slot = std::make_shared<VariantSlot>();
+      remember(slot);
     }
   }
-  // Compiled (or loaded from the disk cache) outside the lock; the program's table makes sure
-  // that threads asking at once compile it once.
-  std::shared_ptr<KernelImpl> variant = program_->variant(
-      std::const_pointer_cast<KernelImpl>(shared_from_this()), constants, std::nullopt);
-  const std::lock_guard lock(launch_variants_mutex_);
-  if (std::find_if(launch_variants_.begin(), launch_variants_.end(), same) ==
-      launch_variants_.end()) {
-    launch_variants_.push_front({std::move(bits), variant});
-    if (launch_variants_.size() > program_->max_variants()) {
-      launch_variants_.pop_back();
+  auto self = std::const_pointer_cast<KernelImpl>(shared_from_this());
+  if (wait) {
+    // Compiled (or loaded from the disk cache) outside the lock; the program's table makes sure
+    // that threads asking at once compile it once.
+    std::shared_ptr<KernelImpl> variant = program_->variant(self, constants, std::nullopt);
+    auto ready = std::make_shared<VariantSlot>();
+    ready->kernel = variant;
+    ready->state.store(VariantSlot::ready, std::memory_order_release);
+    ready->done.set_value();
+    const std::lock_guard lock(launch_variants_mutex_);
+    if (const auto it = std::find_if(launch_variants_.begin(), launch_variants_.end(), same);
+        it != launch_variants_.end()) {
+      it->slot = std::move(ready);  // replaces a failed one
+    } else {
+      remember(std::move(ready));
+    }
+    return variant;
+  }
+  // The compile runs on the background queue and owns what it uses: this kernel (hence its
+  // program and build) and the slot, so that either may be dropped meanwhile.
+  background_compiles().post([self = std::move(self), slot, constants = std::move(constants)] {
+    try {
+      slot->kernel = self->program().variant(self, constants, std::nullopt);
+      slot->state.store(VariantSlot::ready, std::memory_order_release);
+    } catch (const std::exception& e) {
+      Specialization values;
+      values.constants = constants;
+      log().warn(
+          "{}: the variant with {} did not compile; launches with these values run the kernel "
+          "unspecialised: {}",
+          self->describe(), values.describe(), e.what());
+      slot->state.store(VariantSlot::failed, std::memory_order_release);
+    }
+    slot->done.set_value();
+  });
+  return nullptr;
+}
+
+void KernelImpl::wait_for_variants() const {
+  std::vector<std::shared_future<void>> compiling;
+  {
+    const std::lock_guard lock(launch_variants_mutex_);
+    for (const LaunchVariant& v : launch_variants_) {
+      compiling.push_back(v.slot->finished);
     }
   }
-  return variant;
+  for (const std::shared_future<void>& f : compiling) {
+    f.wait();
+  }
 }
 
 std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>& kernel,

@@ -24,6 +24,9 @@ class JitAnnotation : public DeviceTest {
   static Program program(CompileOptions options = {}) {
     // Both kernels in one build, so that the program has one copy of `launches`.
     options.kernels = {"window", "window_plain"};
+    // These tests check the variants themselves: launches wait for them (jit_background_test.cpp
+    // checks the default, where they compile in the background).
+    options.launch_waits_for_variants = true;
     return Program::from_file(test_kernel_path("jit_annotated.cu"), std::move(options));
   }
 
