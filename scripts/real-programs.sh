@@ -1,29 +1,41 @@
 #!/usr/bin/env bash
-# Whole programs of Proteus's benchmark set (benchmarks/programs/) end to end on a GPU: the nvcc
-# build of the upstream program as shipped, and kjit's host program with the kernel file as
-# shipped, plain and specialised, each with a cold and a warm kernel cache. Checks that kjit's
-# outputs equal those of the nvcc build of the same kernel, then writes the medians to
-# <out>/programs.md and every run to <out>/programs-runs.csv.
-#   scripts/real-programs.sh --build DIR [--out DIR] [--reps N] [--arch 90]
-# DIR is a build with KJIT_BUILD_BENCHMARKS=ON and the CUDA backend (scripts/gpu-check.sh makes
-# one); nvcc must be on PATH or in /usr/local/cuda/bin.
+# Whole programs of Proteus's benchmark set (benchmarks/programs/) end to end. On a GPU (--device
+# cuda, the default): the nvcc build of the upstream program as shipped, and kjit's host program
+# with the kernel file as shipped, plain and specialised, each with a cold and a warm kernel
+# cache; kjit's outputs are checked against the nvcc build of the same kernel. On the CPU
+# (--device cpu): kjit's host program on the CPU backend against an OpenMP build of the same
+# loops on every core, outputs checked against it. Writes the medians to <out>/programs.md and
+# every run to <out>/programs-runs.csv.
+#   scripts/real-programs.sh --build DIR [--device cuda|cpu] [--out DIR] [--reps N] [--arch 90]
+#                            [--only PROGRAM]
+# DIR is a build with KJIT_BUILD_BENCHMARKS=ON and the backend asked for (scripts/gpu-check.sh
+# makes one for CUDA); on CUDA nvcc must be on PATH or in /usr/local/cuda/bin.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=""
 out=""
 reps=5
 arch=90
+device=cuda
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --reps) reps="$2"; shift 2 ;;
     --arch) arch="$2"; shift 2 ;;
-    *) echo "usage: scripts/real-programs.sh --build DIR [--out DIR] [--reps N] [--arch 90]" >&2
+    --device) device="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "usage: scripts/real-programs.sh --build DIR [--device cuda|cpu] [--out DIR]" \
+         "[--reps N] [--arch 90] [--only PROGRAM]" >&2
        exit 2 ;;
   esac
 done
 [ -n "$build" ] || { echo "real-programs: --build DIR is needed" >&2; exit 2; }
+case "$device" in
+  cuda | cpu) export KJIT_DEVICE="$device" ;;
+  *) echo "real-programs: --device is cuda or cpu, not '$device'" >&2; exit 2 ;;
+esac
 out="${out:-$build/programs}"
 mkdir -p "$out"
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -53,10 +65,10 @@ record() {  # program version cache rep wall
 # Whether two output files are equal, bit for bit; says which values differ when not.
 same_output() {  # program version expected got
   if cmp -s "$3" "$4"; then
-    echo "$1: $2's output equals the nvcc build's, bit for bit"
+    echo "$1: $2's output equals the baseline's, bit for bit"
     return 0
   fi
-  echo "$1: $2's output DIFFERS from the nvcc build's" >&2
+  echo "$1: $2's output DIFFERS from the baseline's" >&2
   python3 - "$3" "$4" <<'PY' >&2 || true
 import struct, sys
 a, b = (open(f, 'rb').read() for f in sys.argv[1:3])
@@ -69,8 +81,10 @@ PY
   return 1
 }
 
-# Each program's bench.sh: built with nvcc, checked, timed, with the functions above.
+# Each program's bench.sh: baselines built, outputs checked, runs timed, with the functions above
+# and $device.
 for bench in "$programs"/*/bench.sh; do
+  [ -z "$only" ] || [ "$(basename "$(dirname "$bench")")" = "$only" ] || continue
   # shellcheck source=/dev/null
   source "$bench" || { echo "real-programs: $bench failed" >&2; status=1; }
 done
@@ -82,14 +96,14 @@ by = {}
 for r in rows:
     by.setdefault((r['program'], r['version'], r['cache']), []).append(r)
 print(f"Medians of {sys.argv[2]} runs; end to end is the process's wall time, compiles included.\n")
-print("| program | version | cache | end to end (ms) | kernels (ms per launch) | end to end vs nvcc |")
+print("| program | version | cache | end to end (ms) | kernels (ms per launch) | end to end, baseline / this |")
 print("|---|---|---|---|---|---|")
 aot = {}
 for (prog, version, cache), rs in by.items():
     wall = statistics.median(float(r['wall_ms']) for r in rs)
     times = [float(r['kernel_ms']) for r in rs if r['kernel_ms']]
     kern = f"{statistics.median(times):.3f}" if times else ""
-    if version == 'nvcc-aot':
+    if version in ('nvcc-aot', 'openmp'):
         aot[prog] = wall
     ratio = f"{aot[prog] / wall:.2f}x" if prog in aot else ""
     print(f"| {prog} | {version} | {cache} | {wall:.0f} | {kern} | {ratio} |")

@@ -1,12 +1,46 @@
 # adam for scripts/real-programs.sh (sourced there): the nvcc build of upstream/main.cu as
 # shipped, kjit_adam plain and with the kernel's annotation on (--specialise), and Proteus's
 # Jitify version (upstream-jitify/main.cu) on third_party/jitify/jitify.hpp.
+kjit_adam="$build/benchmarks/programs/kjit_program_adam"
+
+# On the CPU: the same loops under OpenMP's parallel for (openmp_adam.cpp) on every core, first
+# on one thread to show that they scale. 5 launches instead of upstream's 1000: one takes about
+# 0.8 s on two cores.
+if [ "$device" = cpu ]; then
+  adam_cpu_args=(160000 1600 5)
+  g++ -O3 -ffast-math -march=native -fopenmp -std=c++17 -o "$work/adam-openmp" \
+    "$programs/adam/openmp_adam.cpp"
+  "$work/adam-openmp" "${adam_cpu_args[@]}" --out "$work/adam-openmp.bin" > "$work/openmp.txt"
+  one="$(OMP_NUM_THREADS=1 wall_ms "$work/adam-openmp" "${adam_cpu_args[@]}")"
+  all="$(wall_ms "$work/adam-openmp" "${adam_cpu_args[@]}")"
+  echo "adam: OpenMP on 1 thread ${one} ms, on $(sed -n 's/^OpenMP threads //p' "$work/openmp.txt")" \
+    "threads ${all} ms"
+  for mode in plain specialised; do
+    flag=()
+    [ "$mode" = specialised ] && flag=(--specialise)
+    KJIT_CACHE_DIR="$work/check-cache" "$kjit_adam" "${adam_cpu_args[@]}" "${flag[@]}" \
+      --out "$work/adam-$mode.bin" > /dev/null
+    same_output adam "kjit $mode (p, m and v)" "$work/adam-openmp.bin" "$work/adam-$mode.bin" ||
+      true
+  done
+  for rep in $(seq 1 "$reps"); do
+    record adam openmp - "$rep" "$(wall_ms "$work/adam-openmp" "${adam_cpu_args[@]}")"
+    for mode in plain specialised; do
+      flag=()
+      [ "$mode" = specialised ] && flag=(--specialise)
+      record adam "kjit-$mode" warm "$rep" \
+        "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit_adam" "${adam_cpu_args[@]}" \
+          "${flag[@]}")"
+    done
+  done
+  return 0
+fi
+
 adam_args=(160000 1600 1000)  # upstream experiments.json's "default" input
 nvcc -O3 --use_fast_math -std=c++17 -arch=sm_$arch -o "$work/adam-aot" \
   "$programs/adam/upstream/main.cu"
 nvcc -O3 --use_fast_math -std=c++17 -arch=sm_$arch -o "$work/adam-nvcc-out" \
   "$programs/adam/nvcc_adam.cu"
-kjit_adam="$build/benchmarks/programs/kjit_program_adam"
 
 # Jitify. upstream-jitify/main.cu includes "../../external/jitify/jitify.hpp" (Proteus's layout),
 # so it is built from a copy laid out that way under $work. Its kernel is a string in main.cu
