@@ -114,6 +114,45 @@ struct Open {
   bool live;
 };
 
+/// What one directive at 1-based `number` does to the open #ifs, the macros and `out`.
+void apply_directive(std::string_view keyword, std::string_view rest, bool was_live,
+                     unsigned number, Macros& macros, std::vector<Open>& open, LiveLines& out) {
+  const auto decide = [&](std::string_view condition) {
+    const std::optional<bool> v = evaluate(condition, macros);
+    if (!v) {
+      out.undecided.push_back(number);
+    }
+    return v.value_or(true);
+  };
+  if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
+    const bool on = !was_live             ? false
+                    : keyword == "ifdef"  ? macros.defined(first_word(rest))
+                    : keyword == "ifndef" ? !macros.defined(first_word(rest))
+                                          : decide(rest);
+    open.push_back({was_live, on, was_live && on});
+  } else if (keyword == "elif" && !open.empty()) {
+    Open& o = open.back();
+    out.live.back() = o.outer_live;  // the directive itself is read where its #if is
+    const bool on = o.outer_live && !o.taken && decide(rest);
+    o.live = on;
+    o.taken = o.taken || on;
+  } else if (keyword == "else" && !open.empty()) {
+    Open& o = open.back();
+    out.live.back() = o.outer_live;
+    o.live = o.outer_live && !o.taken;
+    o.taken = true;
+  } else if (keyword == "endif" && !open.empty()) {
+    out.live.back() = open.back().outer_live;
+    open.pop_back();
+  } else if (keyword == "define" && was_live) {
+    const std::string_view name = first_word(rest);
+    const std::string_view replacement = trim(trim(rest).substr(name.size()));
+    macros.file[std::string(name)] = std::string(replacement);
+  } else if (keyword == "undef" && was_live) {
+    macros.file[std::string(first_word(rest))] = std::nullopt;
+  }
+}
+
 }  // namespace
 
 LiveLines live_lines(std::string_view text,
@@ -158,40 +197,7 @@ LiveLines live_lines(std::string_view text,
     std::string_view directive = trim(std::string_view(joined).substr(joined.find('#') + 1));
     const std::string_view keyword = first_word(directive);
     const std::string_view rest = without_comment(directive.substr(keyword.size()));
-    const auto decide = [&](std::string_view condition) {
-      const std::optional<bool> v = evaluate(condition, macros);
-      if (!v) {
-        out.undecided.push_back(number);
-      }
-      return v.value_or(true);
-    };
-    if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
-      const bool on = !was_live             ? false
-                      : keyword == "ifdef"  ? macros.defined(first_word(rest))
-                      : keyword == "ifndef" ? !macros.defined(first_word(rest))
-                                            : decide(rest);
-      open.push_back({was_live, on, was_live && on});
-    } else if (keyword == "elif" && !open.empty()) {
-      Open& o = open.back();
-      out.live.back() = o.outer_live;  // the directive itself is read where its #if is
-      const bool on = o.outer_live && !o.taken && decide(rest);
-      o.live = on;
-      o.taken = o.taken || on;
-    } else if (keyword == "else" && !open.empty()) {
-      Open& o = open.back();
-      out.live.back() = o.outer_live;
-      o.live = o.outer_live && !o.taken;
-      o.taken = true;
-    } else if (keyword == "endif" && !open.empty()) {
-      out.live.back() = open.back().outer_live;
-      open.pop_back();
-    } else if (keyword == "define" && was_live) {
-      const std::string_view name = first_word(rest);
-      std::string_view replacement = trim(trim(rest).substr(name.size()));
-      macros.file[std::string(name)] = std::string(replacement);
-    } else if (keyword == "undef" && was_live) {
-      macros.file[std::string(first_word(rest))] = std::nullopt;
-    }
+    apply_directive(keyword, rest, was_live, number, macros, open, out);
     joined.clear();
     if (end == text.size()) {
       break;
