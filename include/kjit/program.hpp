@@ -39,7 +39,9 @@ struct CompileOptions {
   /// Kernel names (or template instantiations such as "saxpy<float>") to compile together the
   /// first time any kernel of the program is asked for on a device; saves one compile per name.
   std::vector<std::string> kernels{};
-  /// Allow floating-point reassociation and approximate math (like nvcc --use_fast_math).
+  /// Allow floating-point reassociation and approximate math, and flush denormals to zero (like
+  /// nvcc --use_fast_math), on every backend: on the CPU the kernel's threads run with FTZ and
+  /// DAZ set (x86), the calling thread's own mode untouched.
   bool fast_math = false;
   /// Compile for a debugger (also KJIT_DEBUG=1, for every program from source): on the CPU,
   /// debug information at the program's lines, no optimisation, threads of barrier kernels on

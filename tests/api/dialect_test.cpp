@@ -3,11 +3,16 @@
 // backend cannot run.
 #include "test_support.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "../kernels/atomics.h"  // shared with the kernel
 
@@ -15,6 +20,15 @@ namespace kjit::test {
 namespace {
 
 class Dialect : public DeviceTest {};
+
+/// This thread's floating-point mode bits (MXCSR on x86; 0 elsewhere).
+unsigned fp_mode() {
+#if defined(__x86_64__) || defined(__i386__)
+  return _mm_getcsr();
+#else
+  return 0;
+#endif
+}
 
 TEST_F(Dialect, BuiltinVariablesAreThreeDimensional) {
   auto k = Program::from_source("builtins.cu", R"(
@@ -446,6 +460,51 @@ TEST_F(Dialect, FastMathCompilesAndStaysClose) {
     const float e = std::exp(x[i]) / (1.0f + x[i] * x[i]);
     ASSERT_NEAR(o[i], e, 1e-4f * std::fabs(e) + 1e-6f);
   }
+}
+
+/// `x * scale` as a GPU computes it with fast math (nvcc --use_fast_math, -ftz=true): a denormal
+/// input reads as zero and a denormal result is zero. Plain math keeps both.
+float multiplied(float x, float scale, bool flushed) {
+  const auto tiny = [](float v) { return std::fpclassify(v) == FP_SUBNORMAL; };
+  if (flushed && tiny(x)) {
+    x = std::copysign(0.0f, x);
+  }
+  const float product = x * scale;
+  return flushed && tiny(product) ? std::copysign(0.0f, product) : product;
+}
+
+TEST_F(Dialect, FastMathFlushesDenormalsToZeroAndPlainMathKeepsThem) {
+  const char* source = R"(
+    __global__ void scale(const float* x, float* y, float s, int n) {
+      const int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) y[i] = x[i] * s;
+    })";
+  const int n = 1024;
+  // Half the inputs are denormal themselves; the rest give denormal products, some of them.
+  auto x = random_vector<float>(n, 1.0f, 100.0f);
+  for (int i = 0; i < n; ++i) {
+    x[i] *= i % 2 == 0 ? 1e-40f : 1e-36f;
+  }
+  const float s = 0.01f;
+  const unsigned before = fp_mode();
+  for (const bool fast : {true, false}) {
+    CompileOptions options;
+    options.fast_math = fast;
+    auto k = Program::from_source(fast ? "flushed.cu" : "kept.cu", source, options)
+                 .kernel<const float*, float*, float, int>("scale", device);
+    auto y = poisoned<float>(n);
+    k.launch(LaunchConfig::for_elements(n, 64), device.upload(x), y, s, n);
+    const auto o = y.download();
+    int denormal = 0;
+    for (int i = 0; i < n; ++i) {
+      const float e = multiplied(x[i], s, fast);
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(o[i]), std::bit_cast<std::uint32_t>(e))
+          << (fast ? "fast" : "plain") << " math, x = " << x[i] << ": got " << o[i];
+      denormal += std::fpclassify(o[i]) == FP_SUBNORMAL ? 1 : 0;
+    }
+    EXPECT_EQ(denormal > 0, !fast);  // the inputs do reach denormals, and fast math drops them
+  }
+  EXPECT_EQ(fp_mode(), before);  // this thread, which may have run blocks, keeps its own mode
 }
 
 }  // namespace

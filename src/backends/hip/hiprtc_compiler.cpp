@@ -112,6 +112,7 @@ std::vector<std::string> options_for(const backend::CompileRequest& request,
   }
   if (request.fast_math) {
     options.emplace_back("-ffast-math");
+    options.emplace_back("-fgpu-flush-denormals-to-zero");  // as CUDA's fast math and the CPU's
   }
   // hipRTC compiles a copy of the text in a temporary folder: a relative #include in the main
   // file is found through its own folder, searched first.

@@ -151,7 +151,8 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
                            std::move(front.dynamic_shared),
                            split_barriers && !request.debug && !request.check_memory,
                            request.debug,
-                           request.check_memory};
+                           request.check_memory,
+                           request.fast_math};
   try {
     lower_kernels(*front.module, lowering);
   } catch (const CompileError& e) {

@@ -205,7 +205,8 @@ void lower_entry(llvm::Module& m, const LoweringRequest& request, const Synchron
                                : split.yields ? KJIT_CPU_KERNEL_YIELDS
                                               : 0U) |
                               (uses_warp ? KJIT_CPU_KERNEL_USES_WARP : 0U) |
-                              (split.ranges ? KJIT_CPU_KERNEL_RANGES : 0U);
+                              (split.ranges ? KJIT_CPU_KERNEL_RANGES : 0U) |
+                              (request.flush_denormals ? KJIT_CPU_KERNEL_FLUSHES_DENORMALS : 0U);
   keep.insert(add_info(m, n, flags, static_shared_bytes, split.frame_bytes, max_threads));
 }
 

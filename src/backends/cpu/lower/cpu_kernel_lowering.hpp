@@ -26,7 +26,8 @@ struct LoweringRequest {
   std::vector<std::string> dynamic_shared;  // IR names of the extern __shared__ variables
   bool split_barriers = true;               // barrier kernels: regions (true) or fibers
   bool debug = false;  // give functions that read the thread context threadIdx & co. as locals
-  bool check_memory = false;  // a check before each access (cpu_access_checks.hpp)
+  bool check_memory = false;     // a check before each access (cpu_access_checks.hpp)
+  bool flush_denormals = false;  // fast math: KJIT_CPU_KERNEL_FLUSHES_DENORMALS on every entry
 };
 
 /// Each entry's static shared size and barrier use go into its __kjit_info_N record. Throws

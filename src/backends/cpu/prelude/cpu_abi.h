@@ -63,6 +63,9 @@ struct kjit_cpu_kernel_info {
 #define KJIT_CPU_KERNEL_YIELDS 2u    /* its block entry can take turns (kjit_cpu_block.yield) */
 #define KJIT_CPU_KERNEL_USES_WARP 4u /* needs kjit_cpu_block.warp */
 #define KJIT_CPU_KERNEL_RANGES 8u    /* has __kjit_range_N as well as __kjit_block_N */
+/* Compiled with fast math: runs with denormals flushed to zero, as nvcc --use_fast_math makes
+ * GPU code (-ftz=true). */
+#define KJIT_CPU_KERNEL_FLUSHES_DENORMALS 16u
 
 /* What __kjit_range_N returns. */
 #define KJIT_CPU_RANGE_DECLINED 0u

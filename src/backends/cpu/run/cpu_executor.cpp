@@ -66,6 +66,38 @@ struct WorkerScratch {
   }
 };
 
+/// Denormals flushed to zero (and read as zero) on this thread while a kernel compiled with fast
+/// math runs, as nvcc's --use_fast_math makes GPU code do; the thread's own mode comes back after.
+/// Without it, a fast-math loop that meets denormals ran 2.7 times slower than OpenMP built with
+/// -ffast-math, which sets the mode for the whole process. (x86 only: elsewhere no change.)
+class DenormalsFlushed {
+ public:
+  explicit DenormalsFlushed(bool flush) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (flush) {
+      saved_ = _mm_getcsr();
+      _mm_setcsr(*saved_ | kFlushToZero | kDenormalsAreZero);
+    }
+#else
+    (void)flush;
+#endif
+  }
+  DenormalsFlushed(const DenormalsFlushed&) = delete;
+  DenormalsFlushed& operator=(const DenormalsFlushed&) = delete;
+  ~DenormalsFlushed() {
+#if defined(__x86_64__) || defined(__i386__)
+    if (saved_) {
+      _mm_setcsr(*saved_);
+    }
+#endif
+  }
+
+ private:
+  static constexpr unsigned kFlushToZero = 0x8000;       // MXCSR.FTZ
+  static constexpr unsigned kDenormalsAreZero = 0x0040;  // MXCSR.DAZ
+  std::optional<unsigned> saved_;
+};
+
 WorkerScratch& scratch() {
   thread_local WorkerScratch s;  // host code: ordinary TLS is fine here
   return s;
@@ -416,6 +448,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
                                               : std::max<std::uint64_t>(1, items / (threads * 8));
     const auto body = [&](std::uint64_t begin, std::uint64_t end) {
       const CurrentLaunch current(failure, launch.kernel);
+      const DenormalsFlushed mode(launch.flush_denormals);
       if (linear) {
         run_range(launch, begin, end);
       } else {
@@ -428,6 +461,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
   }
   const auto body = [&](std::uint64_t begin, std::uint64_t end) {
     const CurrentLaunch current(failure, launch.kernel);
+    const DenormalsFlushed mode(launch.flush_denormals);
     if (turns && end - begin > 1) {
       run_in_turns(launch, begin, end);
     } else {

@@ -51,6 +51,7 @@ struct CpuLaunch {
   RangeEntry range_entry = nullptr;          // ranges of threads, on 1-D and 2-D launches
   bool yields = false;                       // block_entry can take turns (cpu_abi.h)
   bool warp = false;                         // needs a warp area (kjit_cpu_block.warp)
+  bool flush_denormals = false;              // run with denormals flushed to zero (fast math)
   Dim3 grid;
   Dim3 block;
   std::size_t shared_bytes = 0;  // static + dynamic, per block

@@ -46,6 +46,7 @@ QueuedLaunch& LaunchRecords::take() {
     l.range_entry = prototype_.range_entry;
     l.yields = prototype_.yields;
     l.warp = prototype_.warp;
+    l.flush_denormals = prototype_.flush_denormals;
     l.history = prototype_.history;
     l.arguments = {
         static_cast<std::byte*>(allocate_aligned(std::max<std::size_t>(argument_bytes_, 1))),

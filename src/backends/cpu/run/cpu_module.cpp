@@ -54,13 +54,15 @@ std::unique_ptr<backend::Function> CpuModule::function(const std::string& symbol
   CpuFunction::Entries entries;
   constexpr unsigned kEntryKind = KJIT_CPU_KERNEL_USES_BARRIER | KJIT_CPU_KERNEL_YIELDS;
   const bool ranges = (info->flags & KJIT_CPU_KERNEL_RANGES) != 0;
-  if ((info->flags & ~(kEntryKind | KJIT_CPU_KERNEL_USES_WARP | KJIT_CPU_KERNEL_RANGES)) != 0 ||
-      (info->flags & kEntryKind) == kEntryKind ||
+  constexpr unsigned kKnown = kEntryKind | KJIT_CPU_KERNEL_USES_WARP | KJIT_CPU_KERNEL_RANGES |
+                              KJIT_CPU_KERNEL_FLUSHES_DENORMALS;
+  if ((info->flags & ~kKnown) != 0 || (info->flags & kEntryKind) == kEntryKind ||
       (ranges && (info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0)) {
     throw corrupt(fmt::format("its kernel flags {:#x} are not a valid set", info->flags));
   }
   entries.yields = (info->flags & KJIT_CPU_KERNEL_YIELDS) != 0;
   entries.warp = (info->flags & KJIT_CPU_KERNEL_USES_WARP) != 0;
+  entries.flush_denormals = (info->flags & KJIT_CPU_KERNEL_FLUSHES_DENORMALS) != 0;
   if ((info->flags & KJIT_CPU_KERNEL_USES_BARRIER) != 0) {
     entries.thread = reinterpret_cast<ThreadEntry>(code_->find("__kjit_thread_" + symbol));
   } else {
@@ -103,6 +105,7 @@ CpuFunction::CpuFunction(std::string name, const DeviceInfo& device,
   prototype.range_entry = entries_.range;
   prototype.yields = entries_.yields;
   prototype.warp = entries_.warp;
+  prototype.flush_denormals = entries_.flush_denormals;
   prototype.history = std::make_shared<LaunchHistory>();
   std::vector<std::size_t> offsets;
   for (const backend::ParamInfo& p : this->params()) {

@@ -43,6 +43,7 @@ class CpuFunction : public backend::Function {
     std::size_t frame_bytes_per_thread = 0;  // a block entry split at its barriers
     bool yields = false;                     // a block entry that can take turns
     bool warp = false;                       // needs a warp area (kjit_cpu_block.warp)
+    bool flush_denormals = false;            // compiled with fast math
   };
   CpuFunction(std::string name, const DeviceInfo& device, std::vector<backend::ParamInfo> params,
               std::size_t argument_bytes, std::size_t static_shared, Entries entries,
