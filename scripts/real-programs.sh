@@ -81,6 +81,32 @@ PY
   return 1
 }
 
+# Whether two files of floats agree to a relative `tolerance` (NaN where the other is NaN): for a
+# baseline built by another compiler with fast math, whose reassociations differ in last bits.
+close_output() {  # program version expected got tolerance
+  if python3 - "$3" "$4" "$5" <<'PY'; then
+import math, struct, sys
+a, b = (open(f, 'rb').read() for f in sys.argv[1:3])
+tol = float(sys.argv[3])
+if len(a) != len(b):
+    print(f"{len(a)} and {len(b)} bytes"); sys.exit(1)
+fa, fb = (struct.unpack('%df' % (len(x) // 4), x) for x in (a, b))
+bad = [i for i, (x, y) in enumerate(zip(fa, fb))
+       if not (math.isnan(x) and math.isnan(y)) and abs(x - y) > tol * max(abs(x), abs(y), 1e-30)]
+same = sum(struct.pack('f', x) == struct.pack('f', y) for x, y in zip(fa, fb))
+print(f"{same} of {len(fa)} floats bit for bit, the rest within {tol:g}" if not bad else
+      f"{len(bad)} of {len(fa)} floats differ by more than {tol:g}; first: "
+      f"{[(i, fa[i], fb[i]) for i in bad[:5]]}")
+sys.exit(1 if bad else 0)
+PY
+    echo "$1: $2's output agrees with the baseline's (relative $5)"
+    return 0
+  fi
+  echo "$1: $2's output DIFFERS from the baseline's beyond relative $5" >&2
+  status=1
+  return 1
+}
+
 # Each program's bench.sh: baselines built, outputs checked, runs timed, with the functions above
 # and $device.
 for bench in "$programs"/*/bench.sh; do

@@ -20,8 +20,10 @@ if [ "$device" = cpu ]; then
     [ "$mode" = specialised ] && flag=(--specialise)
     KJIT_CACHE_DIR="$work/check-cache" "$kjit_adam" "${adam_cpu_args[@]}" "${flag[@]}" \
       --out "$work/adam-$mode.bin" > /dev/null
-    same_output adam "kjit $mode (p, m and v)" "$work/adam-openmp.bin" "$work/adam-$mode.bin" ||
-      true
+    # g++ and Clang reassociate differently under fast math: v, a recurrence over 1600 steps, ends
+    # up to 3e-5 apart (relative), m and p bit for bit or NaN alike.
+    close_output adam "kjit $mode (p, m and v)" "$work/adam-openmp.bin" "$work/adam-$mode.bin" \
+      1e-4 || true
   done
   for rep in $(seq 1 "$reps"); do
     record adam openmp - "$rep" "$(wall_ms "$work/adam-openmp" "${adam_cpu_args[@]}")"
