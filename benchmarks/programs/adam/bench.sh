@@ -20,8 +20,8 @@ if [ "$device" = cpu ]; then
     [ "$mode" = specialised ] && flag=(--specialise)
     KJIT_CACHE_DIR="$work/check-cache" "$kjit_adam" "${adam_cpu_args[@]}" "${flag[@]}" \
       --out "$work/adam-$mode.bin" > /dev/null
-    # g++ and Clang reassociate differently under fast math: v, a recurrence over 1600 steps, ends
-    # up to 3e-5 apart (relative), m and p bit for bit or NaN alike.
+    # g++ and Clang reassociate differently under fast math: m and v, recurrences over 1600 steps,
+    # end up to 3e-5 apart (relative; about half the values bit for bit); p is NaN in both.
     close_output adam "kjit $mode (p, m and v)" "$work/adam-openmp.bin" "$work/adam-$mode.bin" \
       1e-4 || true
   done
