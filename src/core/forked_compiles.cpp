@@ -2,59 +2,19 @@
 
 #include "support/environment.hpp"
 #include "support/logging.hpp"
+#include "support/thread_pool.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
-#include <functional>
 #include <future>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
-#include <thread>
 
 namespace kjit::detail {
 
 namespace {
-
-/// The one thread on which a library's compiles in this process run. It never ends: NVRTC takes
-/// a lock of its own when a thread that compiled ends (a thread-specific destructor), and a fork
-/// at that moment gave a child that waited for that lock for ever.
-class HomeThread {
- public:
-  backend::Binary run(std::function<backend::Binary()> job) {
-    std::packaged_task<backend::Binary()> task(std::move(job));
-    std::future<backend::Binary> result = task.get_future();
-    {
-      const std::lock_guard lock(mutex_);
-      if (!started_) {
-        std::thread([this] { serve(); }).detach();
-        started_ = true;
-      }
-      jobs_.push_back(std::move(task));
-    }
-    queued_.notify_one();
-    return result.get();
-  }
-
- private:
-  [[noreturn]] void serve() {
-    for (;;) {
-      std::unique_lock lock(mutex_);
-      queued_.wait(lock, [this] { return !jobs_.empty(); });
-      std::packaged_task<backend::Binary()> task = std::move(jobs_.front());
-      jobs_.pop_front();
-      lock.unlock();
-      task();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable queued_;
-  std::deque<std::packaged_task<backend::Binary()>> jobs_;
-  bool started_ = false;
-};
 
 /// What this process knows of one serial library.
 struct Library {
@@ -66,7 +26,11 @@ struct Library {
   bool warm = false;     // a compile has run in this process: the library is loaded and warm
   bool warming = false;  // the first compile is running
   unsigned in_flight = 0;
-  HomeThread home;
+  /// The one thread on which the library's compiles in this process run; never stopped, as the
+  /// libraries are never destroyed. NVRTC takes a lock of its own when a thread that compiled
+  /// ends (a thread-specific destructor), and a fork at that moment gave a child that waited for
+  /// that lock for ever.
+  TaskQueue home{1};
 };
 
 /// Never destroyed: a library's home thread outlives every static destructor.
@@ -81,10 +45,13 @@ std::atomic<std::uint64_t> forked{0};
 
 backend::Binary compile_here(Library& lib, backend::Compiler& compiler,
                              const backend::CompileRequest& request) {
-  return lib.home.run([&] {
+  auto task = std::make_shared<std::packaged_task<backend::Binary()>>([&] {
     const std::shared_lock shared(lib.gate);
     return compiler.compile(request);
   });
+  std::future<backend::Binary> result = task->get_future();
+  lib.home.post([task] { (*task)(); });
+  return result.get();
 }
 
 /// Counts a compile in flight for as long as it lives; the first one also ends the warm-up.
