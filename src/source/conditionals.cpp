@@ -1,5 +1,8 @@
 #include "source/conditionals.hpp"
 
+#include "source/logical_lines.hpp"
+
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -26,15 +29,11 @@ std::string_view without_comment(std::string_view s) {
   return trim(s.substr(0, std::min(line, block)));
 }
 
-bool identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 /// The first identifier of `s`, and the rest after it.
 std::string_view first_word(std::string_view s) {
   s = trim(s);
   std::size_t n = 0;
-  while (n < s.size() && identifier_char(s[n])) {
+  while (n < s.size() && is_identifier_char(s[n])) {
     ++n;
   }
   return s.substr(0, n);
@@ -114,8 +113,9 @@ struct Open {
   bool live;
 };
 
-/// What one directive at 1-based `number` does to the open #ifs, the macros and `out`.
-void apply_directive(std::string_view keyword, std::string_view rest, bool was_live,
+/// What one directive at 1-based `number` does to the open #ifs, the macros and `out`; returns
+/// whether the directive itself is kept (an #elif, #else or #endif is read where its #if is).
+bool apply_directive(std::string_view keyword, std::string_view rest, bool was_live,
                      unsigned number, Macros& macros, std::vector<Open>& open, LiveLines& out) {
   const auto decide = [&](std::string_view condition) {
     const std::optional<bool> v = evaluate(condition, macros);
@@ -132,18 +132,19 @@ void apply_directive(std::string_view keyword, std::string_view rest, bool was_l
     open.push_back({was_live, on, was_live && on});
   } else if (keyword == "elif" && !open.empty()) {
     Open& o = open.back();
-    out.live.back() = o.outer_live;  // the directive itself is read where its #if is
     const bool on = o.outer_live && !o.taken && decide(rest);
     o.live = on;
     o.taken = o.taken || on;
+    return o.outer_live;
   } else if (keyword == "else" && !open.empty()) {
     Open& o = open.back();
-    out.live.back() = o.outer_live;
     o.live = o.outer_live && !o.taken;
     o.taken = true;
+    return o.outer_live;
   } else if (keyword == "endif" && !open.empty()) {
-    out.live.back() = open.back().outer_live;
+    const bool seen = open.back().outer_live;
     open.pop_back();
+    return seen;
   } else if (keyword == "define" && was_live) {
     const std::string_view name = first_word(rest);
     const std::string_view replacement = trim(trim(rest).substr(name.size()));
@@ -151,6 +152,7 @@ void apply_directive(std::string_view keyword, std::string_view rest, bool was_l
   } else if (keyword == "undef" && was_live) {
     macros.file[std::string(first_word(rest))] = std::nullopt;
   }
+  return was_live;
 }
 
 }  // namespace
@@ -160,48 +162,24 @@ LiveLines live_lines(std::string_view text,
   LiveLines out;
   Macros macros{defines, {}};
   std::vector<Open> open;
-  const auto live_now = [&] { return open.empty() || open.back().live; };
-  unsigned number = 0;
-  std::string joined;  // a directive continued over lines
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) {
-      end = text.size();
+  unsigned number = 1;  // of the logical line's first line
+  std::string line;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t next = text.size() - read_logical_line(text, at, line).size();
+    const std::string_view read = text.substr(at, next - at);
+    // The lines it spans: its line ends, and the last line of a text without one.
+    const auto lines =
+        static_cast<unsigned>(std::count(read.begin(), read.end(), '\n') + (read.back() != '\n'));
+    bool live = open.empty() || open.back().live;
+    if (const std::string_view stripped = trim(line); stripped.starts_with('#')) {
+      const std::string_view directive = trim(stripped.substr(1));
+      const std::string_view keyword = first_word(directive);
+      live = apply_directive(keyword, without_comment(directive.substr(keyword.size())), live,
+                             number, macros, open, out);
     }
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    const bool continued = !joined.empty();
-    const bool starts = !trim(line).empty() && trim(line).front() == '#';
-    if (!continued && !starts) {
-      out.live.push_back(live_now());
-      if (end == text.size()) {
-        break;
-      }
-      continue;
-    }
-    const bool was_live = live_now();
-    out.live.push_back(was_live);
-    if (!line.empty() && line.back() == '\\') {
-      joined.append(line.substr(0, line.size() - 1));
-      if (end == text.size()) {
-        break;
-      }
-      continue;
-    }
-    joined.append(line);
-    std::string_view directive = trim(std::string_view(joined).substr(joined.find('#') + 1));
-    const std::string_view keyword = first_word(directive);
-    const std::string_view rest = without_comment(directive.substr(keyword.size()));
-    apply_directive(keyword, rest, was_live, number, macros, open, out);
-    joined.clear();
-    if (end == text.size()) {
-      break;
-    }
+    out.live.insert(out.live.end(), lines, live);
+    number += lines;
+    at = next;
   }
   return out;
 }

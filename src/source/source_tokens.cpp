@@ -1,5 +1,7 @@
 #include "source/source_tokens.hpp"
 
+#include "source/logical_lines.hpp"
+
 #include <array>
 #include <cctype>
 #include <string>
@@ -10,10 +12,6 @@ namespace {
 
 bool is_identifier_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
-}
-
-bool is_identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
 }
 
 // Longest first, so that "<<<" is one token and "<<=" is not "<<" then "=".
