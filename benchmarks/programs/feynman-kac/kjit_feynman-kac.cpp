@@ -124,19 +124,12 @@ int main(int argc, char* argv[]) {
       // launch runs the variant for the values of a, b, h and rth.
       options.defines["ENABLE_JIT"] = "";
     }
-    // upstream/main.cu includes util.h, then kernel.h (its own code is host code), and so does
-    // the program here. kjit reads an annotation in the program's own text, not in the headers it
-    // includes, and it reads it whether or not ENABLE_JIT is defined: so the plain program
-    // includes kernel.h as a header, and the specialised one has kernel.h's text as its own (the
-    // lines in its messages are then kernel.h's plus one).
+    // upstream/main.cu includes util.h, then kernel.h (its own code is host code). kjit reads
+    // annotations in a program's own text, not in the headers it includes: so the program here
+    // is kernel.h's text after an include of util.h (the lines in its messages are kernel.h's
+    // plus one). Without ENABLE_JIT, its annotation is behind an #ifdef that is off.
     options.headers["util.h"] = read_text(KJIT_FK_UTIL_FILE);
-    std::string text = "#include \"util.h\"\n";
-    if (specialise) {
-      text += read_text(KJIT_FK_KERNEL_FILE);
-    } else {
-      options.headers["kernel.h"] = read_text(KJIT_FK_KERNEL_FILE);
-      text += "#include \"kernel.h\"\n";
-    }
+    std::string text = "#include \"util.h\"\n" + read_text(KJIT_FK_KERNEL_FILE);
     const kjit::Program program =
         kjit::Program::from_source("feynman-kac/fk.cu", std::move(text), options);
     auto fk = program.kernel<int, int, int, int, double, double, double, double, int*, double*>(
