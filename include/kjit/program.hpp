@@ -69,6 +69,16 @@ struct CompileOptions {
   /// the kernel itself while the variant compiles in the background; a variant that fails to
   /// compile is logged once and its values keep running the kernel itself (docs/guide.md).
   bool launch_waits_for_variants = false;
+  /// Kernels to specialise at each launch on some of their arguments, as annotate("jit", ...)
+  /// does, without editing their file: a kernel's name (as declared, "step", or as asked for,
+  /// "ns::step<float>") -> 0-based parameter indices, those of Kernel::specialize (annotate's
+  /// positions are 1-based). Adds to the kernel's own annotation. Not for bitcode programs.
+  std::map<std::string, std::vector<std::size_t>, std::less<>> specialize_arguments{};
+  /// For kernels specialised at launch (annotated, or named in specialize_arguments): whether the
+  /// launch's block and grid are folded into the variant too, as Proteus does: blockDim and
+  /// gridDim become constants, and the block's size becomes launch bounds where the backend gains
+  /// from them. A launch with another geometry then runs another variant.
+  bool fold_launch_geometry = true;
 };
 
 /// Kernel source with its options. Compiles lazily: the first kernel() for a device compiles

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <vector>
 
 namespace kjit::detail {
 
@@ -77,6 +78,17 @@ void check_compile_options(const CompileOptions& options, bool from_file) {
   }
   for (const std::string& kernel : options.kernels) {
     (void)validate_kernel_name(kernel);
+  }
+  for (const auto& [kernel, positions] : options.specialize_arguments) {
+    (void)validate_kernel_name(kernel);
+    std::vector<std::size_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      throw UsageError(fmt::format(
+          "kjit: CompileOptions::specialize_arguments['{}'] must name each parameter once, and "
+          "at least one",
+          kernel));
+    }
   }
 }
 

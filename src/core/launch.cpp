@@ -82,7 +82,13 @@ void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchC
     }
     constants.push_back({f.position, f.kind, f.size, bits});
   }
-  const std::shared_ptr<KernelImpl> variant = kernel.launch_variant(std::move(constants));
+  // The geometry is folded where the kernel can run such blocks (else the launch below fails
+  // with the kernel's own error).
+  const bool geometry =
+      kernel.folds_geometry() && !kernel.function().block_problem(config.block).has_value();
+  const std::shared_ptr<KernelImpl> variant = kernel.launch_variant(
+      std::move(constants), geometry ? std::optional(config.block) : std::nullopt,
+      geometry ? std::optional(config.grid) : std::nullopt);
   if (!variant) {
     launch_plain(kernel, stream, config, args, count);
     return;

@@ -268,8 +268,8 @@ std::shared_ptr<KernelImpl> ProgramImpl::kernel(std::string_view name_text, Devi
   }
   auto kernel = std::make_shared<KernelImpl>(std::move(build), std::move(function),
                                              shared_from_this(), std::move(key));
-  if (annotated) {
-    fold_annotated(*kernel, *annotated, param_sizes, spellings);
+  if (annotated || !options_.specialize_arguments.empty()) {
+    fold_annotated(*kernel, annotated.get(), param_sizes, spellings);
   }
   return kernel;
 }

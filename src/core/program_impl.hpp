@@ -81,16 +81,23 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
     Constant::Kind kind = Constant::Kind::signed_integer;
     std::size_t size = 0;
   };
-  /// Makes each launch of this kernel run its variant for the values of `folded` (set once, before
-  /// the kernel is handed out).
-  void fold_at_launch(std::vector<FoldedParameter> folded) { folded_ = std::move(folded); }
+  /// Makes each launch of this kernel run its variant for the values of `folded`, and for the
+  /// launch's block and grid where `geometry` (set once, before the kernel is handed out).
+  void fold_at_launch(std::vector<FoldedParameter> folded, bool geometry) {
+    folded_ = std::move(folded);
+    folds_geometry_ = geometry;
+  }
   [[nodiscard]] const std::vector<FoldedParameter>& folded() const noexcept { return folded_; }
-  /// The variant fixing `constants` (the folded parameters' values, in their order), from this
-  /// kernel's own table of the variants it launched, else from the program
-  /// (program_variants.cpp). nullptr while the variant compiles in the background, or when its
-  /// compile failed: the launch runs this kernel itself, with every argument. With
-  /// CompileOptions::launch_waits_for_variants, waits for the compile (and throws its error).
-  [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::vector<Constant> constants) const;
+  [[nodiscard]] bool folds_geometry() const noexcept { return folds_geometry_; }
+  /// The variant fixing `constants` (the folded parameters' values, in their order) and the
+  /// geometry `block` and `grid` (when folded), from this kernel's own table of the variants it
+  /// launched, else from the program (program_variants.cpp). nullptr while the variant compiles
+  /// in the background, or when its compile failed: the launch runs this kernel itself, with every
+  /// argument. With CompileOptions::launch_waits_for_variants, waits for the compile (and throws
+  /// its error).
+  [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::vector<Constant> constants,
+                                                           std::optional<Dim3> block,
+                                                           std::optional<Dim3> grid) const;
   /// Waits until the variants compiling in the background for launches of this kernel are
   /// ready or have failed.
   void wait_for_variants() const;
@@ -102,6 +109,7 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   KernelKey key_;
   Specialization spec_;
   std::vector<FoldedParameter> folded_;
+  bool folds_geometry_ = false;
   /// A variant that launches asked for: ready, or compiling in the background (the compile's
   /// task shares it, so that it outlives the table's entry, the kernel and the program), or
   /// failed (launches with its values then run the kernel itself).
@@ -151,7 +159,8 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   /// set, a fixed `block` (program_variants.cpp): compiled once per device and values, kept in
   /// memory up to options.max_variants per kernel.
   std::shared_ptr<KernelImpl> variant(const std::shared_ptr<KernelImpl>& kernel,
-                                      std::span<const Constant> more, std::optional<Dim3> block);
+                                      std::span<const Constant> more, std::optional<Dim3> block,
+                                      std::optional<Dim3> grid = std::nullopt);
 
   /// Program::symbol's work (program_variables.cpp). The size of variable `name` on `device`,
   /// building the declared kernels when the device has no build; UsageError for an unknown name.
@@ -192,10 +201,15 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   /// CompileError, at the annotation, when kernel `kernel`'s annotation cannot be honoured.
   void check_annotation(std::string_view kernel, const DeviceImpl& device,
                         const source::JitAnnotations& all) const;
-  /// Makes `kernel` fold the parameters its annotation names (CompileError where the host's
+  /// Makes `kernel` fold the parameters its annotation in `all` (nullptr: none) and
+  /// CompileOptions::specialize_arguments name (CompileError, resp. UsageError, where the host's
   /// types cannot be folded); `spellings` give the parameters' host types.
-  void fold_annotated(KernelImpl& kernel, const source::JitAnnotations& all,
+  void fold_annotated(KernelImpl& kernel, const source::JitAnnotations* all,
                       std::span<const std::size_t> param_sizes, ParameterSpellings spellings) const;
+  /// CompileOptions::specialize_arguments' entry for kernel `kernel` (as asked for or as
+  /// declared), or nullptr.
+  [[nodiscard]] const std::vector<std::size_t>* specialized_arguments(
+      std::string_view kernel) const;
   /// An error about kernel `kernel`'s annotation, at line:column of the program's text.
   [[nodiscard]] Diagnostic annotation_diagnostic(std::string_view kernel, unsigned line,
                                                  unsigned column, std::string_view message) const;

@@ -53,9 +53,8 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
   }
   const std::lock_guard lock(mutex_);
   if (annotated_text_ != source_) {
-    annotations_ =
-        std::make_shared<const source::JitAnnotations>(
-            source::read_jit_annotations(*source_, options_.defines));
+    annotations_ = std::make_shared<const source::JitAnnotations>(
+        source::read_jit_annotations(*source_, options_.defines));
     annotated_text_ = source_;
   }
   return annotations_;
@@ -78,18 +77,35 @@ void ProgramImpl::check_annotation(std::string_view kernel, const DeviceImpl& de
   }
 }
 
-void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotations& all,
+const std::vector<std::size_t>* ProgramImpl::specialized_arguments(std::string_view kernel) const {
+  const auto& named = options_.specialize_arguments;
+  auto it = named.find(kernel);
+  if (it == named.end()) {
+    it = named.find(source::declared_name(kernel));
+  }
+  return it == named.end() ? nullptr : &it->second;
+}
+
+void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotations* all,
                                  std::span<const std::size_t> param_sizes,
                                  ParameterSpellings spellings) const {
   const auto diagnostic = [&](unsigned line, unsigned column, std::string_view message) {
     return annotation_diagnostic(kernel.name(), line, column, message);
   };
   const std::string target = kernel.device().info().id();
-  const source::JitAnnotation* a = all.find(kernel.name());
-  if (a == nullptr) {
+  const source::JitAnnotation* a = all != nullptr ? all->find(kernel.name()) : nullptr;
+  const std::vector<std::size_t>* named = specialized_arguments(kernel.name());
+  if (a == nullptr && named == nullptr) {
     return;
   }
-  if (a->parameters != param_sizes.size()) {
+  const std::string option =
+      fmt::format("CompileOptions::specialize_arguments of kernel '{}'", kernel.name());
+  if (input_ != backend::InputKind::source) {
+    throw UsageError(fmt::format(
+        "kjit: {}: a program from bitcode cannot be specialised (kjit specialises the source)",
+        option));
+  }
+  if (a != nullptr && a->parameters != param_sizes.size()) {
     throw CompileError(
         name_, target,
         {diagnostic(a->line, a->column,
@@ -98,31 +114,56 @@ void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotation
                                 a->parameters, param_sizes.size()))},
         {});
   }
+  std::vector<std::size_t> positions = a != nullptr ? a->positions : std::vector<std::size_t>{};
+  if (named != nullptr) {
+    for (const std::size_t p : *named) {
+      if (p >= param_sizes.size()) {
+        throw UsageError(fmt::format("kjit: {}: parameter {} does not exist; the kernel takes {}",
+                                     option, p, param_sizes.size()));
+      }
+      positions.push_back(p);
+    }
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  }
   const std::vector<std::string> types =
       spellings != nullptr ? spellings() : std::vector<std::string>{};
   std::vector<KernelImpl::FoldedParameter> folded;
-  for (const std::size_t p : a->positions) {
+  for (const std::size_t p : positions) {
     const std::string type = p < types.size() ? types[p] : std::string();
     const std::optional<Constant::Kind> kind = constant_kind(type);
     if (!kind) {
+      const std::string what = fmt::format(
+          "is {} on the host, which kjit cannot fold: it folds bool, integer, float "
+          "and double arguments",
+          type.empty() ? "a class or enum" : "'" + type + "'");
+      const bool annotated = a != nullptr && std::find(a->positions.begin(), a->positions.end(),
+                                                       p) != a->positions.end();
+      if (!annotated) {
+        throw UsageError(fmt::format("kjit: {}: parameter {} {}", option, p, what));
+      }
       throw CompileError(
           name_, target,
-          {diagnostic(a->line, a->column,
-                      fmt::format("argument position {} is {} on the host, which kjit cannot "
-                                  "fold: it folds bool, integer, float and double arguments",
-                                  p + 1, type.empty() ? "a class or enum" : "'" + type + "'"))},
+          {diagnostic(a->line, a->column, fmt::format("argument position {} {}", p + 1, what))},
           {});
     }
     folded.push_back({p, *kind, param_sizes[p]});
   }
-  kernel.fold_at_launch(std::move(folded));
+  kernel.fold_at_launch(std::move(folded), options_.fold_launch_geometry);
 }
 
-std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants) const {
+std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants,
+                                                       std::optional<Dim3> block,
+                                                       std::optional<Dim3> grid) const {
   std::vector<std::uint64_t> bits;
-  bits.reserve(constants.size());
+  bits.reserve(constants.size() + 6);
   for (const Constant& c : constants) {
     bits.push_back(c.bits);
+  }
+  for (const std::optional<Dim3>& d : {block, grid}) {
+    if (d) {  // the lengths tell a variant with folded geometry from one without
+      bits.insert(bits.end(), {d->x, d->y, d->z});
+    }
   }
   const auto same = [&](const LaunchVariant& v) { return v.bits == bits; };
   // What a launch makes of a slot: its variant once ready, else the kernel itself (nullptr).
@@ -154,7 +195,7 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
   if (wait) {
     // Compiled (or loaded from the disk cache) outside the lock; the program's table makes sure
     // that threads asking at once compile it once.
-    std::shared_ptr<KernelImpl> variant = program_->variant(self, constants, std::nullopt);
+    std::shared_ptr<KernelImpl> variant = program_->variant(self, constants, block, grid);
     auto ready = std::make_shared<VariantSlot>();
     ready->kernel = variant;
     ready->state.store(VariantSlot::ready, std::memory_order_release);
@@ -170,21 +211,24 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
   }
   // The compile runs on the background queue and owns what it uses: this kernel (hence its
   // program and build) and the slot, so that either may be dropped meanwhile.
-  background_compiles().post([self = std::move(self), slot, constants = std::move(constants)] {
-    try {
-      slot->kernel = self->program().variant(self, constants, std::nullopt);
-      slot->state.store(VariantSlot::ready, std::memory_order_release);
-    } catch (const std::exception& e) {
-      Specialization values;
-      values.constants = constants;
-      log().warn(
-          "{}: the variant with {} did not compile; launches with these values run the kernel "
-          "unspecialised: {}",
-          self->describe(), values.describe(), e.what());
-      slot->state.store(VariantSlot::failed, std::memory_order_release);
-    }
-    slot->done.set_value();
-  });
+  background_compiles().post(
+      [self = std::move(self), slot, constants = std::move(constants), block, grid] {
+        try {
+          slot->kernel = self->program().variant(self, constants, block, grid);
+          slot->state.store(VariantSlot::ready, std::memory_order_release);
+        } catch (const std::exception& e) {
+          Specialization values;
+          values.constants = constants;
+          values.block = block;
+          values.grid = grid;
+          log().warn(
+              "{}: the variant with {} did not compile; launches with these values run the kernel "
+              "unspecialised: {}",
+              self->describe(), values.describe(), e.what());
+          slot->state.store(VariantSlot::failed, std::memory_order_release);
+        }
+        slot->done.set_value();
+      });
   return nullptr;
 }
 
@@ -209,7 +253,8 @@ std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>&
 
 std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImpl>& kernel,
                                                  std::span<const Constant> more,
-                                                 std::optional<Dim3> block) {
+                                                 std::optional<Dim3> block,
+                                                 std::optional<Dim3> grid) {
   const KernelImpl& base = *kernel;
   if (input_ != backend::InputKind::source) {
     throw UsageError(fmt::format(
@@ -218,12 +263,12 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
   }
   const Specialization& had = base.specialization();
   const std::size_t count = base.function().params().size() + had.constants.size();
-  const Specialization spec = had.with(more, block, count);  // first: "fixed already"
+  const Specialization spec = had.with(more, block, count, grid);  // first: "fixed already"
   if (const std::optional<std::string> problem =
           block ? base.function().block_problem(*block) : std::nullopt) {
     throw UsageError(fmt::format("kjit: {}: specialize_block: {}", base.describe(), *problem));
   }
-  if (more.empty() && spec.block == had.block) {
+  if (more.empty() && spec.block == had.block && spec.grid == had.grid) {
     return kernel;  // nothing new (the same block again): the same kernel
   }
   DeviceImpl& device = base.device();

@@ -49,7 +49,7 @@ std::vector<std::size_t> Specialization::kept(std::size_t count) const {
 }
 
 Specialization Specialization::with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count) const {
+                                    std::size_t count, std::optional<Dim3> grid) const {
   Specialization result = *this;
   const std::vector<std::size_t> open = kept(count);
   for (Constant c : more) {
@@ -71,6 +71,9 @@ Specialization Specialization::with(std::span<const Constant> more, std::optiona
     }
     result.block = fixed;
   }
+  if (grid) {
+    result.grid = grid;
+  }
   return result;
 }
 
@@ -83,6 +86,9 @@ std::string Specialization::describe() const {
   if (block) {
     parts.push_back("block " + dims(*block));
   }
+  if (grid) {
+    parts.push_back("grid " + dims(*grid));
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -93,6 +99,9 @@ std::string Specialization::key() const {
   }
   if (block) {
     key += fmt::format("b{}x{}x{}", block->x, block->y, block->z);
+  }
+  if (grid) {
+    key += fmt::format("g{}x{}x{}", grid->x, grid->y, grid->z);
   }
   return key;
 }
@@ -139,6 +148,10 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   if (spec.block) {
     text += fmt::format("#undef blockDim\n#define blockDim __KJIT_FIXED_BLOCK({}u, {}u, {}u)\n",
                         spec.block->x, spec.block->y, spec.block->z);
+  }
+  if (spec.grid) {
+    text += fmt::format("#undef gridDim\n#define gridDim (dim3({}u, {}u, {}u))\n", spec.grid->x,
+                        spec.grid->y, spec.grid->z);
   }
   text += "#line 1\n";
   text += source;

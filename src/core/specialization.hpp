@@ -1,7 +1,8 @@
 // Runtime specialisation: which arguments of a kernel a variant fixes, and the source a variant is
 // compiled from. The program's own text is compiled again with its kernels demoted to device
 // functions, followed by one new kernel that calls the chosen one with the fixed values as
-// literals (and, for a fixed block, blockDim as a constant and launch bounds). Every backend's
+// literals (and, for a fixed block, blockDim as a constant and launch bounds; for a fixed grid,
+// gridDim as a constant). Every backend's
 // compiler then folds the values as it would constants written in the source.
 #pragma once
 
@@ -24,15 +25,17 @@ inline constexpr std::string_view kVariantKernel = "__kjit_variant";
 struct Specialization {
   std::vector<Constant> constants;  // sorted by position
   std::optional<Dim3> block;
+  std::optional<Dim3> grid;  // only launches fix it (annotated kernels)
 
-  [[nodiscard]] bool empty() const noexcept { return constants.empty() && !block; }
+  [[nodiscard]] bool empty() const noexcept { return constants.empty() && !block && !grid; }
   /// The unspecialised kernel's parameters that this leaves to the launch, of `count`.
   [[nodiscard]] std::vector<std::size_t> kept(std::size_t count) const;
-  /// This with `more` added, whose positions count the `kept(count)` parameters, and the block
-  /// `fixed`. UsageError when `fixed` differs from a block fixed already.
+  /// This with `more` added, whose positions count the `kept(count)` parameters, the block
+  /// `fixed` and the grid `grid`. UsageError when `fixed` differs from a block fixed already.
   [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count) const;
-  /// "parameter 1 = 1000, parameter 3 = 2.5, block (128, 1, 1)", for messages.
+                                    std::size_t count,
+                                    std::optional<Dim3> grid = std::nullopt) const;
+  /// "parameter 1 = 1000, parameter 3 = 2.5, block (128, 1, 1), grid (64, 1, 1)", for messages.
   [[nodiscard]] std::string describe() const;
   /// Exact and unique text (values as bits), for the in-memory table of variants.
   [[nodiscard]] std::string key() const;

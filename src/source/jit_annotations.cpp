@@ -13,14 +13,6 @@ namespace kjit::source {
 
 namespace {
 
-/// The name a kernel is declared with, from a name the host asks for: "ns::step<float>" is
-/// "step".
-std::string_view declared_name(std::string_view name) {
-  name = name.substr(0, name.find('<'));
-  const std::size_t scope = name.rfind("::");
-  return scope == std::string_view::npos ? name : name.substr(scope + 2);
-}
-
 class AnnotationReader {
  public:
   AnnotationReader(std::string_view text, const FileDeclarations& file, const LiveLines& live,
@@ -190,6 +182,12 @@ class AnnotationReader {
 };
 
 }  // namespace
+
+std::string_view declared_name(std::string_view name) {
+  name = name.substr(0, name.find('<'));
+  const std::size_t scope = name.rfind("::");
+  return scope == std::string_view::npos ? name : name.substr(scope + 2);
+}
 
 const JitAnnotation* JitAnnotations::find(std::string_view name) const {
   const std::string_view declared = declared_name(name);

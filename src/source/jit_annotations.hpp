@@ -41,6 +41,10 @@ struct JitAnnotations {
   [[nodiscard]] std::vector<JitAnnotationProblem> problems_of(std::string_view name) const;
 };
 
+/// The name a kernel is declared with, from a name the host asks for: "ns::step<float>" is
+/// "step".
+std::string_view declared_name(std::string_view name);
+
 /// The annotations of the __global__ functions `text` declares or defines, but those behind an
 /// #if that the program's `defines` (CompileOptions::defines) and the text's own #defines turn
 /// off (source/conditionals.hpp). Empty for a text that cannot be read reliably.

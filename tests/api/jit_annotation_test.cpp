@@ -21,12 +21,14 @@ std::uint64_t builds() {
 
 class JitAnnotation : public DeviceTest {
  public:
-  static Program program(CompileOptions options = {}) {
+  /// The test kernels' program; the values alone pick a variant unless `fold_geometry`.
+  static Program program(CompileOptions options = {}, bool fold_geometry = false) {
     // Both kernels in one build, so that the program has one copy of `launches`.
     options.kernels = {"window", "window_plain"};
     // These tests check the variants themselves: launches wait for them (jit_background_test.cpp
     // checks the default, where they compile in the background).
     options.launch_waits_for_variants = true;
+    options.fold_launch_geometry = fold_geometry;
     return Program::from_file(test_kernel_path("jit_annotated.cu"), std::move(options));
   }
 
@@ -51,6 +53,23 @@ class JitAnnotation : public DeviceTest {
       ASSERT_NEAR(w[i], host, 1e-4f * (1.0f + std::abs(host))) << "element " << i;
       ASSERT_EQ(std::bit_cast<std::uint32_t>(g[i]), std::bit_cast<std::uint32_t>(w[i]))
           << "element " << i << ": annotated " << g[i] << ", plain " << w[i];
+    }
+  }
+
+  /// Launches `strided` with `scale` on `grid` x `block` and checks each element against the host.
+  void expect_strided(const Kernel<const float*, float*, float, int>& strided, Dim3 grid,
+                      Dim3 block, float scale) {
+    const int n = 3000 + static_cast<int>(rng() % 3000);  // more than some grids' threads
+    const std::vector<float> x = random_vector<float>(std::size_t(n), -2.0f, 2.0f);
+    auto dx = device.upload(x);
+    auto dy = poisoned<float>(std::size_t(n));
+    strided.launch(LaunchConfig{.grid = grid, .block = block}, dx, dy, scale, n);
+    const std::vector<float> y = dy.download();
+    const float shape = float(block.x) + float(grid.x) / 1024.0f;
+    for (int i = 0; i < n; ++i) {  // near: the compilers may contract to a fused multiply-add
+      const float want = x[std::size_t(i)] * scale + shape;
+      ASSERT_NEAR(y[std::size_t(i)], want, 1e-5f * std::abs(want))
+          << "element " << i << " of grid " << grid.x << " x block " << block.x;
     }
   }
 };
@@ -105,6 +124,79 @@ TEST_F(JitAnnotation, TheVariantCapHolds) {
   }
   const std::string log = testing::internal::GetCapturedStderr();
   EXPECT_TRUE(contains(log, "more than 1 specialised variants")) << log;
+}
+
+TEST_F(JitAnnotation, EachLaunchGeometryGetsItsOwnVariant) {
+  const Program p = program({}, /*fold_geometry=*/true);
+  const auto strided = p.kernel<const float*, float*, float, int>("strided", device);
+  const std::uint64_t before = builds();
+  expect_strided(strided, {7}, {64}, 1.5f);
+  EXPECT_EQ(builds() - before, 1U);
+  expect_strided(strided, {13}, {128}, 1.5f);
+  EXPECT_EQ(builds() - before, 2U) << "another block and grid: another variant";
+  expect_strided(strided, {13}, {64}, 1.5f);
+  EXPECT_EQ(builds() - before, 3U) << "another grid: another variant";
+  expect_strided(strided, {7}, {64}, 1.5f);
+  EXPECT_EQ(builds() - before, 3U) << "the first geometry's variant is still held";
+}
+
+TEST_F(JitAnnotation, WithoutGeometryFoldingOneVariantServesEveryGeometry) {
+  const Program p = program();
+  const auto strided = p.kernel<const float*, float*, float, int>("strided", device);
+  const std::uint64_t before = builds();
+  expect_strided(strided, {7}, {64}, -0.75f);
+  expect_strided(strided, {13}, {128}, -0.75f);
+  expect_strided(strided, {2}, {32}, -0.75f);
+  EXPECT_EQ(builds() - before, 1U);
+}
+
+TEST_F(JitAnnotation, OptionsSpecialiseAKernelWithoutTheAttribute) {
+  CompileOptions options;
+  options.specialize_arguments = {{"window_plain", {2, 3}}};
+  const Program p = program(options);
+  const Program reference = program();
+  const auto chosen = p.kernel<const float*, float*, int, float, int>("window_plain", device);
+  const auto plain =
+      reference.kernel<const float*, float*, int, float, int>("window_plain", device);
+  const auto launches = p.symbol<unsigned long long>("launches", device);
+  launches.write(0ULL);
+  const std::uint64_t before = builds();
+  const int steps = 2 + static_cast<int>(rng() % 9);
+  expect_same_as_plain(chosen, plain, steps, 0.625f);
+  expect_same_as_plain(chosen, plain, steps, 0.625f);
+  EXPECT_EQ(builds() - before, 1U) << "one variant for the values named by the options";
+  EXPECT_EQ(launches.read(), 0ULL) << "the program's own kernel never ran: the variant did";
+  expect_same_as_plain(chosen, plain, steps + 1, 0.625f);
+  EXPECT_EQ(builds() - before, 2U);
+  // Added to the kernel's own annotation: `window` folds (steps, scale) and now n as well.
+  CompileOptions more;
+  more.specialize_arguments = {{"window", {4}}};
+  const auto both = program(more).kernel<const float*, float*, int, float, int>("window", device);
+  const std::uint64_t then = builds();
+  expect_same_as_plain(both, plain, steps, 0.625f);
+  expect_same_as_plain(both, plain, steps, 0.625f);  // another random n: another variant
+  EXPECT_EQ(builds() - then, 2U);
+}
+
+TEST_F(JitAnnotation, OptionsThatCannotBeHonouredAreUsageErrors) {
+  const auto refused = [&](std::map<std::string, std::vector<std::size_t>, std::less<>> named) {
+    CompileOptions options;
+    options.specialize_arguments = std::move(named);
+    return expect_throw<UsageError>([&] {
+             (void)program(options).kernel<const float*, float*, int, float, int>("window_plain",
+                                                                                  device);
+           })
+        .what();
+  };
+  EXPECT_TRUE(contains(refused({{"window_plain", {5}}}),
+                       "CompileOptions::specialize_arguments of kernel 'window_plain': parameter "
+                       "5 does not exist; the kernel takes 5"));
+  EXPECT_TRUE(contains(refused({{"window_plain", {1}}}),
+                       "kernel 'window_plain': parameter 1 is 'float*' on the host, which kjit "
+                       "cannot fold"));
+  EXPECT_TRUE(contains(refused({{"window_plain", {2, 2}}}), "must name each parameter once"));
+  EXPECT_TRUE(contains(refused({{"window_plain", {}}}), "must name each parameter once"));
+  EXPECT_TRUE(contains(refused({{"9window", {2}}}), "'9window' is not a kernel name"));
 }
 
 TEST_F(JitAnnotation, AnArgumentThatCannotBeFoldedIsACompileErrorAtItsLine) {

@@ -36,3 +36,13 @@ __global__ void window_plain(const float* x, float* y, int steps, float scale, i
     y[i] = acc;
   }
 }
+
+// A grid-stride loop whose result shows the block and grid it ran with, annotated at `scale`:
+// each launch folds its block and grid too (CompileOptions::fold_launch_geometry).
+__global__ __attribute__((annotate("jit", 3))) void strided(const float* x, float* y, float scale,
+                                                            int n) {
+  const float shape = float(blockDim.x) + float(gridDim.x) / 1024.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    y[i] = x[i] * scale + shape;
+  }
+}
