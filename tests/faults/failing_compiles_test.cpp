@@ -1,7 +1,8 @@
 // Failed compiles never cost the process: a thousand of them, of every kind, each a clear
 // exception, leave the device and the library working; and a program whose compiles all fail
 // exits cleanly, every time (a CUDA device's context, still being made when such a program
-// returned, once raced with the driver's own teardown).
+// returned, once raced with the driver's own teardown), as does one that returns while variants
+// compile in the background.
 #include "failing_sources.hpp"
 #include "test_support.hpp"
 
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cstdio>
 #include <filesystem>
 
 extern char** environ;
@@ -45,26 +47,35 @@ TEST_F(FailingCompiles, AThousandOfThemLeaveTheLibraryAndTheDeviceWorking) {
   }
 }
 
-TEST_F(FailingCompiles, AProgramWhoseCompilesAllFailExitsCleanlyEveryTime) {
-  constexpr int kRuns = 40;
-  // The probe is built beside this test (and carried with it).
+/// Runs the probe `name`, built beside this test (and carried with it), `runs` times with the
+/// argument `arg`; each run must exit with 0.
+void expect_clean_exits(const std::string& name, const char* arg, int runs) {
   const std::string probe =
-      (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "kjit_failing_compile_probe")
-          .string();
-  std::array<char, 8> times{"6"};
-  std::array<char*, 3> args{const_cast<char*>(probe.c_str()), times.data(), nullptr};
+      (std::filesystem::read_symlink("/proc/self/exe").parent_path() / name).string();
+  std::array<char, 8> value{};
+  std::snprintf(value.data(), value.size(), "%s", arg);
+  std::array<char*, 3> args{const_cast<char*>(probe.c_str()), value.data(), nullptr};
   posix_spawn_file_actions_t quiet;
   ASSERT_EQ(posix_spawn_file_actions_init(&quiet), 0);
   ASSERT_EQ(posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0), 0);
-  for (int run = 0; run < kRuns; ++run) {
+  for (int run = 0; run < runs; ++run) {
     pid_t pid = 0;
     ASSERT_EQ(posix_spawn(&pid, probe.c_str(), &quiet, nullptr, args.data(), environ), 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << "run " << run << " ended by signal " << WTERMSIG(status);
-    ASSERT_EQ(WEXITSTATUS(status), 0) << "run " << run;
+    ASSERT_TRUE(WIFEXITED(status))
+        << name << " run " << run << " ended by signal " << WTERMSIG(status);
+    ASSERT_EQ(WEXITSTATUS(status), 0) << name << " run " << run;
   }
   posix_spawn_file_actions_destroy(&quiet);
+}
+
+TEST_F(FailingCompiles, AProgramWhoseCompilesAllFailExitsCleanlyEveryTime) {
+  expect_clean_exits("kjit_failing_compile_probe", "6", 40);
+}
+
+TEST_F(FailingCompiles, AProgramThatReturnsWhileVariantsCompileExitsCleanlyEveryTime) {
+  expect_clean_exits("kjit_exit_while_compiling_probe", "6", 20);
 }
 
 }  // namespace
