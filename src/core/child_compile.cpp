@@ -26,6 +26,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -246,11 +248,52 @@ backend::Binary compile_in_child(const std::filesystem::path& helper, const std:
   return wire::decode_reply(got.reply, program);
 }
 
+namespace {
+
+/// The compilers that have compiled in this process (never destroyed: asked at exit too).
+struct CompiledHere {
+  std::mutex mutex;
+  std::set<const backend::Compiler*> compilers;
+};
+
+CompiledHere& compiled_here() {
+  static auto* const here = new CompiledHere();
+  return *here;
+}
+
+/// Marks `compiler` as having compiled here when it goes, whether the compile succeeded or not.
+class MarkCompiledHere {
+ public:
+  explicit MarkCompiledHere(const backend::Compiler& compiler) : compiler_(compiler) {}
+  MarkCompiledHere(const MarkCompiledHere&) = delete;
+  MarkCompiledHere& operator=(const MarkCompiledHere&) = delete;
+  ~MarkCompiledHere() {
+    CompiledHere& here = compiled_here();
+    const std::lock_guard lock(here.mutex);
+    here.compilers.insert(&compiler_);
+  }
+
+ private:
+  const backend::Compiler& compiler_;
+};
+
+}  // namespace
+
+bool first_compile_here(const backend::Compiler& compiler) {
+  if (environment::compile_isolation().in_child) {
+    return false;
+  }
+  CompiledHere& here = compiled_here();
+  const std::lock_guard lock(here.mutex);
+  return !here.compilers.contains(&compiler);
+}
+
 backend::Binary compile_as_configured(backend::Compiler& compiler,
                                       const backend::CompileRequest& request,
                                       const std::string& target) {
   const environment::CompileIsolation isolation = environment::compile_isolation();
   if (!isolation.in_child) {
+    const MarkCompiledHere mark(compiler);
     if (compiler.serial_library() != nullptr) {
       return compile_sharing_cores(compiler, request,
                                    target.empty() ? compiler.identity().target : target);

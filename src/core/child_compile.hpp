@@ -18,6 +18,12 @@ backend::Binary compile_as_configured(backend::Compiler& compiler,
                                       const backend::CompileRequest& request,
                                       const std::string& target);
 
+/// Whether a compile by `compiler` would be its first in this process: compile_as_configured runs
+/// it here, and it has not run here yet. A compiler's first compile here makes its static objects
+/// (its library loaded, its tables built), which exit destroys in the reverse order of their
+/// making.
+bool first_compile_here(const backend::Compiler& compiler);
+
 /// Compiles `request` with the offline compiler of `target` in a child process running `helper`.
 /// A child that crashes, exits without a reply or outlives `timeout` (it is then killed) gives a
 /// CompileError that says so, with what the child wrote to stderr; the compiler's own errors

@@ -1,6 +1,7 @@
 // Kernel::specialize: variants of a program's kernels with arguments fixed, compiled from the
 // program's text (specialization.hpp), kept per kernel and device in a table with a cap. Kernels
 // annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
+#include "core/child_compile.hpp"
 #include "core/program_impl.hpp"
 #include "support/logging.hpp"
 #include "support/thread_pool.hpp"
@@ -209,26 +210,38 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
     }
     return variant;
   }
+  const auto fill = [](const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
+                       const std::vector<Constant>& values, std::optional<Dim3> fixed_block,
+                       std::optional<Dim3> fixed_grid) {
+    try {
+      to.kernel = kernel->program().variant(kernel, values, fixed_block, fixed_grid);
+      to.state.store(VariantSlot::ready, std::memory_order_release);
+    } catch (const std::exception& e) {
+      Specialization failed;
+      failed.constants = values;
+      failed.block = fixed_block;
+      failed.grid = fixed_grid;
+      log().warn(
+          "{}: the variant with {} did not compile; launches with these values run the kernel "
+          "unspecialised: {}",
+          kernel->describe(), failed.describe(), e.what());
+      to.state.store(VariantSlot::failed, std::memory_order_release);
+    }
+    to.done.set_value();
+  };
+  // The compiler's first compile in the process makes its static objects, which exit destroys
+  // in the reverse order of their making: made on a background thread that exit found still
+  // compiling, they were destroyed under it (a pure virtual call in Clang's option table). So
+  // that compile runs here, and exit then stops the background queue before they go.
+  if (first_compile_here(device().backend().compiler())) {
+    fill(self, *slot, constants, block, grid);
+    stop_background_compiles_at_exit();
+    return usable(*slot);
+  }
   // The compile runs on the background queue and owns what it uses: this kernel (hence its
   // program and build) and the slot, so that either may be dropped meanwhile.
-  background_compiles().post(
-      [self = std::move(self), slot, constants = std::move(constants), block, grid] {
-        try {
-          slot->kernel = self->program().variant(self, constants, block, grid);
-          slot->state.store(VariantSlot::ready, std::memory_order_release);
-        } catch (const std::exception& e) {
-          Specialization values;
-          values.constants = constants;
-          values.block = block;
-          values.grid = grid;
-          log().warn(
-              "{}: the variant with {} did not compile; launches with these values run the kernel "
-              "unspecialised: {}",
-              self->describe(), values.describe(), e.what());
-          slot->state.store(VariantSlot::failed, std::memory_order_release);
-        }
-        slot->done.set_value();
-      });
+  background_compiles().post([fill, self = std::move(self), slot, constants = std::move(constants),
+                              block, grid] { fill(self, *slot, constants, block, grid); });
   return nullptr;
 }
 

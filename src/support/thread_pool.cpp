@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <system_error>
 
@@ -203,14 +204,20 @@ TaskQueue::TaskQueue(unsigned threads) {
 }
 
 TaskQueue::~TaskQueue() {
+  stop();
+}
+
+void TaskQueue::stop() {
   std::deque<std::function<void()>> dropped;
+  std::vector<std::thread> workers;
   {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
     dropped.swap(tasks_);
+    workers.swap(workers_);
   }
   cv_.notify_all();
-  for (std::thread& t : workers_) {
+  for (std::thread& t : workers) {
     t.join();
   }
   dropped.clear();  // after the workers: a task's captures may be the last owners of anything
@@ -219,6 +226,9 @@ TaskQueue::~TaskQueue() {
 void TaskQueue::post(std::function<void()> task) {
   {
     const std::lock_guard lock(mutex_);
+    if (stopping_) {
+      return;  // `task` is dropped here, outside the lock
+    }
     tasks_.push_back(std::move(task));
   }
   cv_.notify_one();
@@ -249,6 +259,11 @@ void TaskQueue::work() {
 TaskQueue& background_compiles() {
   static TaskQueue queue(std::clamp(std::thread::hardware_concurrency() / 2, 1U, 4U));
   return queue;
+}
+
+void stop_background_compiles_at_exit() {
+  (void)background_compiles();  // made before the handler: its destructor runs after it
+  std::atexit([] { background_compiles().stop(); });
 }
 
 }  // namespace kjit::detail

@@ -69,11 +69,14 @@ class TaskQueue {
   explicit TaskQueue(unsigned threads);
   TaskQueue(const TaskQueue&) = delete;
   TaskQueue& operator=(const TaskQueue&) = delete;
-  /// Lets the running tasks finish and drops those not started (their captures released).
+  /// stop().
   ~TaskQueue();
 
-  /// Queues `task`; what it throws is logged and dropped.
+  /// Queues `task`; what it throws is logged and dropped. After stop(), dropped at once.
   void post(std::function<void()> task);
+  /// Lets the running tasks finish and drops those not started (their captures released); the
+  /// threads end. Once; later calls return at once.
+  void stop();
 
  private:
   void work();
@@ -88,5 +91,9 @@ class TaskQueue {
 /// The process's queue for variants compiled in the background (launches of annotated kernels):
 /// half the cores, at least 1 and at most 4 threads, made on first use and stopped at exit.
 TaskQueue& background_compiles();
+/// Stops background_compiles() at exit before the static objects made until now are destroyed:
+/// exit destroys them in the reverse order of their making, and a compile still running must
+/// not see its compiler's objects go. Called after a compiler's first compile in the process.
+void stop_background_compiles_at_exit();
 
 }  // namespace kjit::detail
