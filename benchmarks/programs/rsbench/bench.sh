@@ -19,7 +19,11 @@ if [ "$device" = cpu ]; then
   rs_cpu_args=(-s large -m event -l 40000)
   g++ -O3 -march=native -fopenmp -std=c++17 -I"$rsbench/host" -Dmain=rsbench_main -x c++ -c \
     -o "$work/rs-main.o" "$rsbench/upstream/main.cu"
-  g++ -O3 -march=native -fopenmp -std=c++17 -I"$rsbench/host" -o "$work/rs-openmp" \
+  # openmp_rsbench.cpp includes upstream's device functions: simulation.cu from line 191 on.
+  tail -n +191 "$rsbench/upstream/simulation.cu" > "$work/rs-device-functions.h"
+  head -n 1 "$work/rs-device-functions.h" | grep -q '^template <class INT_T' ||
+    { echo "rsbench: upstream/simulation.cu's device functions no longer start at line 191" >&2; }
+  g++ -O3 -march=native -fopenmp -std=c++17 -I"$rsbench/host" -I"$work" -o "$work/rs-openmp" \
     "$rsbench/openmp_rsbench.cpp" -x c++ "${rs_host[@]}" -x none "$work/rs-main.o"
   "$work/rs-openmp" "${rs_cpu_args[@]}" --out "$work/rs-openmp.bin" > "$work/rs-openmp.txt" || true
   rs_hash="$(sed -n 's/^Verification checksum: \([0-9]*\).*/\1/p' "$work/rs-openmp.txt")"
