@@ -12,8 +12,10 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace kjit {
@@ -74,6 +76,31 @@ class Kernel {
         detail::make_constant<std::tuple_element_t<I, All>>(I, values)...};
     using Variant = typename detail::variant_kernel<All, I...>::type;
     return Variant(detail::specialize_kernel(checked_impl(), constants, std::nullopt));
+  }
+  /// A variant of this kernel with pointer parameter I replaced by a constant array holding
+  /// `contents` (a small read-only table: coefficients, weights, a stencil): loads at constant
+  /// indices fold into the code, the others read constant memory on GPUs. It takes the other
+  /// parameters, in their order:
+  ///   Kernel<const float*, const float*, float*, int> poly = ...;  // coefficients first
+  ///   Kernel<const float*, float*, int> fixed = poly.specialize_array<0>(coefficients);
+  /// The variant holds its own copy of `contents`: later changes to them do not reach it;
+  /// specialising again with new contents gives another variant (one per contents, kept like
+  /// specialize()'s, by a hash of the bytes). The kernel must only read through the pointer.
+  /// UsageError for an empty span or one of more than 32 KiB.
+  template <std::size_t I>
+  [[nodiscard]] auto specialize_array(
+      std::span<const std::remove_cv_t<
+          std::remove_pointer_t<std::tuple_element_t<I, std::tuple<Params...>>>>>
+          contents) const -> typename detail::variant_kernel<std::tuple<Params...>, I>::type {
+    using Param = std::tuple_element_t<I, std::tuple<Params...>>;
+    static_assert(std::is_pointer_v<Param>,
+                  "kjit: specialize_array<I>: parameter I must be a pointer");
+    using Element = std::remove_cv_t<std::remove_pointer_t<Param>>;
+    static_assert(std::is_trivially_copyable_v<Element> && !std::is_void_v<Element>,
+                  "kjit: specialize_array<I>: the elements must be trivially copyable");
+    using Variant = typename detail::variant_kernel<std::tuple<Params...>, I>::type;
+    return Variant(detail::specialize_kernel_array(
+        checked_impl(), detail::ConstantArray{I, sizeof(Element), std::as_bytes(contents)}));
   }
   /// A variant compiled for blocks of exactly `block` threads: blockDim is a constant in its code
   /// and it gets launch bounds (__launch_bounds__) of block.volume(). Launching it with another

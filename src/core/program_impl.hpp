@@ -160,7 +160,8 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   /// memory up to options.max_variants per kernel.
   std::shared_ptr<KernelImpl> variant(const std::shared_ptr<KernelImpl>& kernel,
                                       std::span<const Constant> more, std::optional<Dim3> block,
-                                      std::optional<Dim3> grid = std::nullopt);
+                                      std::optional<Dim3> grid = std::nullopt,
+                                      std::span<const ArrayConstant> arrays = {});
 
   /// Program::symbol's work (program_variables.cpp). The size of variable `name` on `device`,
   /// building the declared kernels when the device has no build; UsageError for an unknown name.

@@ -3,6 +3,7 @@
 // annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
 #include "core/child_compile.hpp"
 #include "core/program_impl.hpp"
+#include "support/hash.hpp"
 #include "support/logging.hpp"
 #include "support/thread_pool.hpp"
 
@@ -264,10 +265,34 @@ std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>&
   return kernel->program().variant(kernel, constants, block);
 }
 
+std::shared_ptr<KernelImpl> specialize_kernel_array(const std::shared_ptr<KernelImpl>& kernel,
+                                                    const ConstantArray& array) {
+  const KernelImpl& base = *kernel;
+  if (array.bytes.empty()) {
+    throw UsageError(fmt::format(
+        "kjit: {}: specialize_array<{}>: the contents are empty; a variant needs at least one "
+        "element",
+        base.describe(), array.position));
+  }
+  const std::size_t total = base.specialization().array_bytes() + array.bytes.size();
+  if (total > kMaxConstantArrayBytes) {
+    throw UsageError(fmt::format(
+        "kjit: {}: specialize_array<{}>: {} bytes of arrays in one variant; at most {} (they go "
+        "to the GPUs' constant memory): pass a larger table as an argument",
+        base.describe(), array.position, total, kMaxConstantArrayBytes));
+  }
+  auto bytes = std::make_shared<const std::string>(
+      reinterpret_cast<const char*>(array.bytes.data()), array.bytes.size());
+  const std::uint64_t hash = hash64(*bytes);
+  const ArrayConstant folded{array.position, array.element_size, std::move(bytes), hash};
+  return kernel->program().variant(kernel, {}, std::nullopt, std::nullopt, {&folded, 1});
+}
+
 std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImpl>& kernel,
                                                  std::span<const Constant> more,
                                                  std::optional<Dim3> block,
-                                                 std::optional<Dim3> grid) {
+                                                 std::optional<Dim3> grid,
+                                                 std::span<const ArrayConstant> arrays) {
   const KernelImpl& base = *kernel;
   if (input_ != backend::InputKind::source) {
     throw UsageError(fmt::format(
@@ -275,13 +300,14 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
         base.describe()));
   }
   const Specialization& had = base.specialization();
-  const std::size_t count = base.function().params().size() + had.constants.size();
-  const Specialization spec = had.with(more, block, count, grid);  // first: "fixed already"
+  const std::size_t count =
+      base.function().params().size() + had.constants.size() + had.arrays.size();
+  const Specialization spec = had.with(more, block, count, grid, arrays);  // first: "fixed already"
   if (const std::optional<std::string> problem =
           block ? base.function().block_problem(*block) : std::nullopt) {
     throw UsageError(fmt::format("kjit: {}: specialize_block: {}", base.describe(), *problem));
   }
-  if (more.empty() && spec.block == had.block && spec.grid == had.grid) {
+  if (more.empty() && arrays.empty() && spec.block == had.block && spec.grid == had.grid) {
     return kernel;  // nothing new (the same block again): the same kernel
   }
   DeviceImpl& device = base.device();
@@ -292,7 +318,7 @@ std::shared_ptr<KernelImpl> ProgramImpl::variant(const std::shared_ptr<KernelImp
   if (const std::optional<std::size_t> limit = base.function().max_block_threads()) {
     function->limit_block_threads(*limit);  // where the bounds were not written (prelude)
   }
-  const std::size_t expected = count - spec.constants.size();
+  const std::size_t expected = count - spec.constants.size() - spec.arrays.size();
   if (function->params().size() != expected) {
     throw LaunchError(fmt::format("kjit: {}: the variant with {} takes {} parameters, not {}",
                                   base.describe(), spec.describe(), function->params().size(),

@@ -41,28 +41,48 @@ std::vector<std::size_t> Specialization::kept(std::size_t count) const {
   std::vector<std::size_t> kept;
   for (std::size_t p = 0; p < count; ++p) {
     if (std::none_of(constants.begin(), constants.end(),
-                     [&](const Constant& c) { return c.position == p; })) {
+                     [&](const Constant& c) { return c.position == p; }) &&
+        std::none_of(arrays.begin(), arrays.end(),
+                     [&](const ArrayConstant& a) { return a.position == p; })) {
       kept.push_back(p);
     }
   }
   return kept;
 }
 
+std::size_t Specialization::array_bytes() const {
+  std::size_t total = 0;
+  for (const ArrayConstant& a : arrays) {
+    total += a.bytes->size();
+  }
+  return total;
+}
+
 Specialization Specialization::with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count, std::optional<Dim3> grid) const {
+                                    std::size_t count, std::optional<Dim3> grid,
+                                    std::span<const ArrayConstant> more_arrays) const {
   Specialization result = *this;
   const std::vector<std::size_t> open = kept(count);
-  for (Constant c : more) {
-    if (c.position >= open.size()) {
+  const auto opened = [&](std::size_t position) {
+    if (position >= open.size()) {
       throw UsageError(fmt::format(
           "kjit: specialize(): parameter {} does not exist; the kernel takes {} parameters",
-          c.position, open.size()));
+          position, open.size()));
     }
-    c.position = open[c.position];
+    return open[position];
+  };
+  for (Constant c : more) {
+    c.position = opened(c.position);
     result.constants.push_back(c);
+  }
+  for (ArrayConstant a : more_arrays) {
+    a.position = opened(a.position);
+    result.arrays.push_back(std::move(a));
   }
   std::sort(result.constants.begin(), result.constants.end(),
             [](const Constant& a, const Constant& b) { return a.position < b.position; });
+  std::sort(result.arrays.begin(), result.arrays.end(),
+            [](const ArrayConstant& a, const ArrayConstant& b) { return a.position < b.position; });
   if (fixed) {
     if (block && *block != *fixed) {
       throw UsageError(fmt::format(
@@ -83,6 +103,10 @@ std::string Specialization::describe() const {
   for (const Constant& c : constants) {
     parts.push_back(fmt::format("parameter {} = {}", c.position, readable(c)));
   }
+  for (const ArrayConstant& a : arrays) {
+    parts.push_back(fmt::format("parameter {} = an array of {} bytes (hash {:016x})", a.position,
+                                a.bytes->size(), a.hash));
+  }
   if (block) {
     parts.push_back("block " + dims(*block));
   }
@@ -96,6 +120,9 @@ std::string Specialization::key() const {
   std::string key;
   for (const Constant& c : constants) {
     key += fmt::format("p{}:{}{}:{:x};", c.position, static_cast<int>(c.kind), c.size, c.bits);
+  }
+  for (const ArrayConstant& a : arrays) {
+    key += fmt::format("a{}:{}:{}:{:x};", a.position, a.element_size, a.bytes->size(), a.hash);
   }
   if (block) {
     key += fmt::format("b{}x{}x{}", block->x, block->y, block->z);
@@ -172,14 +199,31 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       "    : __kjit_signature<R (*)(P...)> {{}};\n"
       "typedef __kjit_signature<decltype({})> __kjit_kernel_type;\n",
       address);
+  for (const ArrayConstant& a : spec.arrays) {
+    // Bytes, aligned for any element: loads through the parameter's type fold from them.
+    text += fmt::format(
+        "__constant__ const unsigned char __kjit_array_{}[{}] "
+        "__attribute__((aligned(16))) = {{",
+        a.position, a.bytes->size());
+    for (std::size_t i = 0; i < a.bytes->size(); ++i) {
+      text += fmt::format("{}{}", i % 32 == 0 ? "\n" : "",
+                          static_cast<unsigned>(static_cast<unsigned char>((*a.bytes)[i])));
+      text += ',';
+    }
+    text += "};\n";
+  }
   std::vector<std::string> params;
   std::vector<std::string> args;
   auto constant = spec.constants.begin();
+  auto array = spec.arrays.begin();
   for (std::size_t p = 0; p < count; ++p) {
     const std::string type = fmt::format("__kjit_kernel_type::param<{}>", p);
     if (constant != spec.constants.end() && constant->position == p) {
       args.push_back(fmt::format("static_cast<{}>({})", type, constant_literal(*constant)));
       ++constant;
+    } else if (array != spec.arrays.end() && array->position == p) {
+      args.push_back(fmt::format("({})(const void*)__kjit_array_{}", type, p));
+      ++array;
     } else {
       params.push_back(fmt::format("{} p{}", type, p));
       args.push_back(fmt::format("p{}", p));

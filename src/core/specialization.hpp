@@ -10,6 +10,8 @@
 #include <kjit/types.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,20 +23,33 @@ namespace kjit::detail {
 /// The name of a variant's one kernel (extern "C").
 inline constexpr std::string_view kVariantKernel = "__kjit_variant";
 
+/// A pointer parameter that a variant replaces by a constant array of these bytes.
+struct ArrayConstant {
+  std::size_t position = 0;
+  std::size_t element_size = 0;
+  std::shared_ptr<const std::string> bytes;
+  std::uint64_t hash = 0;  // of the bytes: tells variants apart in the in-memory table
+};
+
 /// What a variant fixes, against the parameters of the unspecialised kernel.
 struct Specialization {
-  std::vector<Constant> constants;  // sorted by position
+  std::vector<Constant> constants;    // sorted by position
+  std::vector<ArrayConstant> arrays;  // sorted by position
   std::optional<Dim3> block;
   std::optional<Dim3> grid;  // only launches fix it (annotated kernels)
 
-  [[nodiscard]] bool empty() const noexcept { return constants.empty() && !block && !grid; }
+  [[nodiscard]] bool empty() const noexcept {
+    return constants.empty() && arrays.empty() && !block && !grid;
+  }
   /// The unspecialised kernel's parameters that this leaves to the launch, of `count`.
   [[nodiscard]] std::vector<std::size_t> kept(std::size_t count) const;
   /// This with `more` added, whose positions count the `kept(count)` parameters, the block
   /// `fixed` and the grid `grid`. UsageError when `fixed` differs from a block fixed already.
   [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count,
-                                    std::optional<Dim3> grid = std::nullopt) const;
+                                    std::size_t count, std::optional<Dim3> grid = std::nullopt,
+                                    std::span<const ArrayConstant> more_arrays = {}) const;
+  /// The bytes that the arrays hold, together.
+  [[nodiscard]] std::size_t array_bytes() const;
   /// "parameter 1 = 1000, parameter 3 = 2.5, block (128, 1, 1), grid (64, 1, 1)", for messages.
   [[nodiscard]] std::string describe() const;
   /// Exact and unique text (values as bits), for the in-memory table of variants.

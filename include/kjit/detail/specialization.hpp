@@ -34,6 +34,17 @@ struct Constant {
   std::uint64_t bits = 0;  // integers sign- or zero-extended to 64 bits; floats' IEEE bits
 };
 
+/// A pointer argument replaced by a constant array of `bytes` (Kernel::specialize_array).
+struct ConstantArray {
+  std::size_t position = 0;      // among the parameters of the kernel it was called on
+  std::size_t element_size = 0;  // bytes of the pointed-to type
+  std::span<const std::byte> bytes;
+};
+
+/// The most bytes one variant's arrays may hold: they go to constant memory on GPUs (64 KiB per
+/// module, shared with the program's own __constant__ variables).
+inline constexpr std::size_t kMaxConstantArrayBytes = 32 * 1024;
+
 /// Parameter types specialize() can fix: those whose values are C++ literals in every backend.
 template <class T>
 inline constexpr bool specializable_parameter =
@@ -76,6 +87,11 @@ Constant make_constant(std::size_t position, const Value& value) {
 KJIT_API std::shared_ptr<KernelImpl> specialize_kernel(const std::shared_ptr<KernelImpl>& kernel,
                                                        std::span<const Constant> constants,
                                                        std::optional<Dim3> block);
+
+/// `kernel` with the pointer parameter `array.position` replaced by a constant array of
+/// `array.bytes`: compiled once per device and contents (program_variants.cpp).
+KJIT_API std::shared_ptr<KernelImpl> specialize_kernel_array(
+    const std::shared_ptr<KernelImpl>& kernel, const ConstantArray& array);
 
 /// Whether positions I... are distinct and below N.
 template <std::size_t N, std::size_t... I>
