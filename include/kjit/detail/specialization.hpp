@@ -43,7 +43,7 @@ struct ConstantArray {
 
 /// The most bytes one variant's arrays may hold: they go to constant memory on GPUs (64 KiB per
 /// module, shared with the program's own __constant__ variables).
-inline constexpr std::size_t kMaxConstantArrayBytes = 32 * 1024;
+inline constexpr std::size_t kMaxConstantArrayBytes = std::size_t{32} * 1024;
 
 /// Parameter types specialize() can fix: those whose values are C++ literals in every backend.
 template <class T>
