@@ -43,12 +43,30 @@ std::size_t size_of(const llvm::Loop& loop) {
   return n;
 }
 
+/// Whether `address` takes the same values on every iteration of `loop` although it is not
+/// invariant there: it varies only with loops inside `loop`, whose walks start again where they
+/// started (wsm5's short loops over a column's levels, inside its long sedimentation loop). In
+/// step, each iteration would be a pass that streams nothing in; the inner loop's own stop, if
+/// it has one, serves its walk.
+bool revisited(llvm::ScalarEvolution& se, const llvm::SCEV* address, const llvm::Loop& loop) {
+  return !llvm::SCEVExprContains(address, [&](const llvm::SCEV* s) {
+    if (const auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(s)) {
+      return !loop.contains(rec->getLoop()) || rec->getLoop() == &loop;
+    }
+    if (const auto* unknown = llvm::dyn_cast<llvm::SCEVUnknown>(s)) {
+      return !se.isLoopInvariant(unknown, &loop);
+    }
+    return false;
+  });
+}
+
 /// Whether `pointer`, accessed with `bytes` per access, moves in `loop` other than by one
 /// element per iteration (a stride of the grid, a column of a matrix, an unknown pattern).
 bool strided(llvm::ScalarEvolution& se, const llvm::Loop& loop, const llvm::Value* pointer,
              std::uint64_t bytes) {
   auto* p = const_cast<llvm::Value*>(pointer);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
-  if (se.isLoopInvariant(se.getSCEV(p), &loop)) {
+  const llvm::SCEV* address = se.getSCEV(p);
+  if (se.isLoopInvariant(address, &loop) || revisited(se, address, loop)) {
     return false;
   }
   // As the vectoriser sees it: an index in unsigned or narrow arithmetic counts as advancing
