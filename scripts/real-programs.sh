@@ -107,6 +107,51 @@ PY
   return 1
 }
 
+# One repetition's kjit rows of a program on the GPU: plain and specialised (--specialise), each
+# with an empty kernel cache (cold), then with the one that run left (warm).
+record_kjit_rows() {  # program rep kjit-binary args...
+  local program="$1" rep="$2" kjit="$3" mode cache
+  shift 3
+  for mode in plain specialised; do
+    local flag=()
+    [ "$mode" = specialised ] && flag=(--specialise)
+    cache="$work/cache-$program-$rep-$mode"
+    record "$program" "kjit-$mode" cold "$rep" \
+      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit" "$@" "${flag[@]}")"
+    record "$program" "kjit-$mode" warm "$rep" \
+      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit" "$@" "${flag[@]}")"
+  done
+}
+
+# One repetition's row of a program's Jitify build, run in its folder (Jitify reads the headers
+# its kernel string includes from the working directory); a failed run fails the script.
+record_jitify_row() {  # program rep folder binary args...
+  local program="$1" rep="$2" folder="$3" binary="$4" ms
+  shift 4
+  if ms="$(cd "$folder" && wall_ms "$binary" "$@")"; then
+    record "$program" jitify - "$rep" "$ms"
+  else
+    echo "$program: Jitify's run $rep FAILED" >&2
+    status=1
+  fi
+}
+
+# $reps repetitions of a program's CPU rows, interleaved: its OpenMP build, then kjit plain and
+# specialised from the cache that the output checks filled ($work/check-cache).
+record_cpu_rows() {  # program openmp-binary kjit-binary args...
+  local program="$1" openmp="$2" kjit="$3" rep mode
+  shift 3
+  for rep in $(seq 1 "$reps"); do
+    record "$program" openmp - "$rep" "$(wall_ms "$openmp" "$@")"
+    for mode in plain specialised; do
+      local flag=()
+      [ "$mode" = specialised ] && flag=(--specialise)
+      record "$program" "kjit-$mode" warm "$rep" \
+        "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit" "$@" "${flag[@]}")"
+    done
+  done
+}
+
 # Each program's bench.sh: baselines built, outputs checked, runs timed, with the functions above
 # and $device.
 for bench in "$programs"/*/bench.sh; do

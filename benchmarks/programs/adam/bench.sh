@@ -25,16 +25,7 @@ if [ "$device" = cpu ]; then
     close_output adam "kjit $mode (p, m and v)" "$work/adam-openmp.bin" "$work/adam-$mode.bin" \
       1e-4 || true
   done
-  for rep in $(seq 1 "$reps"); do
-    record adam openmp - "$rep" "$(wall_ms "$work/adam-openmp" "${adam_cpu_args[@]}")"
-    for mode in plain specialised; do
-      flag=()
-      [ "$mode" = specialised ] && flag=(--specialise)
-      record adam "kjit-$mode" warm "$rep" \
-        "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit_adam" "${adam_cpu_args[@]}" \
-          "${flag[@]}")"
-    done
-  done
+  record_cpu_rows adam "$work/adam-openmp" "$kjit_adam" "${adam_cpu_args[@]}"
   return 0
 fi
 
@@ -94,21 +85,8 @@ done
 for rep in $(seq 1 "$reps"); do
   record adam nvcc-aot - "$rep" "$(wall_ms "$work/adam-aot" "${adam_args[@]}")"
   if [ -n "$adam_jitify" ]; then
-    if ms="$(cd "$jitify_dir" && wall_ms "$adam_jitify" "${adam_args[@]}")"; then
-      record adam jitify - "$rep" "$ms"
-    else
-      echo "adam: Jitify's run $rep FAILED" >&2
-      status=1
-    fi
+    record_jitify_row adam "$rep" "$jitify_dir" "$adam_jitify" "${adam_args[@]}"
   fi
-  for mode in plain specialised; do
-    flag=()
-    [ "$mode" = specialised ] && flag=(--specialise)
-    cache="$work/cache-$rep-$mode"
-    record adam "kjit-$mode" cold "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_adam" "${adam_args[@]}" "${flag[@]}")"
-    record adam "kjit-$mode" warm "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_adam" "${adam_args[@]}" "${flag[@]}")"
-  done
+  record_kjit_rows adam "$rep" "$kjit_adam" "${adam_args[@]}"
 done
 

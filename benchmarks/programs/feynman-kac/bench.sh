@@ -30,13 +30,5 @@ for mode in plain specialised; do
 done
 for rep in $(seq 1 "$reps"); do
   record feynman-kac nvcc-aot - "$rep" "$(wall_ms "$work/fk-aot" "${fk_args[@]}")"
-  for mode in plain specialised; do
-    flag=()
-    [ "$mode" = specialised ] && flag=(--specialise)
-    cache="$work/cache-fk-$rep-$mode"
-    record feynman-kac "kjit-$mode" cold "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_fk" "${fk_args[@]}" "${flag[@]}")"
-    record feynman-kac "kjit-$mode" warm "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_fk" "${fk_args[@]}" "${flag[@]}")"
-  done
+  record_kjit_rows feynman-kac "$rep" "$kjit_fk" "${fk_args[@]}"
 done

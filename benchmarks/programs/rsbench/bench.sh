@@ -51,15 +51,7 @@ if [ "$device" = cpu ]; then
       status=1
     fi
   done
-  for rep in $(seq 1 "$reps"); do
-    record rsbench openmp - "$rep" "$(wall_ms "$work/rs-openmp" "${rs_cpu_args[@]}")"
-    for mode in plain specialised; do
-      flag=()
-      [ "$mode" = specialised ] && flag=(--specialise)
-      record rsbench "kjit-$mode" warm "$rep" \
-        "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit_rs" "${rs_cpu_args[@]}" "${flag[@]}")"
-    done
-  done
+  record_cpu_rows rsbench "$work/rs-openmp" "$kjit_rs" "${rs_cpu_args[@]}"
   return 0
 fi
 
@@ -117,20 +109,7 @@ done
 for rep in $(seq 1 "$reps"); do
   record rsbench nvcc-aot - "$rep" "$(wall_ms "$work/rs-aot" "${rs_args[@]}")"
   if [ -n "$rs_jitify" ]; then
-    if ms="$(cd "$rs_jitify_dir" && wall_ms "$rs_jitify" "${rs_args[@]}")"; then
-      record rsbench jitify - "$rep" "$ms"
-    else
-      echo "rsbench: Jitify's run $rep FAILED" >&2
-      status=1
-    fi
+    record_jitify_row rsbench "$rep" "$rs_jitify_dir" "$rs_jitify" "${rs_args[@]}"
   fi
-  for mode in plain specialised; do
-    flag=()
-    [ "$mode" = specialised ] && flag=(--specialise)
-    cache="$work/cache-rs-$rep-$mode"
-    record rsbench "kjit-$mode" cold "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_rs" "${rs_args[@]}" "${flag[@]}")"
-    record rsbench "kjit-$mode" warm "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_rs" "${rs_args[@]}" "${flag[@]}")"
-  done
+  record_kjit_rows rsbench "$rep" "$kjit_rs" "${rs_args[@]}"
 done

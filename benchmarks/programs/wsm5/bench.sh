@@ -29,16 +29,7 @@ if [ "$device" = cpu ]; then
     close_output wsm5 "kjit $mode (th, q, qc, qi, qr, qs)" "$work/wsm5-openmp.bin" \
       "$work/wsm5-$mode.bin" 1e-5 || true
   done
-  for rep in $(seq 1 "$reps"); do
-    record wsm5 openmp - "$rep" "$(wall_ms "$work/wsm5-openmp" "${wsm5_cpu_args[@]}")"
-    for mode in plain specialised; do
-      flag=()
-      [ "$mode" = specialised ] && flag=(--specialise)
-      record wsm5 "kjit-$mode" warm "$rep" \
-        "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit_wsm5" "${wsm5_cpu_args[@]}" \
-          "${flag[@]}")"
-    done
-  done
+  record_cpu_rows wsm5 "$work/wsm5-openmp" "$kjit_wsm5" "${wsm5_cpu_args[@]}"
   return 0
 fi
 
@@ -64,13 +55,5 @@ for rep in $(seq 1 "$reps"); do
   # averaged; the table reads the line without the colon (kjit_wsm5 prints both).
   sed -i 's/^Average kernel execution time: /Average kernel execution time /' "$work/last.txt"
   record wsm5 nvcc-aot - "$rep" "$ms"
-  for mode in plain specialised; do
-    flag=()
-    [ "$mode" = specialised ] && flag=(--specialise)
-    cache="$work/cache-wsm5-$rep-$mode"
-    record wsm5 "kjit-$mode" cold "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_wsm5" "${wsm5_args[@]}" "${flag[@]}")"
-    record wsm5 "kjit-$mode" warm "$rep" \
-      "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit_wsm5" "${wsm5_args[@]}" "${flag[@]}")"
-  done
+  record_kjit_rows wsm5 "$rep" "$kjit_wsm5" "${wsm5_args[@]}"
 done
