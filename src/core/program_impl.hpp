@@ -120,6 +120,11 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
     std::promise<void> done;             // set when state leaves compiling
     std::shared_future<void> finished = done.get_future().share();
   };
+  /// Compiles (or loads) the variant of `kernel` for `values` and the geometry into `to`, which
+  /// then holds it, or the failure (logged); on the launching thread or the background queue.
+  static void compile_into(const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
+                           const std::vector<Constant>& values, std::optional<Dim3> block,
+                           std::optional<Dim3> grid);
   /// The variants launches asked for, most recent first, each with its folded values' bits; at
   /// most the program's max_variants of them.
   struct LaunchVariant {

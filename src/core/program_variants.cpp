@@ -154,9 +154,11 @@ void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotation
   kernel.fold_at_launch(std::move(folded), options_.fold_launch_geometry);
 }
 
-std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants,
-                                                       std::optional<Dim3> block,
-                                                       std::optional<Dim3> grid) const {
+namespace {
+
+/// What tells a launch's variant from another: the folded values' bits and the geometry.
+std::vector<std::uint64_t> launch_bits(const std::vector<Constant>& constants,
+                                       std::optional<Dim3> block, std::optional<Dim3> grid) {
   std::vector<std::uint64_t> bits;
   bits.reserve(constants.size() + 6);
   for (const Constant& c : constants) {
@@ -167,6 +169,35 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
       bits.insert(bits.end(), {d->x, d->y, d->z});
     }
   }
+  return bits;
+}
+
+}  // namespace
+
+void KernelImpl::compile_into(const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
+                              const std::vector<Constant>& values, std::optional<Dim3> block,
+                              std::optional<Dim3> grid) {
+  try {
+    to.kernel = kernel->program().variant(kernel, values, block, grid);
+    to.state.store(VariantSlot::ready, std::memory_order_release);
+  } catch (const std::exception& e) {
+    Specialization failed;
+    failed.constants = values;
+    failed.block = block;
+    failed.grid = grid;
+    log().warn(
+        "{}: the variant with {} did not compile; launches with these values run the kernel "
+        "unspecialised: {}",
+        kernel->describe(), failed.describe(), e.what());
+    to.state.store(VariantSlot::failed, std::memory_order_release);
+  }
+  to.done.set_value();
+}
+
+std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants,
+                                                       std::optional<Dim3> block,
+                                                       std::optional<Dim3> grid) const {
+  const std::vector<std::uint64_t> bits = launch_bits(constants, block, grid);
   const auto same = [&](const LaunchVariant& v) { return v.bits == bits; };
   // What a launch makes of a slot: its variant once ready, else the kernel itself (nullptr).
   const auto usable = [](const VariantSlot& slot) {
@@ -211,38 +242,19 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
     }
     return variant;
   }
-  const auto fill = [](const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
-                       const std::vector<Constant>& values, std::optional<Dim3> fixed_block,
-                       std::optional<Dim3> fixed_grid) {
-    try {
-      to.kernel = kernel->program().variant(kernel, values, fixed_block, fixed_grid);
-      to.state.store(VariantSlot::ready, std::memory_order_release);
-    } catch (const std::exception& e) {
-      Specialization failed;
-      failed.constants = values;
-      failed.block = fixed_block;
-      failed.grid = fixed_grid;
-      log().warn(
-          "{}: the variant with {} did not compile; launches with these values run the kernel "
-          "unspecialised: {}",
-          kernel->describe(), failed.describe(), e.what());
-      to.state.store(VariantSlot::failed, std::memory_order_release);
-    }
-    to.done.set_value();
-  };
   // The compiler's first compile in the process makes its static objects, which exit destroys
   // in the reverse order of their making: made on a background thread that exit found still
   // compiling, they were destroyed under it (a pure virtual call in Clang's option table). So
   // that compile runs here, and exit then stops the background queue before they go.
   if (first_compile_here(device().backend().compiler())) {
-    fill(self, *slot, constants, block, grid);
+    compile_into(self, *slot, constants, block, grid);
     stop_background_compiles_at_exit();
     return usable(*slot);
   }
   // The compile runs on the background queue and owns what it uses: this kernel (hence its
   // program and build) and the slot, so that either may be dropped meanwhile.
-  background_compiles().post([fill, self = std::move(self), slot, constants = std::move(constants),
-                              block, grid] { fill(self, *slot, constants, block, grid); });
+  background_compiles().post([self = std::move(self), slot, constants = std::move(constants), block,
+                              grid] { compile_into(self, *slot, constants, block, grid); });
   return nullptr;
 }
 

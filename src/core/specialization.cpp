@@ -35,6 +35,20 @@ std::string dims(const Dim3& d) {
   return fmt::format("({}, {}, {})", d.x, d.y, d.z);
 }
 
+/// The definition of the constant array that stands for parameter `a.position` in a variant:
+/// bytes, aligned for any element, from which loads through the parameter's type fold.
+std::string array_definition(const ArrayConstant& a) {
+  std::string text = fmt::format(
+      "__constant__ const unsigned char __kjit_array_{}[{}] "
+      "__attribute__((aligned(16))) = {{",
+      a.position, a.bytes->size());
+  for (std::size_t i = 0; i < a.bytes->size(); ++i) {
+    text += fmt::format("{}{},", i % 32 == 0 ? "\n" : "",
+                        static_cast<unsigned>(static_cast<unsigned char>((*a.bytes)[i])));
+  }
+  return text + "};\n";
+}
+
 }  // namespace
 
 std::vector<std::size_t> Specialization::kept(std::size_t count) const {
@@ -59,7 +73,7 @@ std::size_t Specialization::array_bytes() const {
 }
 
 Specialization Specialization::with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count, std::optional<Dim3> grid,
+                                    std::size_t count, std::optional<Dim3> fixed_grid,
                                     std::span<const ArrayConstant> more_arrays) const {
   Specialization result = *this;
   const std::vector<std::size_t> open = kept(count);
@@ -91,8 +105,8 @@ Specialization Specialization::with(std::span<const Constant> more, std::optiona
     }
     result.block = fixed;
   }
-  if (grid) {
-    result.grid = grid;
+  if (fixed_grid) {
+    result.grid = fixed_grid;
   }
   return result;
 }
@@ -200,17 +214,7 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       "typedef __kjit_signature<decltype({})> __kjit_kernel_type;\n",
       address);
   for (const ArrayConstant& a : spec.arrays) {
-    // Bytes, aligned for any element: loads through the parameter's type fold from them.
-    text += fmt::format(
-        "__constant__ const unsigned char __kjit_array_{}[{}] "
-        "__attribute__((aligned(16))) = {{",
-        a.position, a.bytes->size());
-    for (std::size_t i = 0; i < a.bytes->size(); ++i) {
-      text += fmt::format("{}{}", i % 32 == 0 ? "\n" : "",
-                          static_cast<unsigned>(static_cast<unsigned char>((*a.bytes)[i])));
-      text += ',';
-    }
-    text += "};\n";
+    text += array_definition(a);
   }
   std::vector<std::string> params;
   std::vector<std::string> args;

@@ -44,9 +44,10 @@ struct Specialization {
   /// The unspecialised kernel's parameters that this leaves to the launch, of `count`.
   [[nodiscard]] std::vector<std::size_t> kept(std::size_t count) const;
   /// This with `more` added, whose positions count the `kept(count)` parameters, the block
-  /// `fixed` and the grid `grid`. UsageError when `fixed` differs from a block fixed already.
+  /// `fixed` and the grid `fixed_grid`. UsageError when `fixed` differs from a block fixed already.
   [[nodiscard]] Specialization with(std::span<const Constant> more, std::optional<Dim3> fixed,
-                                    std::size_t count, std::optional<Dim3> grid = std::nullopt,
+                                    std::size_t count,
+                                    std::optional<Dim3> fixed_grid = std::nullopt,
                                     std::span<const ArrayConstant> more_arrays = {}) const;
   /// The bytes that the arrays hold, together.
   [[nodiscard]] std::size_t array_bytes() const;
