@@ -179,7 +179,8 @@ TEST_F(JitAnnotation, OptionsSpecialiseAKernelWithoutTheAttribute) {
 }
 
 TEST_F(JitAnnotation, OptionsThatCannotBeHonouredAreUsageErrors) {
-  const auto refused = [&](std::map<std::string, std::vector<std::size_t>, std::less<>> named) {
+  const auto refused = [&](std::map<std::string, std::vector<std::size_t>, std::less<>> named)
+      -> std::string {  // the message, not a pointer into the exception, which is gone
     CompileOptions options;
     options.specialize_arguments = std::move(named);
     return expect_throw<UsageError>([&] {
