@@ -245,10 +245,14 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
   // The compiler's first compile in the process makes its static objects, which exit destroys
   // in the reverse order of their making: made on a background thread that exit found still
   // compiling, they were destroyed under it (a pure virtual call in Clang's option table). So
-  // that compile runs here, and exit then stops the background queue before they go.
-  if (first_compile_here(device().backend().compiler())) {
+  // that compile runs here, and exit then stops the background queue before they go (once the
+  // compiler has compiled here: a variant from the disk cache made no statics).
+  const backend::Compiler& compiler = device().backend().compiler();
+  if (first_compile_here(compiler)) {
     compile_into(self, *slot, constants, block, grid);
-    stop_background_compiles_at_exit();
+    if (!first_compile_here(compiler)) {
+      stop_background_compiles_at_exit();
+    }
     return usable(*slot);
   }
   // The compile runs on the background queue and owns what it uses: this kernel (hence its
