@@ -2,6 +2,7 @@
 
 #include "backends/cpu/check/cpu_fault_signals.hpp"
 #include "backends/cpu/check/cpu_memory_check.hpp"
+#include "backends/cpu/run/cpu_block_chunks.hpp"
 #include "backends/cpu/run/cpu_launch_failure.hpp"
 #include "backends/cpu/run/cpu_memory.hpp"
 
@@ -102,10 +103,6 @@ WorkerScratch& scratch() {
   thread_local WorkerScratch s;  // host code: ordinary TLS is fine here
   return s;
 }
-
-/// At most this many blocks take turns on one worker: enough to walk whole pages of memory
-/// together, few enough that their frames and shared memory stay in the core's caches.
-constexpr std::uint64_t kTurnBlocks = 8;
 
 kjit_cpu_block block_record(const CpuLaunch& launch) {
   kjit_cpu_block b{};
@@ -420,12 +417,7 @@ void CpuExecutor::run(const CpuLaunch& launch) {
 
 void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
   const std::uint64_t blocks = launch.grid.volume();
-  std::uint64_t grain = std::max<std::uint64_t>(1, blocks / (threads * 8));
   const bool turns = launch.yields && launch.block_entry != nullptr;
-  if (turns) {
-    // Blocks take turns only within a worker's chunk: give each worker several of a small grid.
-    grain = std::max(grain, std::min(kTurnBlocks, (blocks + threads - 1) / threads));
-  }
   LaunchFailure failure;
   if (runs_in_ranges(launch)) {
     const kjit_cpu_block record = block_record(launch);
@@ -468,7 +460,7 @@ void CpuExecutor::run_blocks(const CpuLaunch& launch, std::uint64_t threads) {
       run_in_order(launch, begin, end);
     }
   };
-  pool_.run(blocks, threads == 1 ? blocks : grain, body);
+  pool_.run(blocks, threads == 1 ? blocks : block_chunk(launch.grid, turns, threads), body);
   finish(failure, launch);
 }
 
