@@ -89,5 +89,37 @@ TEST(CpuLoopStops, ALongLoopThatRevisitsAnInnerLoopsAddressesRunsWhole) {
   EXPECT_NE(walking.find(".through("), std::string::npos) << walking;
 }
 
+TEST(CpuLoopStops, ALoopBoundedByAThreadsOwnSmallArrayRunsWhole) {
+  // wsm5's level loops: run-time bounds, but each step writes the thread's own `float t[4]`, so
+  // no more than five steps can run. In step, each level of each thread was a pass of its own
+  // (wsm5 took 4.7 times OpenMP's time).
+  const auto levels = [](int size) {
+    return R"(
+      __global__ void levels(const float* th, float* out, int k0, int k1, int stride, int n) {
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) {
+          float t[)" +
+           std::to_string(size) + R"(];
+          for (int k = k0; k <= k1; ++k) {
+            t[k] = th[i + k * stride] * 2.0f;
+          }
+          float s = 0;
+          for (int k = k0; k <= k1; ++k) {
+            s += t[k] * t[(k + 1) % )" +
+           std::to_string(size) + R"(];
+          }
+          out[i] = s;
+        }
+      })";
+  };
+  const std::string small = test::dumped_ir(levels(4), "levels", ".lowered.ll");
+  ASSERT_FALSE(small.empty()) << "KJIT_DUMP_DIR left no lowered IR";
+  EXPECT_EQ(small.find(".through("), std::string::npos) << small;
+  // An array of 64 floats allows 65 steps: the loop that reads th[] across the grid runs in step.
+  const std::string large = test::dumped_ir(levels(64), "levels", ".lowered.ll");
+  ASSERT_FALSE(large.empty()) << "KJIT_DUMP_DIR left no lowered IR";
+  EXPECT_NE(large.find(".through("), std::string::npos) << large;
+}
+
 }  // namespace
 }  // namespace kjit

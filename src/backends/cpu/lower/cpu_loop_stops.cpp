@@ -7,6 +7,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -19,6 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -41,6 +44,47 @@ std::size_t size_of(const llvm::Loop& loop) {
     n += b->size();
   }
   return n;
+}
+
+/// At most how many times `loop`'s header runs, as a fixed-size array of the thread's own tells:
+/// an access on every iteration to an array of N bytes (an alloca: wsm5's `float t[MKX]`) whose
+/// address moves by S bytes an iteration stays inside the array, else the kernel is undefined;
+/// so the header runs at most (N - size) / |S| + 2 times (the last one may leave before the
+/// access). Level loops over a column (`for (k = kps - 1; k <= kpe - 1; ++k) t[k] = ...`) then
+/// count as short although their bounds are run-time values. 0: no such array.
+unsigned trips_within_arrays(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt,
+                             const llvm::Loop& loop) {
+  const llvm::DataLayout& dl = loop.getHeader()->getModule()->getDataLayout();
+  std::uint64_t best = 0;
+  for (llvm::BasicBlock* b : loop.blocks()) {
+    if (!dt.dominates(b, loop.getLoopLatch())) {
+      continue;
+    }
+    for (llvm::Instruction& i : *b) {
+      const auto* pointer = llvm::getLoadStorePointerOperand(&i);
+      const auto* array = pointer != nullptr
+                              ? llvm::dyn_cast<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer))
+                              : nullptr;
+      const std::optional<llvm::TypeSize> bytes =
+          array != nullptr ? array->getAllocationSize(dl) : std::nullopt;
+      if (!bytes || bytes->isScalable()) {
+        continue;
+      }
+      const auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(
+          const_cast<llvm::Value*>(pointer)));  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+      const auto* step = rec != nullptr && rec->getLoop() == &loop && rec->isAffine()
+                             ? llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se))
+                             : nullptr;
+      const std::uint64_t size = dl.getTypeStoreSize(accessed_type(i)).getFixedValue();
+      if (step == nullptr || step->getAPInt().isZero() || bytes->getFixedValue() < size) {
+        continue;
+      }
+      const std::uint64_t trips =
+          (bytes->getFixedValue() - size) / step->getAPInt().abs().getZExtValue() + 2;
+      best = best == 0 ? trips : std::min(best, trips);
+    }
+  }
+  return best > std::numeric_limits<unsigned>::max() ? 0 : static_cast<unsigned>(best);
 }
 
 /// Whether `address` takes the same values on every iteration of `loop` although it is not
@@ -89,9 +133,11 @@ bool wants_stop(llvm::ScalarEvolution& se, const llvm::DominatorTree& dt, const 
   if (loop.getLoopLatch() == nullptr) {
     return false;
   }
-  const unsigned max_trips = se.getSmallConstantMaxTripCount(&loop);
-  if (max_trips != 0 && max_trips <= kShortLoop) {
-    return false;
+  for (const unsigned max_trips :
+       {se.getSmallConstantMaxTripCount(&loop), trips_within_arrays(se, dt, loop)}) {
+    if (max_trips != 0 && max_trips <= kShortLoop) {
+      return false;
+    }
   }
   const llvm::DataLayout& dl = loop.getHeader()->getModule()->getDataLayout();
   bool touches_strided = false;
