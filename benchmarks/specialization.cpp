@@ -1,7 +1,8 @@
 // Runtime specialisation's effect (Kernel::specialize, specialize_block): kernels of kernels/
 // launched as they are (<case>/unspecialised) and as a variant with their scalar arguments and
 // block size fixed (<case>/kjit), in one process, on the device KJIT_DEVICE selects; and the
-// one-off cost of compiling a variant for values never seen before (cold_compile/<case>).
+// one-off cost of compiling a variant for values never seen before (cold_compile/<case>), and
+// the cost of a launch of an annotated kernel whose variant is ready (launch/...).
 #include "bench_main.hpp"
 #include "source_dir.hpp"
 
@@ -237,6 +238,38 @@ void cold_variant(benchmark::State& state, const std::string& file, const std::s
   }
 }
 
+// ---- the cost of a launch that folds its arguments -----------------------------------------
+
+/// The same one-line kernel with Proteus's annotation on `n` and without: a launch of the first
+/// builds the folded values, finds their variant and passes the other arguments on.
+constexpr const char* kLaunchSource = R"(
+__global__ __attribute__((annotate("jit", 2))) void set_folded(int* out, int n) {
+  if (threadIdx.x == 0) out[blockIdx.x] = n;
+}
+__global__ void set_plain(int* out, int n) {
+  if (threadIdx.x == 0) out[blockIdx.x] = n;
+})";
+
+/// 100 launches of a variant that is ready (or of the plain kernel) and a wait.
+void launch_cost(benchmark::State& state, bool annotated) {
+  static const kjit::Program launching = [] {
+    kjit::CompileOptions options;
+    options.launch_waits_for_variants = true;  // the variant is ready before the clock starts
+    return kjit::Program::from_source("launch_cost.cu", kLaunchSource, std::move(options));
+  }();
+  auto k = launching.kernel<int*, int>(annotated ? "set_folded" : "set_plain", device());
+  auto out = device().alloc<int>(1);
+  const LaunchConfig one{};
+  k.launch(one, out, 7);
+  device().synchronize();
+  for (auto _ : state) {
+    for (int i = 0; i < 100; ++i) {
+      k.launch(one, out, 7);
+    }
+    device().synchronize();
+  }
+}
+
 void ms(benchmark::internal::Benchmark* b) {
   b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
@@ -254,6 +287,15 @@ KJIT_SPECIALIZE_CASE("PI_ATOMIC", pi_atomic);
 KJIT_SPECIALIZE_CASE("REDUCE_SUM", reduce_sum);
 KJIT_SPECIALIZE_CASE("stencil2d", stencil);
 KJIT_SPECIALIZE_CASE("matmul_tiled", matmul);
+
+BENCHMARK_CAPTURE(launch_cost, folded, true)
+    ->Name("launch/100 of an annotated kernel/kjit")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(launch_cost, plain, false)
+    ->Name("launch/100 of an annotated kernel/unspecialised")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 BENCHMARK_CAPTURE(cold_variant, daxpy, std::string("rajaperf.cu"), std::string("daxpy"))
     ->Name("cold_compile/variant of daxpy")

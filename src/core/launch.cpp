@@ -3,6 +3,7 @@
 #include "core/device_impl.hpp"
 #include "core/graph_recording.hpp"
 #include "core/program_impl.hpp"
+#include "support/short_list.hpp"
 
 #include <kjit/error.hpp>
 #include <kjit/kernel.hpp>
@@ -10,14 +11,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 namespace kjit::detail {
 
 namespace {
+
+/// Launches of up to this many arguments build their lists in place (no allocation).
+constexpr std::size_t kInlineArguments = 32;
 
 StreamImpl& launch_stream(const KernelImpl& kernel, const Stream* stream) {
   StreamImpl* s = kernel.device().stream_impl(stream);
@@ -67,8 +69,8 @@ void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchC
     throw LaunchError(fmt::format("kjit: {} takes {} arguments, launch() gave {}",
                                   kernel.describe(), kernel.function().params().size(), count));
   }
-  std::vector<Constant> constants;
-  constants.reserve(kernel.folded().size());
+  ShortList<Constant, kInlineArguments> constants(kernel.folded().size());
+  std::size_t n = 0;
   for (const KernelImpl::FoldedParameter& f : kernel.folded()) {
     const KernelArg& arg = args[f.position];
     check_argument(kernel, arg, f.position);
@@ -80,27 +82,26 @@ void launch_folded(const KernelImpl& kernel, const Stream* stream, const LaunchC
       const auto shift = static_cast<unsigned>(64 - 8 * f.size);  // sign-extend to 64 bits
       bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << shift) >> shift);
     }
-    constants.push_back({f.position, f.kind, f.size, bits});
+    constants[n++] = {f.position, f.kind, f.size, bits};
   }
   // The geometry is folded where the kernel can run such blocks (else the launch below fails
   // with the kernel's own error).
   const bool geometry =
       kernel.folds_geometry() && !kernel.function().block_problem(config.block).has_value();
-  const std::shared_ptr<KernelImpl> variant = kernel.launch_variant(
-      std::move(constants), geometry ? std::optional(config.block) : std::nullopt,
-      geometry ? std::optional(config.grid) : std::nullopt);
+  const std::shared_ptr<KernelImpl> variant =
+      kernel.launch_variant(constants.span(), geometry ? std::optional(config.block) : std::nullopt,
+                            geometry ? std::optional(config.grid) : std::nullopt);
   if (!variant) {
     launch_plain(kernel, stream, config, args, count);
     return;
   }
-  std::vector<KernelArg> kept;
-  kept.reserve(count - kernel.folded().size());
+  ShortList<KernelArg, kInlineArguments> kept(count - kernel.folded().size());
   auto folded = kernel.folded().begin();
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0, k = 0; i < count; ++i) {
     if (folded != kernel.folded().end() && folded->position == i) {
       ++folded;
     } else {
-      kept.push_back(args[i]);
+      kept[k++] = args[i];
     }
   }
   launch_kernel(*variant, stream, config, kept.data(), kept.size());
@@ -120,14 +121,8 @@ void launch_plain(const KernelImpl& kernel, const Stream* stream, const LaunchCo
     throw LaunchError(fmt::format("kjit: {} takes {} arguments, launch() gave {}",
                                   kernel.describe(), function.params().size(), count));
   }
-  constexpr std::size_t kInline = 32;
-  std::array<const void*, kInline> inline_values{};
-  std::vector<const void*> heap_values;
-  const void** values = inline_values.data();
-  if (count > kInline) {
-    heap_values.resize(count);
-    values = heap_values.data();
-  }
+  ShortList<const void*, kInlineArguments> pointers(count);
+  const void** values = pointers.data();
   check_arguments(kernel, args, count, values);
   StreamImpl& s = launch_stream(kernel, stream);
   if (Recording* recording = s.recording()) {

@@ -95,7 +95,7 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   /// in the background, or when its compile failed: the launch runs this kernel itself, with every
   /// argument. With CompileOptions::launch_waits_for_variants, waits for the compile (and throws
   /// its error).
-  [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::vector<Constant> constants,
+  [[nodiscard]] std::shared_ptr<KernelImpl> launch_variant(std::span<const Constant> constants,
                                                            std::optional<Dim3> block,
                                                            std::optional<Dim3> grid) const;
   /// Waits until the variants compiling in the background for launches of this kernel are
@@ -123,7 +123,7 @@ class KernelImpl : public std::enable_shared_from_this<KernelImpl> {
   /// Compiles (or loads) the variant of `kernel` for `values` and the geometry into `to`, which
   /// then holds it, or the failure (logged); on the launching thread or the background queue.
   static void compile_into(const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
-                           const std::vector<Constant>& values, std::optional<Dim3> block,
+                           std::span<const Constant> values, std::optional<Dim3> block,
                            std::optional<Dim3> grid);
   /// The variants launches asked for, most recent first, each with its folded values' bits; at
   /// most the program's max_variants of them.

@@ -5,6 +5,7 @@
 #include "core/program_impl.hpp"
 #include "support/hash.hpp"
 #include "support/logging.hpp"
+#include "support/short_list.hpp"
 #include "support/thread_pool.hpp"
 
 #include <kjit/error.hpp>
@@ -156,33 +157,41 @@ void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotation
 
 namespace {
 
-/// What tells a launch's variant from another: the folded values' bits and the geometry.
-std::vector<std::uint64_t> launch_bits(const std::vector<Constant>& constants,
-                                       std::optional<Dim3> block, std::optional<Dim3> grid) {
-  std::vector<std::uint64_t> bits;
-  bits.reserve(constants.size() + 6);
+/// What tells a launch's variant from another: the folded values' bits and the geometry. Up to
+/// 32 values and the geometry in place: a launch whose variant is ready allocates nothing.
+using LaunchBits = ShortList<std::uint64_t, 38>;
+
+std::size_t count_bits(std::span<const Constant> constants, std::optional<Dim3> block,
+                       std::optional<Dim3> grid) {
+  return constants.size() + (block ? 3 : 0) + (grid ? 3 : 0);
+}
+
+void fill_bits(std::span<const Constant> constants, std::optional<Dim3> block,
+               std::optional<Dim3> grid, std::span<std::uint64_t> bits) {
+  std::size_t n = 0;
   for (const Constant& c : constants) {
-    bits.push_back(c.bits);
+    bits[n++] = c.bits;
   }
   for (const std::optional<Dim3>& d : {block, grid}) {
     if (d) {  // the lengths tell a variant with folded geometry from one without
-      bits.insert(bits.end(), {d->x, d->y, d->z});
+      bits[n++] = d->x;
+      bits[n++] = d->y;
+      bits[n++] = d->z;
     }
   }
-  return bits;
 }
 
 }  // namespace
 
 void KernelImpl::compile_into(const std::shared_ptr<KernelImpl>& kernel, VariantSlot& to,
-                              const std::vector<Constant>& values, std::optional<Dim3> block,
+                              std::span<const Constant> values, std::optional<Dim3> block,
                               std::optional<Dim3> grid) {
   try {
     to.kernel = kernel->program().variant(kernel, values, block, grid);
     to.state.store(VariantSlot::ready, std::memory_order_release);
   } catch (const std::exception& e) {
     Specialization failed;
-    failed.constants = values;
+    failed.constants.assign(values.begin(), values.end());
     failed.block = block;
     failed.grid = grid;
     log().warn(
@@ -194,17 +203,18 @@ void KernelImpl::compile_into(const std::shared_ptr<KernelImpl>& kernel, Variant
   to.done.set_value();
 }
 
-std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> constants,
+std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::span<const Constant> constants,
                                                        std::optional<Dim3> block,
                                                        std::optional<Dim3> grid) const {
-  const std::vector<std::uint64_t> bits = launch_bits(constants, block, grid);
-  const auto same = [&](const LaunchVariant& v) { return v.bits == bits; };
+  LaunchBits bits(count_bits(constants, block, grid));
+  fill_bits(constants, block, grid, bits.span());
+  const auto same = [&](const LaunchVariant& v) { return std::ranges::equal(v.bits, bits.span()); };
   // What a launch makes of a slot: its variant once ready, else the kernel itself (nullptr).
   const auto usable = [](const VariantSlot& slot) {
     return slot.state.load(std::memory_order_acquire) == VariantSlot::ready ? slot.kernel : nullptr;
   };
   const auto remember = [&](std::shared_ptr<VariantSlot> slot) {  // with the mutex held
-    launch_variants_.push_front({bits, std::move(slot)});
+    launch_variants_.push_front({{bits.span().begin(), bits.span().end()}, std::move(slot)});
     if (launch_variants_.size() > program_->max_variants()) {
       launch_variants_.pop_back();  // a compile still running keeps its slot, then drops it
     }
@@ -257,7 +267,8 @@ std::shared_ptr<KernelImpl> KernelImpl::launch_variant(std::vector<Constant> con
   }
   // The compile runs on the background queue and owns what it uses: this kernel (hence its
   // program and build) and the slot, so that either may be dropped meanwhile.
-  background_compiles().post([self = std::move(self), slot, constants = std::move(constants), block,
+  background_compiles().post([self = std::move(self), slot,
+                              constants = std::vector(constants.begin(), constants.end()), block,
                               grid] { compile_into(self, *slot, constants, block, grid); });
   return nullptr;
 }
