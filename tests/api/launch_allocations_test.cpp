@@ -202,5 +202,31 @@ TEST_F(LaunchAllocations, LaunchesOnAStreamOfTheUsersAllocateNothing) {
   }
 }
 
+TEST_F(LaunchAllocations, LaunchesOfAnAnnotatedKernelWhoseVariantIsReadyAllocateNothing) {
+  // A launch builds the folded values and the variant's key, finds the variant and passes the
+  // other arguments on: all in place.
+  CompileOptions options;
+  options.kernels = {"window"};
+  options.launch_waits_for_variants = true;
+  auto k = Program::from_file(test_kernel_path("jit_annotated.cu"), std::move(options))
+               .kernel<const float*, float*, int, float, int>("window", device);
+  const int n = 3000;
+  const int steps = 5;
+  const float scale = 0.5F;
+  const auto x = random_vector<float>(static_cast<std::size_t>(n), -1.0F, 1.0F);
+  auto dx = device.upload(x);
+  auto dy = device.upload(std::vector<float>(static_cast<std::size_t>(n), -7.0F));
+  const LaunchConfig config = LaunchConfig::for_elements(static_cast<std::size_t>(n), 128);
+  EXPECT_EQ(allocations_of([&] { k.launch(config, dx, dy, steps, scale, n); }), 0);
+  const std::vector<float> y = dy.download();
+  for (int i = 0; i < n; ++i) {
+    float want = 0.0F;
+    for (int s = 0; s < steps; ++s) {
+      want += x[static_cast<std::size_t>((i + s) % n)] * scale;
+    }
+    ASSERT_FLOAT_EQ(y[static_cast<std::size_t>(i)], want) << i;
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test
