@@ -1,5 +1,7 @@
 #include "core/specialization.hpp"
 
+#include "source/kernel_parameters.hpp"
+
 #include <kjit/error.hpp>
 
 #include <fmt/format.h>
@@ -216,6 +218,14 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   for (const ArrayConstant& a : spec.arrays) {
     text += array_definition(a);
   }
+  // A function's type forgets its parameters' __restrict__: the variant's kernel spells it again
+  // where the kernel's declaration does (kernel_parameters.hpp), on pointers only.
+  const std::vector<std::size_t> restricted = source::restrict_parameters(source, call, count);
+  if (!restricted.empty()) {
+    text +=
+        "template <class T> struct __kjit_restrict { typedef T type; };\n"
+        "template <class T> struct __kjit_restrict<T*> { typedef T* __restrict__ type; };\n";
+  }
   std::vector<std::string> params;
   std::vector<std::string> args;
   auto constant = spec.constants.begin();
@@ -229,7 +239,9 @@ std::string variant_source(std::string_view source, std::string_view call, std::
       args.push_back(fmt::format("({})(const void*)__kjit_array_{}", type, p));
       ++array;
     } else {
-      params.push_back(fmt::format("{} p{}", type, p));
+      params.push_back(std::ranges::binary_search(restricted, p)
+                           ? fmt::format("__kjit_restrict<{}>::type p{}", type, p)
+                           : fmt::format("{} p{}", type, p));
       args.push_back(fmt::format("p{}", p));
     }
   }

@@ -2,6 +2,7 @@
 
 #include "source/conditionals.hpp"
 #include "source/declarations.hpp"
+#include "source/kernel_parameters.hpp"
 
 #include <fmt/format.h>
 
@@ -38,7 +39,8 @@ class AnnotationReader {
     if (!live_(a.line)) {
       return;  // behind an #if the program's macros turn off: the compiler never sees it
     }
-    const std::optional<std::vector<std::string>> params = parameters(d, a.kernel);
+    const std::optional<std::vector<std::string>> params =
+        parameter_texts(text_, file_, d, a.kernel);
     if (!params) {
       problem(a, "its parameter list could not be read");
       return;
@@ -129,50 +131,6 @@ class AnnotationReader {
     }
     a.positions.push_back(n - 1);
     return true;
-  }
-
-  /// The text of each parameter of function `name` declared by `d`, or nullopt.
-  std::optional<std::vector<std::string>> parameters(const Declaration& d, std::string_view name) {
-    std::size_t open = d.body;
-    for (std::size_t i = d.head; i + 1 < d.body; ++i) {
-      if (word(i) == name && word(i + 1) == "(") {
-        open = i + 1;
-        break;
-      }
-    }
-    if (open == d.body) {
-      return std::nullopt;
-    }
-    std::vector<std::string> params;
-    std::size_t first = open + 1;
-    int depth = 0;  // (), [], {} and <> inside the list
-    for (std::size_t i = open + 1; i < d.body; ++i) {
-      const std::string_view w = word(i);
-      if (depth == 0 && (w == "," || w == ")")) {
-        if (i > first) {
-          params.emplace_back(
-              text_.substr(token(first).begin, token(i - 1).end - token(first).begin));
-        } else if (w == ",") {
-          return std::nullopt;
-        }
-        if (w == ")") {
-          if (params.size() == 1 && params.front() == "void") {
-            params.clear();
-          }
-          return params;
-        }
-        first = i + 1;
-        continue;
-      }
-      if (w == "(" || w == "[" || w == "{" || w == "<") {
-        ++depth;
-      } else if (w == ")" || w == "]" || w == "}" || w == ">") {
-        --depth;
-      } else if (w == ">>") {
-        depth -= 2;
-      }
-    }
-    return std::nullopt;
   }
 
   std::string_view text_;

@@ -1,0 +1,119 @@
+#include "source/kernel_parameters.hpp"
+
+#include "source/jit_annotations.hpp"
+
+namespace kjit::source {
+
+namespace {
+
+/// Whether a parameter's text has a `__restrict__` or `__restrict` word.
+bool restricted(std::string_view param) {
+  for (const std::string_view word :
+       {std::string_view("__restrict__"), std::string_view("__restrict")}) {
+    for (std::size_t at = param.find(word); at != std::string_view::npos;
+         at = param.find(word, at + 1)) {
+      const auto part_of_name = [](char c) {
+        return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+               (c >= 'A' && c <= 'Z');
+      };
+      const std::size_t end = at + word.size();
+      if ((at == 0 || !part_of_name(param[at - 1])) &&
+          (end == param.size() || !part_of_name(param[end]))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
+                                                        const FileDeclarations& file,
+                                                        const Declaration& d,
+                                                        std::string_view name) {
+  const auto word = [&](std::size_t i) {
+    return i < file.tokens.size() ? file.tokens[i].text(text) : std::string_view{};
+  };
+  std::size_t open = d.body;
+  for (std::size_t i = d.head; i + 1 < d.body; ++i) {
+    if (word(i) == name && word(i + 1) == "(") {
+      open = i + 1;
+      break;
+    }
+  }
+  if (open == d.body) {
+    return std::nullopt;
+  }
+  std::vector<std::string> params;
+  std::size_t first = open + 1;
+  int depth = 0;  // (), [], {} and <> inside the list
+  for (std::size_t i = open + 1; i < d.body; ++i) {
+    const std::string_view w = word(i);
+    if (depth == 0 && (w == "," || w == ")")) {
+      if (i > first) {
+        params.emplace_back(text.substr(file.tokens[first].begin,
+                                        file.tokens[i - 1].end - file.tokens[first].begin));
+      } else if (w == ",") {
+        return std::nullopt;
+      }
+      if (w == ")") {
+        if (params.size() == 1 && params.front() == "void") {
+          params.clear();
+        }
+        return params;
+      }
+      first = i + 1;
+      continue;
+    }
+    if (w == "(" || w == "[" || w == "{" || w == "<") {
+      ++depth;
+    } else if (w == ")" || w == "]" || w == "}" || w == ">") {
+      --depth;
+    } else if (w == ">>") {
+      depth -= 2;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::size_t> restrict_parameters(std::string_view text, std::string_view name,
+                                             std::size_t count) {
+  if (text.find("__restrict") == std::string_view::npos) {
+    return {};  // the common case, without reading the file
+  }
+  const std::optional<FileDeclarations> file = read_declarations(text);
+  if (!file) {
+    return {};
+  }
+  const std::string_view declared = declared_name(name);
+  std::optional<std::vector<std::size_t>> agreed;
+  for (const Declaration& d : file->declarations) {
+    if ((d.kind != Declaration::Kind::function && d.kind != Declaration::Kind::prototype) ||
+        d.parent || d.names.empty() || d.names.front() != declared) {
+      continue;
+    }
+    bool kernel = false;
+    for (std::size_t i = d.head; i < d.body && !kernel; ++i) {
+      kernel = file->tokens[i].text(text) == "__global__";
+    }
+    const std::optional<std::vector<std::string>> params =
+        kernel ? parameter_texts(text, *file, d, declared) : std::nullopt;
+    if (!params || params->size() != count) {
+      continue;
+    }
+    std::vector<std::size_t> positions;
+    for (std::size_t p = 0; p < params->size(); ++p) {
+      if (restricted((*params)[p])) {
+        positions.push_back(p);
+      }
+    }
+    if (agreed && *agreed != positions) {
+      return {};
+    }
+    agreed = std::move(positions);
+  }
+  return agreed.value_or(std::vector<std::size_t>{});
+}
+
+}  // namespace kjit::source
