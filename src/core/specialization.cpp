@@ -178,6 +178,44 @@ std::string constant_literal(const Constant& c) {
              : fmt::format("__longlong_as_double(static_cast<long long>(0x{:016x}ULL))", c.bits);
 }
 
+namespace {
+
+/// The variant kernel's parameters (those `spec` does not fix) and its call's arguments, in
+/// `params` and `args`; returns the text they need before the kernel. A function's type forgets
+/// its parameters' __restrict__: the variant's kernel spells it again where the kernel's
+/// declaration does (kernel_parameters.hpp), on pointers only.
+std::string variant_parameters(std::string_view source, std::string_view call, std::size_t count,
+                               const Specialization& spec, std::vector<std::string>& params,
+                               std::vector<std::string>& args) {
+  std::string text;
+  const std::vector<std::size_t> restricted = source::restrict_parameters(source, call, count);
+  if (!restricted.empty()) {
+    text =
+        "template <class T> struct __kjit_restrict { typedef T type; };\n"
+        "template <class T> struct __kjit_restrict<T*> { typedef T* __restrict__ type; };\n";
+  }
+  auto constant = spec.constants.begin();
+  auto array = spec.arrays.begin();
+  for (std::size_t p = 0; p < count; ++p) {
+    const std::string type = fmt::format("__kjit_kernel_type::param<{}>", p);
+    if (constant != spec.constants.end() && constant->position == p) {
+      args.push_back(fmt::format("static_cast<{}>({})", type, constant_literal(*constant)));
+      ++constant;
+    } else if (array != spec.arrays.end() && array->position == p) {
+      args.push_back(fmt::format("({})(const void*)__kjit_array_{}", type, p));
+      ++array;
+    } else {
+      params.push_back(std::ranges::binary_search(restricted, p)
+                           ? fmt::format("__kjit_restrict<{}>::type p{}", type, p)
+                           : fmt::format("{} p{}", type, p));
+      args.push_back(fmt::format("p{}", p));
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string variant_source(std::string_view source, std::string_view call, std::string_view address,
                            std::size_t count, const Specialization& spec,
                            std::optional<std::size_t> max_threads) {
@@ -218,33 +256,9 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   for (const ArrayConstant& a : spec.arrays) {
     text += array_definition(a);
   }
-  // A function's type forgets its parameters' __restrict__: the variant's kernel spells it again
-  // where the kernel's declaration does (kernel_parameters.hpp), on pointers only.
-  const std::vector<std::size_t> restricted = source::restrict_parameters(source, call, count);
-  if (!restricted.empty()) {
-    text +=
-        "template <class T> struct __kjit_restrict { typedef T type; };\n"
-        "template <class T> struct __kjit_restrict<T*> { typedef T* __restrict__ type; };\n";
-  }
   std::vector<std::string> params;
   std::vector<std::string> args;
-  auto constant = spec.constants.begin();
-  auto array = spec.arrays.begin();
-  for (std::size_t p = 0; p < count; ++p) {
-    const std::string type = fmt::format("__kjit_kernel_type::param<{}>", p);
-    if (constant != spec.constants.end() && constant->position == p) {
-      args.push_back(fmt::format("static_cast<{}>({})", type, constant_literal(*constant)));
-      ++constant;
-    } else if (array != spec.arrays.end() && array->position == p) {
-      args.push_back(fmt::format("({})(const void*)__kjit_array_{}", type, p));
-      ++array;
-    } else {
-      params.push_back(std::ranges::binary_search(restricted, p)
-                           ? fmt::format("__kjit_restrict<{}>::type p{}", type, p)
-                           : fmt::format("{} p{}", type, p));
-      args.push_back(fmt::format("p{}", p));
-    }
-  }
+  text += variant_parameters(source, call, count, spec, params, args);
   // Each backend's prelude says whether bounds of so many threads are worth writing.
   const std::optional<std::size_t> threads = spec.block ? spec.block->volume() : max_threads;
   if (threads) {
