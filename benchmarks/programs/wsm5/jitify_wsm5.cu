@@ -19,6 +19,7 @@
 #define main upstream_main
 #include "upstream-jitify/main.cu"
 #undef main
+#include "harness_arrays.h"
 
 int main(int argc, char* argv[]) {
   if ((argc != 3 && argc != 5) || atoi(argv[1]) < 2) {
@@ -45,21 +46,7 @@ int main(int argc, char* argv[]) {
   long first = 0, time = 0;
   try {
     for (int it = 0; it < repeat; it++) {  // TODEV's loop counts with i
-      TODEV3(pii);
-      TODEV3(den);
-      TODEV3(p);
-      TODEV3(delz);
-      TODEV3(th);
-      TODEV3(q);
-      TODEV3(qc);
-      TODEV3(qi);
-      TODEV3(qr);
-      TODEV3(qs);
-      TODEV2(rain);
-      TODEV2(rainncv);
-      TODEV2(sr);
-      TODEV2(snow);
-      TODEV2(snowncv);
+      WSM5_UPLOAD_ALL();
 
       cudaDeviceSynchronize();
 
@@ -91,31 +78,9 @@ int main(int argc, char* argv[]) {
       }
 
       if (it == repeat - 1) {
-        FROMDEV3(th);
-        FROMDEV3(q);
-        FROMDEV3(qc);
-        FROMDEV3(qi);
-        FROMDEV3(qr);
-        FROMDEV3(qs);
-        for (const float* values : {th, q, qc, qi, qr, qs}) {
-          file.write(reinterpret_cast<const char*>(values), d3 * sizeof(float));
-        }
+        WSM5_WRITE_STATE(file);
       }
-      FREE(pii);
-      FREE(den);
-      FREE(p);
-      FREE(delz);
-      FREE(th);
-      FREE(q);
-      FREE(qc);
-      FREE(qi);
-      FREE(qr);
-      FREE(qs);
-      FREE(rain);
-      FREE(rainncv);
-      FREE(sr);
-      FREE(snow);
-      FREE(snowncv);
+      WSM5_FREE_ALL();
     }
   } catch (const std::exception& e) {  // Jitify throws when NVRTC or the module load fails
     printf("Jitify failed: %s\n", e.what());

@@ -11,6 +11,7 @@
 #define main upstream_main
 #include "upstream/main.cu"
 #undef main
+#include "harness_arrays.h"
 
 int main(int argc, char* argv[]) {
   if (argc != 3 && argc != 5) {
@@ -35,21 +36,7 @@ int main(int argc, char* argv[]) {
   const dim3 dimGrid(nx / XXX + (nx % XXX != 0 ? 1 : 0), ny / YYY + (ny % YYY != 0 ? 1 : 0));
   std::ofstream file(argv[2], std::ios::binary);
   for (int it = 0; it < repeat; it++) {  // TODEV's loop counts with i
-    TODEV3(pii);
-    TODEV3(den);
-    TODEV3(p);
-    TODEV3(delz);
-    TODEV3(th);
-    TODEV3(q);
-    TODEV3(qc);
-    TODEV3(qi);
-    TODEV3(qr);
-    TODEV3(qs);
-    TODEV2(rain);
-    TODEV2(rainncv);
-    TODEV2(sr);
-    TODEV2(snow);
-    TODEV2(snowncv);
+    WSM5_UPLOAD_ALL();
     wsm<<<dimGrid, dimBlock>>>(th_d, pii_d, q_d, qc_d, qi_d, qr_d, qs_d, den_d, p_d, delz_d, rain_d,
                                rainncv_d, sr_d, snow_d, snowncv_d, delt, 1, dipe, 1, djpe, 1, dkpe,
                                1, dipe, 1, djpe, 1, dkpe, 1, dipe, 1, djpe, 1, dkpe);
@@ -58,31 +45,9 @@ int main(int argc, char* argv[]) {
       return 1;
     }
     if (it == repeat - 1) {
-      FROMDEV3(th);
-      FROMDEV3(q);
-      FROMDEV3(qc);
-      FROMDEV3(qi);
-      FROMDEV3(qr);
-      FROMDEV3(qs);
-      for (const float* values : {th, q, qc, qi, qr, qs}) {
-        file.write(reinterpret_cast<const char*>(values), d3 * sizeof(float));
-      }
+      WSM5_WRITE_STATE(file);
     }
-    FREE(pii);
-    FREE(den);
-    FREE(p);
-    FREE(delz);
-    FREE(th);
-    FREE(q);
-    FREE(qc);
-    FREE(qi);
-    FREE(qr);
-    FREE(qs);
-    FREE(rain);
-    FREE(rainncv);
-    FREE(sr);
-    FREE(snow);
-    FREE(snowncv);
+    WSM5_FREE_ALL();
   }
   return 0;
 }
