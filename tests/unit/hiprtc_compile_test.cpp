@@ -18,8 +18,10 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include <algorithm>
@@ -85,6 +87,28 @@ TEST_F(Hiprtc, EveryKernelCompilesToACodeObjectForGfx90aAndGfx908) {
       }
     }
   }
+}
+
+TEST_F(Hiprtc, AVariantWithGeometryAnArrayAndRestrictCompiles) {
+  // What a launch's variant may hold besides values: a constant gridDim and blockDim, a
+  // constant array in place of a pointer, and the __restrict__ its kernel declares
+  // (tests/kernels/restricted.cu: x, w, y restricted; w becomes an array, scale a value).
+  detail::Specialization spec;
+  spec.constants = {detail::make_constant<float>(3, 2.0f)};
+  spec.block = Dim3{64};
+  spec.grid = Dim3{16};
+  std::string weights(16 * sizeof(float), '\0');
+  for (std::size_t i = 0; i < 16; ++i) {
+    const float w = 0.25f * static_cast<float>(i);
+    std::memcpy(weights.data() + i * sizeof(float), &w, sizeof w);
+  }
+  spec.arrays = {{1, sizeof(float), std::make_shared<const std::string>(weights), 1}};
+  const backend::Binary b = compile(test::variant_request("restricted.cu", "scaled_sum", 5, spec));
+  ASSERT_EQ(b.kernel_symbols, std::vector<std::string>{"__kjit_variant"});
+  const CodeObject code = read_code_object(b.bytes, "variant");
+  ASSERT_EQ(code.kernels.size(), 1U);
+  EXPECT_EQ(code.kernels[0].params.size(), 3U);  // x, y, n
+  EXPECT_EQ(code.kernels[0].max_threads_per_block, 64U);
 }
 
 /// Real kernel files as their projects build them (tests/corpus): the headers they include from
