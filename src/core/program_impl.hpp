@@ -216,9 +216,15 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   /// declared), or nullptr.
   [[nodiscard]] const std::vector<std::size_t>* specialized_arguments(
       std::string_view kernel) const;
-  /// An error about kernel `kernel`'s annotation, at line:column of the program's text.
-  [[nodiscard]] Diagnostic annotation_diagnostic(std::string_view kernel, unsigned line,
-                                                 unsigned column, std::string_view message) const;
+  /// An error about kernel `kernel`'s annotation, at line:column of `file` (empty: the
+  /// program's text).
+  [[nodiscard]] Diagnostic annotation_diagnostic(std::string_view kernel, std::string_view file,
+                                                 unsigned line, unsigned column,
+                                                 std::string_view message) const;
+  /// The texts of the headers `source` includes (from disk, or given in memory), each with the
+  /// name messages give it; none when its includes cannot be followed.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> included_texts(
+      const std::string& source) const;
   /// What the backend is asked to compile: `kernels` of `source` with this program's options.
   [[nodiscard]] backend::CompileRequest request_for(const std::vector<KernelKey>& kernels,
                                                     const std::string& source) const;
@@ -274,9 +280,12 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   std::map<const DeviceImpl*, std::vector<VariableWrite>> written_;
   std::map<const DeviceImpl*, std::vector<std::weak_ptr<LoadedBuild>>> loaded_variants_;
 
-  /// The annotations of the text annotated_text_ (one text at a time); guarded by mutex_.
+  /// The annotations of the text annotated_text_ (one text at a time) and of the headers it
+  /// includes, whose texts are kept for the variants (where a kernel may be declared); guarded
+  /// by mutex_.
   std::shared_ptr<const std::string> annotated_text_;
   std::shared_ptr<const source::JitAnnotations> annotations_;
+  std::shared_ptr<const std::vector<std::string>> header_texts_;
 
   std::unique_ptr<FileWatch> watch_;  // set when the program reloads on changes
   std::mutex reload_mutex_;           // one reload at a time; taken before mutex_

@@ -3,6 +3,8 @@
 // annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
 #include "core/child_compile.hpp"
 #include "core/program_impl.hpp"
+#include "source/include_scan.hpp"
+#include "support/file_text.hpp"
 #include "support/hash.hpp"
 #include "support/logging.hpp"
 #include "support/short_list.hpp"
@@ -56,16 +58,54 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
   }
   const std::lock_guard lock(mutex_);
   if (annotated_text_ != source_) {
-    annotations_ = std::make_shared<const source::JitAnnotations>(
-        source::read_jit_annotations(*source_, options_.defines));
+    // A kernel may be annotated in a header the program includes (upstream's main.cu of wsm5
+    // includes kernel.h): each is read too, and kept for the variants.
+    source::JitAnnotations all = source::read_jit_annotations(*source_, options_.defines);
+    auto headers = std::make_shared<std::vector<std::string>>();
+    for (auto& [file, text] : included_texts(*source_)) {
+      source::JitAnnotations more = source::read_jit_annotations(text, options_.defines);
+      for (source::JitAnnotation& a : more.kernels) {
+        a.file = file;
+        all.kernels.push_back(std::move(a));
+      }
+      for (source::JitAnnotationProblem& p : more.problems) {
+        p.file = file;
+        all.problems.push_back(std::move(p));
+      }
+      headers->push_back(std::move(text));
+    }
+    annotations_ = std::make_shared<const source::JitAnnotations>(std::move(all));
+    header_texts_ = std::move(headers);
     annotated_text_ = source_;
   }
   return annotations_;
 }
 
-Diagnostic ProgramImpl::annotation_diagnostic(std::string_view kernel, unsigned line,
-                                              unsigned column, std::string_view message) const {
-  return Diagnostic{name_, line, column, Diagnostic::Severity::error,
+std::vector<std::pair<std::string, std::string>> ProgramImpl::included_texts(
+    const std::string& source) const {
+  std::vector<std::pair<std::string, std::string>> texts;
+  const backend::CompileRequest request = request_for({}, source);
+  try {
+    for (const auto& [name, path] : source::scan_includes(request.files()).found) {
+      if (std::optional<std::string> text = read_file(path)) {
+        texts.emplace_back(path.string(), std::move(*text));
+      }
+    }
+  } catch (const Error& e) {
+    // The compile reports what is wrong with the includes; the program's own text still counts.
+    log().debug("'{}': its headers are not read for annotations: {}", name_, e.what());
+  }
+  for (const auto& [name, text] : request.headers) {
+    texts.emplace_back(name, text);
+  }
+  return texts;
+}
+
+Diagnostic ProgramImpl::annotation_diagnostic(std::string_view kernel, std::string_view file,
+                                              unsigned line, unsigned column,
+                                              std::string_view message) const {
+  return Diagnostic{file.empty() ? name_ : std::string(file), line, column,
+                    Diagnostic::Severity::error,
                     fmt::format("kernel '{}': annotate(\"jit\", ...): {}", kernel, message)};
 }
 
@@ -73,7 +113,7 @@ void ProgramImpl::check_annotation(std::string_view kernel, const DeviceImpl& de
                                    const source::JitAnnotations& all) const {
   std::vector<Diagnostic> refused;
   for (const source::JitAnnotationProblem& p : all.problems_of(kernel)) {
-    refused.push_back(annotation_diagnostic(kernel, p.line, p.column, p.message));
+    refused.push_back(annotation_diagnostic(kernel, p.file, p.line, p.column, p.message));
   }
   if (!refused.empty()) {
     throw CompileError(name_, device.info().id(), std::move(refused), {});
@@ -92,11 +132,11 @@ const std::vector<std::size_t>* ProgramImpl::specialized_arguments(std::string_v
 void ProgramImpl::fold_annotated(KernelImpl& kernel, const source::JitAnnotations* all,
                                  std::span<const std::size_t> param_sizes,
                                  ParameterSpellings spellings) const {
-  const auto diagnostic = [&](unsigned line, unsigned column, std::string_view message) {
-    return annotation_diagnostic(kernel.name(), line, column, message);
-  };
   const std::string target = kernel.device().info().id();
   const source::JitAnnotation* a = all != nullptr ? all->find(kernel.name()) : nullptr;
+  const auto diagnostic = [&](unsigned line, unsigned column, std::string_view message) {
+    return annotation_diagnostic(kernel.name(), a != nullptr ? a->file : "", line, column, message);
+  };
   const std::vector<std::size_t>* named = specialized_arguments(kernel.name());
   if (a == nullptr && named == nullptr) {
     return;
@@ -364,10 +404,14 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
   std::promise<std::shared_ptr<LoadedBuild>> promise;
   std::shared_future<std::shared_ptr<LoadedBuild>> result;
   std::shared_ptr<const std::string> source;
+  std::shared_ptr<const std::vector<std::string>> headers;
   bool compile = false;
   {
     const std::lock_guard lock(mutex_);
     source = source_;
+    if (annotated_text_ == source_) {
+      headers = header_texts_;  // read with the annotations, for this text
+    }
     std::list<Variant>& table = variants_[&device][kernel];
     const auto it = std::find_if(table.begin(), table.end(),
                                  [&](const Variant& v) { return v.key == spec_key; });
@@ -392,9 +436,10 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
     return result.get();
   }
   try {
-    const std::string text =
-        variant_source(*source, key.name, backend::kernel_address(key.name, key.signature), count,
-                       spec, max_threads);
+    const std::string text = variant_source(
+        *source, key.name, backend::kernel_address(key.name, key.signature), count, spec,
+        max_threads,
+        headers ? std::span<const std::string>(*headers) : std::span<const std::string>());
     std::shared_ptr<LoadedBuild> build =
         compile_and_load({KernelKey{std::string(kVariantKernel), std::nullopt}}, device, text,
                          fmt::format("{} with {}", kernel, spec.describe()));

@@ -65,10 +65,12 @@ struct Specialization {
 /// `address` designates ("&saxpy<float>", or a cast that picks an overload), which takes `count`
 /// parameters, made from the program's text `source`. Its launch bounds: the fixed block's
 /// volume, else `max_threads`, the kernel's own limit where it has one (the variant must launch
-/// wherever the kernel does: its __launch_bounds__ are gone with its __global__).
+/// wherever the kernel does: its __launch_bounds__ are gone with its __global__). `headers`: the
+/// texts of the headers `source` includes, where the kernel may be declared.
 [[nodiscard]] std::string variant_source(std::string_view source, std::string_view call,
                                          std::string_view address, std::size_t count,
                                          const Specialization& spec,
-                                         std::optional<std::size_t> max_threads = std::nullopt);
+                                         std::optional<std::size_t> max_threads = std::nullopt,
+                                         std::span<const std::string> headers = {});
 
 }  // namespace kjit::detail

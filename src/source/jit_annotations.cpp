@@ -92,7 +92,7 @@ class AnnotationReader {
   }
 
   void problem(const JitAnnotation& a, std::string message) {
-    out_.problems.push_back({a.kernel, a.line, a.column, std::move(message)});
+    out_.problems.push_back({a.kernel, a.file, a.line, a.column, std::move(message)});
   }
 
   /// Records the position spelled `spelled` (its one token `single`, if it is one); false when it

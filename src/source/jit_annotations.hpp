@@ -16,6 +16,7 @@ namespace kjit::source {
 /// One kernel's annotation.
 struct JitAnnotation {
   std::string kernel;  // the kernel's name as declared (no scope, no arguments)
+  std::string file;    // the header it stands in, as messages name it; empty: the program's text
   unsigned line = 0;   // where its `annotate` is, 1-based
   unsigned column = 0;
   std::vector<std::size_t> positions;  // 0-based parameter indices, ascending, each once
@@ -26,6 +27,7 @@ struct JitAnnotation {
 /// array or reference parameter, or not an integer.
 struct JitAnnotationProblem {
   std::string kernel;
+  std::string file;  // as JitAnnotation's
   unsigned line = 0;
   unsigned column = 0;
   std::string message;  // what is wrong, naming the position and the parameter

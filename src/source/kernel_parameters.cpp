@@ -2,6 +2,8 @@
 
 #include "source/jit_annotations.hpp"
 
+#include <algorithm>
+
 namespace kjit::source {
 
 namespace {
@@ -77,17 +79,19 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
   return std::nullopt;
 }
 
-std::vector<std::size_t> restrict_parameters(std::string_view text, std::string_view name,
-                                             std::size_t count) {
-  if (text.find("__restrict") == std::string_view::npos) {
-    return {};  // the common case, without reading the file
+namespace {
+
+/// The restricted positions of each declaration of kernel `declared` with `count` parameters in
+/// `text`, added to `seen`.
+void restrict_declarations(std::string_view text, std::string_view declared, std::size_t count,
+                           std::vector<std::vector<std::size_t>>& seen) {
+  if (text.find(declared) == std::string_view::npos) {
+    return;  // the common case, without reading the file
   }
   const std::optional<FileDeclarations> file = read_declarations(text);
   if (!file) {
-    return {};
+    return;
   }
-  const std::string_view declared = declared_name(name);
-  std::optional<std::vector<std::size_t>> agreed;
   for (const Declaration& d : file->declarations) {
     if ((d.kind != Declaration::Kind::function && d.kind != Declaration::Kind::prototype) ||
         d.parent || d.names.empty() || d.names.front() != declared) {
@@ -108,12 +112,24 @@ std::vector<std::size_t> restrict_parameters(std::string_view text, std::string_
         positions.push_back(p);
       }
     }
-    if (agreed && *agreed != positions) {
-      return {};
-    }
-    agreed = std::move(positions);
+    seen.push_back(std::move(positions));
   }
-  return agreed.value_or(std::vector<std::size_t>{});
+}
+
+}  // namespace
+
+std::vector<std::size_t> restrict_parameters(std::span<const std::string_view> texts,
+                                             std::string_view name, std::size_t count) {
+  const std::string_view declared = declared_name(name);
+  std::vector<std::vector<std::size_t>> seen;
+  for (const std::string_view text : texts) {
+    restrict_declarations(text, declared, count, seen);
+  }
+  if (seen.empty() ||
+      std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {
+    return {};
+  }
+  return seen.front();
 }
 
 }  // namespace kjit::source

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,9 +25,10 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
 
 /// The 0-based positions of the parameters of kernel `name` ("ns::step<float>" reads `step`)
 /// that are declared `__restrict__` (or `__restrict`), from the __global__ declarations of it
-/// with `count` parameters in `text`. Empty when there is none, or when those declarations
-/// disagree (overloads): a wrong guess would promise what the kernel does not.
-std::vector<std::size_t> restrict_parameters(std::string_view text, std::string_view name,
-                                             std::size_t count);
+/// with `count` parameters in `texts` (a program's text and the headers it includes). Empty when
+/// there is none, or when those declarations disagree (overloads): a wrong guess would promise
+/// what the kernel does not.
+std::vector<std::size_t> restrict_parameters(std::span<const std::string_view> texts,
+                                             std::string_view name, std::size_t count);
 
 }  // namespace kjit::source

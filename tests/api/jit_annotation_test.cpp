@@ -200,6 +200,56 @@ TEST_F(JitAnnotation, OptionsThatCannotBeHonouredAreUsageErrors) {
   EXPECT_TRUE(contains(refused({{"9window", {2}}}), "'9window' is not a kernel name"));
 }
 
+TEST_F(JitAnnotation, AKernelAnnotatedInAnIncludedHeaderIsSpecialised) {
+  // As upstream's main.cu of wsm5 includes kernel.h, where the annotated kernel stands: the
+  // program's own text has no annotation. The header is given in memory here; one on disk beside
+  // the file or in an include dir is read the same way.
+  const std::string window = R"(
+__device__ unsigned long long launches;
+__global__ __attribute__((annotate("jit", 3, 4))) void window(const float* __restrict__ x,
+                                                              float* __restrict__ y, int steps,
+                                                              float scale, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) {
+    atomicAdd(&launches, 1ULL);
+  }
+  if (i < n) {
+    float acc = 0.0f;
+    for (int k = 0; k < steps; ++k) {
+      acc += x[(i + k) % n] * scale;
+    }
+    y[i] = acc;
+  }
+})";
+  CompileOptions options;
+  options.headers = {{"window.h", window}};
+  options.launch_waits_for_variants = true;
+  const Program p = Program::from_source("main.cu", "#include \"window.h\"\n", options);
+  const auto annotated = p.kernel<const float*, float*, int, float, int>("window", device);
+  const auto plain =
+      program().kernel<const float*, float*, int, float, int>("window_plain", device);
+  const auto launches = p.symbol<unsigned long long>("launches", device);
+  launches.write(0ULL);
+  const std::uint64_t before = builds();
+  const int steps = 2 + static_cast<int>(rng() % 9);
+  expect_same_as_plain(annotated, plain, steps, 0.375f);
+  EXPECT_EQ(builds() - before, 1U) << "the header's annotation made a variant";
+  EXPECT_EQ(launches.read(), 0ULL) << "the program's own kernel never ran: the variant did";
+  // A bad annotation in the header is an error at its line in the header.
+  CompileOptions bad;
+  bad.headers = {{"bad.h",
+                  "\n__global__ __attribute__((annotate(\"jit\", 3))) void k(int n, "
+                  "int* y) {}\n"}};
+  const CompileError e = expect_throw<CompileError>([&] {
+    (void)Program::from_source("uses_bad.cu", "#include \"bad.h\"\n", bad)
+        .kernel<int, int*>("k", device);
+  });
+  EXPECT_EQ(e.file(), "bad.h");
+  EXPECT_EQ(e.line(), 2U);
+  EXPECT_TRUE(contains(e.what(), "argument position 3 is past the kernel's last parameter"))
+      << e.what();
+}
+
 TEST_F(JitAnnotation, AnArgumentThatCannotBeFoldedIsACompileErrorAtItsLine) {
   const struct {
     const char* source;

@@ -12,6 +12,12 @@ namespace {
 
 using Positions = std::vector<std::size_t>;
 
+/// restrict_parameters of one text.
+Positions restricted_in(std::string_view text, std::string_view name, std::size_t count) {
+  const std::string_view texts[] = {text};
+  return restrict_parameters(texts, name, count);
+}
+
 TEST(KernelParameters, RestrictedParametersAreReadFromTheKernelsDeclaration) {
   const char* text = R"(
 __device__ float helper(const float* __restrict__ a, int n);
@@ -23,13 +29,13 @@ __global__ void wsm(float *__restrict__ th, const float *__restrict__ pii, float
                     const int ids) {}
 __global__ void named(float* __restrict__x2, float* restricted, int n) {}
 )";
-  EXPECT_EQ(restrict_parameters(text, "ns::step<float>", 5), (Positions{0, 2}));
-  EXPECT_EQ(restrict_parameters(text, "wsm", 4), (Positions{0, 1}));
+  EXPECT_EQ(restricted_in(text, "ns::step<float>", 5), (Positions{0, 2}));
+  EXPECT_EQ(restricted_in(text, "wsm", 4), (Positions{0, 1}));
   // A declaration with another count is another overload; a device function is no kernel.
-  EXPECT_EQ(restrict_parameters(text, "wsm", 3), Positions{});
-  EXPECT_EQ(restrict_parameters(text, "helper", 2), Positions{});
+  EXPECT_EQ(restricted_in(text, "wsm", 3), Positions{});
+  EXPECT_EQ(restricted_in(text, "helper", 2), Positions{});
   // Words that only contain the keyword are names.
-  EXPECT_EQ(restrict_parameters(text, "named", 3), Positions{});
+  EXPECT_EQ(restricted_in(text, "named", 3), Positions{});
 }
 
 TEST(KernelParameters, OverloadsThatDisagreePromiseNothing) {
@@ -41,9 +47,26 @@ __global__ void k(float* a, float* __restrict__ b) {}
 __global__ void same(float* __restrict__ a);
 __global__ void same(float* __restrict__ a) {}
 )";
-  EXPECT_EQ(restrict_parameters(text, "k", 2), Positions{});
-  EXPECT_EQ(restrict_parameters(text, "same", 1), (Positions{0}));
-  EXPECT_EQ(restrict_parameters("not { a file", "k", 2), Positions{});
+  EXPECT_EQ(restricted_in(text, "k", 2), Positions{});
+  EXPECT_EQ(restricted_in(text, "same", 1), (Positions{0}));
+  EXPECT_EQ(restricted_in("not { a file", "k", 2), Positions{});
+}
+
+TEST(KernelParameters, AKernelDeclaredInAHeaderIsFoundThere) {
+  // upstream/main.cu of wsm5 launches the kernel that kernel.h, which it includes, declares.
+  const std::string_view main_text = R"(
+#include "kernel.h"
+int main() { wsm<<<1, 1>>>(nullptr, nullptr, 3); }
+)";
+  const std::string_view header =
+      "__global__ void wsm(float* __restrict__ a, const float* "
+      "__restrict__ b, int n) {}\n";
+  const std::string_view both[] = {main_text, header};
+  EXPECT_EQ(restrict_parameters(both, "wsm", 3), (Positions{0, 1}));
+  // Declared again without the promise elsewhere: the declarations disagree.
+  const std::string_view other = "__global__ void wsm(float* a, const float* b, int n);\n";
+  const std::string_view three[] = {main_text, header, other};
+  EXPECT_EQ(restrict_parameters(three, "wsm", 3), Positions{});
 }
 
 }  // namespace

@@ -197,6 +197,21 @@ TEST_F(Nvrtc, AnAnnotatedKernelsVariantCompilesAndFoldsItsValues) {
   EXPECT_NE(ptx.find("0f3F000000"), std::string::npos) << "scale = 0.5 as an immediate\n" << ptx;
 }
 
+TEST_F(Nvrtc, AnAnnotationInAnIncludedHeaderIsBlankedAsInTheMainFile) {
+  // The core reads annotations in headers too; NVRTC would warn of the attribute (#1097).
+  backend::CompileRequest r;
+  r.program_name = "main.cu";
+  r.source = "#include \"step.h\"\n";
+  r.headers = {{"step.h",
+                "__global__ __attribute__((annotate(\"jit\", 2))) void step(float* y, int n) "
+                "{ y[0] = n; }\n"}};
+  r.kernel_names = {"step"};
+  r.kernel_signatures.resize(1);
+  const backend::Binary b = compile_with_nvrtc(*api, r, {90, false}, "sm_90");
+  EXPECT_EQ(b.kernel_symbols.size(), 1U);
+  EXPECT_TRUE(b.log.empty()) << b.log;
+}
+
 TEST_F(Nvrtc, ASpecialisedVariantFoldsItsValues) {
   const backend::Binary b =
       compile_with_nvrtc(*api, test::saxpy_variant_request(), {90, false}, "sm_90");

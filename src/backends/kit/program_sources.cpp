@@ -1,5 +1,6 @@
 #include "backends/kit/program_sources.hpp"
 
+#include "source/jit_annotations.hpp"
 #include "support/file_text.hpp"
 #include "support/logging.hpp"
 
@@ -48,12 +49,14 @@ ProgramSources::ProgramSources(const CompileRequest& request,
     : disk_(read_disk_headers(request, scan)),
       filter_(texts_of(request, disk_), host_names(request)) {
   main_ = filter_.erase(request.source);
+  // Headers lose Proteus's annotations as the main file does (the core reads them; NVRTC would
+  // warn of an attribute it does not know).
   memory_.reserve(request.headers.size());
   for (const auto& [name, text] : request.headers) {
-    memory_.emplace_back(name, filter_.erase(text));
+    memory_.emplace_back(name, source::without_jit_annotations(filter_.erase(text)));
   }
   for (DiskHeader& h : disk_) {
-    h.text = filter_.erase(h.text);
+    h.text = source::without_jit_annotations(filter_.erase(h.text));
   }
   for (const source::IncludeScan::Missing& m : scan.missing) {
     if (is_kjit_header(m.name) || (compiler_has && compiler_has(m.name)) ||
