@@ -202,29 +202,11 @@ TEST_F(JitAnnotation, OptionsThatCannotBeHonouredAreUsageErrors) {
 
 TEST_F(JitAnnotation, AKernelAnnotatedInAnIncludedHeaderIsSpecialised) {
   // As upstream's main.cu of wsm5 includes kernel.h, where the annotated kernel stands: the
-  // program's own text has no annotation. The header is given in memory here; one on disk beside
-  // the file or in an include dir is read the same way.
-  const std::string window = R"(
-__device__ unsigned long long launches;
-__global__ __attribute__((annotate("jit", 3, 4))) void window(const float* __restrict__ x,
-                                                              float* __restrict__ y, int steps,
-                                                              float scale, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i == 0) {
-    atomicAdd(&launches, 1ULL);
-  }
-  if (i < n) {
-    float acc = 0.0f;
-    for (int k = 0; k < steps; ++k) {
-      acc += x[(i + k) % n] * scale;
-    }
-    y[i] = acc;
-  }
-})";
+  // program's own text has no annotation; the header is found in an include dir.
   CompileOptions options;
-  options.headers = {{"window.h", window}};
+  options.include_dirs = {test_kernel_path("jit_annotated.cu").parent_path()};
   options.launch_waits_for_variants = true;
-  const Program p = Program::from_source("main.cu", "#include \"window.h\"\n", options);
+  const Program p = Program::from_source("main.cu", "#include \"jit_annotated.cu\"\n", options);
   const auto annotated = p.kernel<const float*, float*, int, float, int>("window", device);
   const auto plain =
       program().kernel<const float*, float*, int, float, int>("window_plain", device);
@@ -235,7 +217,7 @@ __global__ __attribute__((annotate("jit", 3, 4))) void window(const float* __res
   expect_same_as_plain(annotated, plain, steps, 0.375f);
   EXPECT_EQ(builds() - before, 1U) << "the header's annotation made a variant";
   EXPECT_EQ(launches.read(), 0ULL) << "the program's own kernel never ran: the variant did";
-  // A bad annotation in the header is an error at its line in the header.
+  // A bad annotation in a header (here one given in memory) is an error at its line there.
   CompileOptions bad;
   bad.headers = {{"bad.h",
                   "\n__global__ __attribute__((annotate(\"jit\", 3))) void k(int n, "
