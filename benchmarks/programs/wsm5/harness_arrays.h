@@ -5,6 +5,10 @@
 // macros build on: a pointer A and its device copy A_d for each array, d3 and d2 their lengths.
 #pragma once
 
+/// The host pointers, named as upstream names them.
+#define WSM5_HOST_ARRAYS() \
+  float *th, *pii, *q, *qc, *qi, *qr, *qs, *den, *p, *delz, *rain, *rainncv, *sr, *snow, *snowncv
+
 #define WSM5_UPLOAD_ALL() \
   TODEV3(pii);            \
   TODEV3(den);            \

@@ -29,12 +29,7 @@ int main(int argc, char* argv[]) {
   const int repeat = atoi(argv[1]);
   const int nx = argc == 5 ? atoi(argv[3]) : 60;
   const int ny = argc == 5 ? atoi(argv[4]) : 46;
-  float *th, *pii, *q;
-  float *qc, *qi, *qr, *qs;
-  float *den, *p, *delz;
-  float *rain, *rainncv;
-  float* sr;
-  float *snow, *snowncv;
+  WSM5_HOST_ARRAYS();
   float delt = 10.f;
   const int kpe = 2;
   const int d3 = nx * ny * (kpe + 1);
