@@ -281,8 +281,8 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
   std::map<const DeviceImpl*, std::vector<std::weak_ptr<LoadedBuild>>> loaded_variants_;
 
   /// The annotations of the text annotated_text_ (one text at a time) and of the headers it
-  /// includes, whose texts are kept for the variants (where a kernel may be declared); guarded
-  /// by mutex_.
+  /// includes, the texts of those that hold `__global__` kept for the variants (where a kernel
+  /// they call may be declared); guarded by mutex_.
   std::shared_ptr<const std::string> annotated_text_;
   std::shared_ptr<const source::JitAnnotations> annotations_;
   std::shared_ptr<const std::vector<std::string>> header_texts_;

@@ -72,7 +72,9 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
         p.file = file;
         all.problems.push_back(std::move(p));
       }
-      headers->push_back(std::move(text));
+      if (text.find("__global__") != std::string::npos) {
+        headers->push_back(std::move(text));  // may declare a kernel a variant calls
+      }
     }
     annotations_ = std::make_shared<const source::JitAnnotations>(std::move(all));
     header_texts_ = std::move(headers);

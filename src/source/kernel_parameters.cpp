@@ -1,6 +1,7 @@
 #include "source/kernel_parameters.hpp"
 
 #include "source/jit_annotations.hpp"
+#include "source/source_tokens.hpp"
 
 #include <algorithm>
 
@@ -10,22 +11,11 @@ namespace {
 
 /// Whether a parameter's text has a `__restrict__` or `__restrict` word.
 bool restricted(std::string_view param) {
-  for (const std::string_view word :
-       {std::string_view("__restrict__"), std::string_view("__restrict")}) {
-    for (std::size_t at = param.find(word); at != std::string_view::npos;
-         at = param.find(word, at + 1)) {
-      const auto part_of_name = [](char c) {
-        return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-               (c >= 'A' && c <= 'Z');
-      };
-      const std::size_t end = at + word.size();
-      if ((at == 0 || !part_of_name(param[at - 1])) &&
-          (end == param.size() || !part_of_name(param[end]))) {
-        return true;
-      }
-    }
-  }
-  return false;
+  const std::optional<std::vector<SourceToken>> tokens = tokenize(param);
+  return tokens && std::any_of(tokens->begin(), tokens->end(), [&](const SourceToken& t) {
+           const std::string_view w = t.text(param);
+           return w == "__restrict__" || w == "__restrict";
+         });
 }
 
 }  // namespace
