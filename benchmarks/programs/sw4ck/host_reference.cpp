@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// sw4ck's host reference (cpu.program.sw4ck): the shipped kernels (upstream/kernel1.cpp to
+// kernel5.cpp) compiled as host C++ under stand-ins for threadIdx, blockIdx and blockDim, and run
+// serially, every thread of every block of each launch that upstream/curvilinear4sg.cu's
+// curvilinear4sg_ci makes, on the inputs and with the arguments of kjit_sw4ck.cpp. --out writes
+// a_Uacc of both data sets after the last repeat, what kjit_sw4ck's --expect reads.
+// GPL-2.0-only, as the program it follows (this folder's LICENSE.md).
+//   host_reference <input file> <repeat> [--out FILE]
+
+// First: curvilinear4sg.h's macros (ni, base, mu(...), ...) would rename what this uses.
+#include "sw4ck_input.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace sw4ck_host {
+struct Dim {
+  unsigned x, y, z;
+};
+}  // namespace sw4ck_host
+
+// What the kernels read of CUDA: the position of the thread that runs now. They use nothing else
+// (no __syncthreads, shared memory, __ldg or math functions, nor gridDim); __restrict__ is GCC's.
+static sw4ck_host::Dim threadIdx;
+static sw4ck_host::Dim blockIdx;
+static sw4ck_host::Dim blockDim;
+#define __global__  // NOLINT(bugprone-reserved-identifier): CUDA's name
+
+// upstream/utils.h (which curvilinear4sg.h includes) kept out: its <cuda.h> gives the kernels
+// nothing they use, its declaration of curvilinear4sg_ci is for the host launcher not built here,
+// and float_sw4 is all they take from it.
+#define __UTILS_H  // NOLINT(bugprone-reserved-identifier): utils.h's guard
+#define float_sw4 double
+
+// As upstream/curvilinear4sg.cu includes them, kernel files and all.
+#include "upstream/curvilinear4sg.h"
+#include "upstream/kernel1.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "upstream/kernel2.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "upstream/kernel3.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "upstream/kernel4.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "upstream/kernel5.cpp"  // NOLINT(bugprone-suspicious-include)
+
+// curvilinear4sg.h's short names, undone so that those below are this file's own.
+#undef ni
+#undef nij
+#undef nijk
+#undef base
+#undef base3
+#undef base4
+#undef ifirst0
+#undef jfirst0
+#undef mu
+#undef la
+#undef jac
+#undef u
+#undef lu
+#undef met
+#undef strx
+#undef stry
+#undef acof
+#undef bope
+#undef ghcof
+#undef acof_no_gp
+#undef ghcof_no_gp
+#undef i6
+#undef tf
+#undef c1
+#undef c2
+
+namespace {
+
+using In = const double*;
+// kernel1 to kernel4: the bounds of the points (6), of the arrays (6), a1 and sgn, then the
+// arrays (a_lu, the one written, sixth); kernel5 takes nk after the arrays' bounds.
+using Kernel14 = void (*)(int, int, int, int, int, int, int, int, int, int, int, int, double,
+                          double, In, In, In, In, In, double*, In, In, In, In, In, In, In);
+using Kernel15 = void (*)(int, int, int, int, int, int, int, int, int, int, int, int, int, double,
+                          double, In, In, In, In, In, double*, In, In, In, In, In, In, In);
+
+/// Runs `body` once for every thread of every block of `l`'s grid, one after another, with
+/// threadIdx, blockIdx and blockDim set as that thread's.
+template <class Body>
+void run_serially(const sw4ck::Launch& l, Body body) {
+  blockDim = {static_cast<unsigned>(l.block[0]), static_cast<unsigned>(l.block[1]),
+              static_cast<unsigned>(l.block[2])};
+  for (int bz = 0; bz < l.grid[2]; bz++) {
+    for (int by = 0; by < l.grid[1]; by++) {
+      for (int bx = 0; bx < l.grid[0]; bx++) {
+        blockIdx = {static_cast<unsigned>(bx), static_cast<unsigned>(by),
+                    static_cast<unsigned>(bz)};
+        for (int tz = 0; tz < l.block[2]; tz++) {
+          for (int ty = 0; ty < l.block[1]; ty++) {
+            for (int tx = 0; tx < l.block[0]; tx++) {
+              threadIdx = {static_cast<unsigned>(tx), static_cast<unsigned>(ty),
+                           static_cast<unsigned>(tz)};
+              body();
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s <input file> <repeat> [--out FILE]\n", argv[0]);
+    return 2;
+  }
+  const std::string input = argv[1];
+  const int repeat = std::atoi(argv[2]);
+  std::string out;
+  for (int i = 3; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      out = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: %s <input file> <repeat> [--out FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (repeat <= 0) {
+    std::fprintf(stderr, "%s: the repeat count must be positive\n", argv[0]);
+    return 2;
+  }
+  try {
+    std::cout << "Reading from file " << input << "\n";
+    std::vector<sw4ck::Case> cases = sw4ck::read_input(input);
+    const std::vector<double> cof = sw4ck::coefficients();
+    const In acof_no_gp = cof.data() + sw4ck::kAcofNoGp;
+    const In bope = cof.data() + sw4ck::kBope;
+    const In ghcof_no_gp = cof.data() + sw4ck::kGhcofNoGp;
+    // curvilinear4sg_ci's op is '-': a1 = 1, sgn = -1.
+    const double a1 = 1;
+    const double sgn = -1;
+    const Kernel14 kernels14[] = {kernel1, kernel2, kernel3, kernel4};
+
+    std::vector<double> outputs;  // a_Uacc of both data sets
+    for (std::size_t i = 0; i < 2; i++) {
+      sw4ck::Case& c = cases[i];
+      const In alpha = c.at("a_AlphaVE_0").data.data();
+      const In mu = c.at("mMuVE_0").data.data();
+      const In lambda = c.at("mLambdaVE_0").data.data();
+      const In met = c.at("mMetric").data.data();
+      const In jac = c.at("mJ").data.data();
+      const std::vector<double> uacc_initial = c.at("a_Uacc").data;
+      std::vector<double> uacc;
+      const std::vector<double> strides = sw4ck::stretching(c);
+      const In strx = strides.data();
+      const In stry = strides.data() + sw4ck::stretching_y(c);
+      const auto& o = c.onesided;
+      const std::vector<sw4ck::Launch> launches = sw4ck::launches(c);
+
+      for (int p = 0; p < repeat; p++) {
+        uacc = uacc_initial;
+        for (const sw4ck::Launch& l : launches) {
+          const auto& r = l.range;
+          if (l.kernel == 5) {
+            const Kernel15 k = kernel5;
+            run_serially(l, [&] {
+              k(r[0], r[1], r[2], r[3], r[4], r[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12], a1,
+                sgn, alpha, mu, lambda, met, jac, uacc.data(), acof_no_gp, bope, ghcof_no_gp,
+                acof_no_gp, ghcof_no_gp, strx, stry);
+            });
+          } else {
+            const Kernel14 k = kernels14[l.kernel - 1];
+            run_serially(l, [&] {
+              k(r[0], r[1], r[2], r[3], r[4], r[5], o[6], o[7], o[8], o[9], o[10], o[11], a1, sgn,
+                alpha, mu, lambda, met, jac, uacc.data(), acof_no_gp, bope, ghcof_no_gp, acof_no_gp,
+                ghcof_no_gp, strx, stry);
+            });
+          }
+        }
+      }
+      sw4ck::Array& uacc_array = c.at("a_Uacc");
+      uacc_array.data = uacc;
+      const double norm = uacc_array.norm();
+      const double err = (norm - sw4ck::kExactNorm[i]) / sw4ck::kExactNorm[i] * 100;
+      std::cout << "Error = " << err << " %\n";
+      outputs.insert(outputs.end(), uacc.begin(), uacc.end());
+    }
+    if (!out.empty()) {
+      std::ofstream file(out, std::ios::binary);
+      file.write(reinterpret_cast<const char*>(outputs.data()),
+                 static_cast<std::streamsize>(outputs.size() * sizeof(double)));
+      if (!file) {
+        std::fprintf(stderr, "%s: cannot write %s\n", argv[0], out.c_str());
+        return 1;
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
