@@ -35,6 +35,7 @@ cp "$sw4ck/upstream-jitify/"* "$sw4ck_jitify_dir/"
 cp "$programs/third_party/jitify/jitify.hpp" "$work/jitify/external/jitify/"
 cuda_lib="$(dirname "$(command -v nvcc)")/../lib64"
 "$work/sw4ck-nvcc-out" "${sw4ck_args[@]}" "$work/sw4ck-nvcc.bin" > "$work/sw4ck-nvcc.txt"
+echo "sw4ck: nvcc build: $(grep '^Uploads' "$work/sw4ck-nvcc.txt")"
 if ! (cd "$sw4ck_jitify_dir" && nvcc -O3 -std=c++14 -arch="sm_$arch" -o "$work/sw4ck-jitify" \
     main.cu curvilinear4sg.cu -L"$cuda_lib/stubs" -Xlinker -rpath="$cuda_lib" -lcuda -lnvrtc -ldl)
 then
@@ -74,6 +75,7 @@ for mode in plain specialised; do
   else
     echo "sw4ck: kjit $mode: $(grep '^Against' "$work/sw4ck-$mode.txt")"
   fi
+  echo "sw4ck: kjit $mode: $(grep '^Uploads' "$work/sw4ck-$mode.txt")"
 done
 for rep in $(seq 1 "$reps"); do
   record sw4ck nvcc-aot - "$rep" "$(wall_ms "$work/sw4ck-aot" "${sw4ck_args[@]}")"

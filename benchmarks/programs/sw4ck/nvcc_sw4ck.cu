@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // sw4ck's output build for comparison: upstream/main.cu's runs (the input, the coefficients and
 // upstream/curvilinear4sg.cu's curvilinear4sg_ci, built by nvcc as shipped), writing a_Uacc of
-// both data sets after the last repeat to a file and printing upstream's error lines.
+// both data sets after the last repeat to a file and printing upstream's error lines, and how long
+// the copies of a_Uacc before each repeat took.
 //   nvcc_sw4ck <input file> <repeat> <output file>
 // GPL-2.0-only, as the program it follows (this folder's LICENSE.md).
 #include "upstream/utils.h"
@@ -10,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -45,6 +47,7 @@ int main(int argc, char* argv[]) {
   std::vector<sw4ck::Case> cases = sw4ck::read_input(argv[1]);
   double* cof = upload(sw4ck::coefficients());
   std::ofstream out(argv[3], std::ios::binary);
+  double upload_ms = 0;  // upstream's cudaMemcpy of a_Uacc before each repeat
   for (std::size_t i = 0; i < 2; i++) {
     sw4ck::Case& c = cases[i];
     double* alpha = upload(c.at("a_AlphaVE_0").data);
@@ -56,22 +59,25 @@ int main(int argc, char* argv[]) {
     double* uacc = upload(uacc_host);
     double* strides = upload(sw4ck::stretching(c));
     for (int p = 0; p < repeat; p++) {
+      const auto copy = std::chrono::steady_clock::now();
       check(cudaMemcpy(uacc, uacc_host.data(), uacc_host.size() * sizeof(double),
                        cudaMemcpyHostToDevice),
             "cudaMemcpy");
-      curvilinear4sg_ci(c.onesided[6], c.onesided[7], c.onesided[8], c.onesided[9],
-                        c.onesided[10], c.onesided[11], alpha, mu, lambda, met, jac, uacc,
-                        c.onesided.data(), cof + sw4ck::kAcofNoGp, cof + sw4ck::kBope,
-                        cof + sw4ck::kGhcofNoGp, cof + sw4ck::kAcofNoGp, cof + sw4ck::kGhcofNoGp,
-                        strides, strides + sw4ck::stretching_y(c), c.onesided[12], '-');
+      upload_ms +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - copy)
+              .count();
+      curvilinear4sg_ci(c.onesided[6], c.onesided[7], c.onesided[8], c.onesided[9], c.onesided[10],
+                        c.onesided[11], alpha, mu, lambda, met, jac, uacc, c.onesided.data(),
+                        cof + sw4ck::kAcofNoGp, cof + sw4ck::kBope, cof + sw4ck::kGhcofNoGp,
+                        cof + sw4ck::kAcofNoGp, cof + sw4ck::kGhcofNoGp, strides,
+                        strides + sw4ck::stretching_y(c), c.onesided[12], '-');
       check(cudaDeviceSynchronize(), "the kernels");
     }
     check(cudaMemcpy(uacc_host.data(), uacc, uacc_host.size() * sizeof(double),
                      cudaMemcpyDeviceToHost),
           "cudaMemcpy");
     const double norm = c.at("a_Uacc").norm();
-    std::cout << "Error = " << (norm - sw4ck::kExactNorm[i]) / sw4ck::kExactNorm[i] * 100
-              << " %\n";
+    std::cout << "Error = " << (norm - sw4ck::kExactNorm[i]) / sw4ck::kExactNorm[i] * 100 << " %\n";
     out.write(reinterpret_cast<const char*>(uacc_host.data()),
               static_cast<std::streamsize>(uacc_host.size() * sizeof(double)));
     for (double* d : {alpha, mu, lambda, met, jac, uacc, strides}) {
@@ -79,5 +85,6 @@ int main(int argc, char* argv[]) {
     }
   }
   cudaFree(cof);
+  std::printf("Uploads of a_Uacc %f (ms in all)\n", upload_ms);
   return 0;
 }

@@ -199,12 +199,14 @@ inline std::vector<Launch> launches(const Case& c) {
     kstart = 7;
     all.push_back(make(1, {16, 4, 3}, {ifirst + 2, ilast - 1, jfirst + 2, jlast - 1, 1, 7}));
   }
-  const std::array<int, 6> middle = {ifirst + 2, ilast - 1, jfirst + 2, jlast - 1, kstart, kend + 1};
+  const std::array<int, 6> middle = {ifirst + 2, ilast - 1, jfirst + 2,
+                                     jlast - 1,  kstart,    kend + 1};
   for (const int kernel : {2, 3, 4}) {
     all.push_back(make(kernel, {64, 2, 2}, middle));
   }
   if (o[5] == 1) {
-    all.push_back(make(5, {16, 4, 4}, {ifirst + 2, ilast - 1, jfirst + 2, jlast - 1, nk - 5, nk + 1}));
+    all.push_back(
+        make(5, {16, 4, 4}, {ifirst + 2, ilast - 1, jfirst + 2, jlast - 1, nk - 5, nk + 1}));
   }
   return all;
 }
