@@ -7,25 +7,22 @@
 // kernel's variant for those values. --out writes a_Uacc of both data sets after the last repeat
 // for comparison with the nvcc build's; --wait-for-variant makes launches wait for their variant
 // (CompileOptions::launch_waits_for_variants), so that a check of --specialise checks the variants;
-// --expect FILE compares a_Uacc with what another build wrote (agrees() says within what).
+// --expect FILE compares a_Uacc with what another build wrote (kRelative says within what).
 // GPL-2.0-only, as the program it follows (this folder's LICENSE.md).
 #include <kjit/kjit.hpp>
+
+#include "../expected_output.h"
 
 #include "sw4ck_input.h"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,44 +36,12 @@ int usage(const char* self) {
   return 2;
 }
 
-std::vector<double> read_doubles(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw std::runtime_error("cannot read " + path);
-  }
-  const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-  std::vector<double> values(bytes.size() / sizeof(double));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(double));
-  return values;
-}
-
-// Whether `got` equals `expected` to a relative 1e-12, or by 1e-300 at most: a variant folds a1 =
+// --expect wants every value within a relative 1e-12, or by 1e-300 at most: a variant folds a1 =
 // 1 and sgn = -1, after which the compiler contracts other products and sums into fused
 // multiply-adds (last bits), and a host build need not contract where the GPU and kjit's CPU
 // backend do.
-bool agrees(const std::vector<double>& expected, const std::vector<double>& got) {
-  if (expected.size() != got.size()) {
-    std::printf("%zu values, expected %zu\n", got.size(), expected.size());
-    return false;
-  }
-  std::size_t exact = 0;
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); i++) {
-    const double x = expected[i];
-    const double y = got[i];
-    const double diff = std::fabs(x - y);
-    if (std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y)) {
-      exact++;
-    } else if (!(diff <= 1e-12 * std::max(std::fabs(x), std::fabs(y)) || diff <= 1e-300)) {
-      if (bad++ < 5) {
-        std::printf("value %zu: %.17g, expected %.17g\n", i, y, x);
-      }
-    }
-  }
-  std::printf("%zu of %zu values bit for bit, %zu beyond a relative 1e-12\n", exact, got.size(),
-              bad);
-  return bad == 0;
-}
+constexpr double kRelative = 1e-12;
+constexpr double kAbsolute = 1e-300;
 
 using Ptr = kjit::DevicePtr<const double>;
 using In = const double*;
@@ -223,17 +188,10 @@ int main(int argc, char* argv[]) {
     std::printf("Average kernel execution time %f (ms)\n", later_ms);
     std::printf("Uploads of a_Uacc %f (ms in all)\n", upload_ms);
     if (!out.empty()) {
-      std::ofstream file(out, std::ios::binary);
-      file.write(reinterpret_cast<const char*>(outputs.data()),
-                 static_cast<std::streamsize>(outputs.size() * sizeof(double)));
+      programs::write_values(out, outputs);
     }
     if (!expect.empty()) {
-      std::printf("Against %s: ", expect.c_str());
-      if (!agrees(read_doubles(expect), outputs)) {
-        std::printf("FAIL\n");
-        return 3;
-      }
-      std::printf("PASS\n");
+      return programs::check_expected(expect, outputs, kRelative, kAbsolute);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

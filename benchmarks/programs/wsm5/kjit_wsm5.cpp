@@ -7,22 +7,19 @@
 // snow) depend on fallc_k, which the kernel reads before it ever sets it, so they differ from one
 // compiler to another. --nx and --ny shrink the grid of columns (upstream's 60 x 46, fixed in its
 // main) so that the CPU backend runs it in seconds. --expect FILE compares the outputs with those
-// another build wrote (agrees() says within what); --wait-for-variant makes the launches wait for
+// another build wrote (kRelative says within what); --wait-for-variant makes the launches wait for
 // their variant (CompileOptions::launch_waits_for_variants) instead of running the kernel itself
 // while it compiles, so that a check of --specialise checks the variant.
 #include <kjit/kjit.hpp>
 
-#include <algorithm>
+#include "../expected_output.h"
+
 #include <array>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,45 +34,12 @@ int usage(const char* self) {
   return 2;
 }
 
-std::vector<float> read_floats(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw std::runtime_error("cannot read " + path);
-  }
-  const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-  std::vector<float> values(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
-  return values;
-}
-
-// Whether `got` equals `expected` to a relative 1e-5, or by 1e-30 at most: kjit's CPU backend
+// --expect wants every value within a relative 1e-5, or by 1e-30 at most: kjit's CPU backend
 // contracts a * b + c into fused multiply-adds, as CUDA does, where the host build need not;
 // those last bits grow over qs's sedimentation steps (hundreds of thousands per column on
 // upstream's inputs), which end in subnormal values that keep only a few bits.
-bool agrees(const std::vector<float>& expected, const std::vector<float>& got) {
-  if (expected.size() != got.size()) {
-    std::printf("%zu values, expected %zu\n", got.size(), expected.size());
-    return false;
-  }
-  std::size_t exact = 0;
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); i++) {
-    const float x = expected[i];
-    const float y = got[i];
-    const float diff = std::fabs(x - y);
-    if (std::memcmp(&x, &y, sizeof x) == 0) {
-      exact++;
-    } else if (!(diff <= 1e-5F * std::max(std::fabs(x), std::fabs(y)) || diff <= 1e-30F)) {
-      if (bad++ < 5) {
-        std::printf("value %zu: %.9g, expected %.9g\n", i, static_cast<double>(y),
-                    static_cast<double>(x));
-      }
-    }
-  }
-  std::printf("%zu of %zu values bit for bit, %zu beyond a relative 1e-5 (and 1e-30)\n", exact,
-              got.size(), bad);
-  return bad == 0;
-}
+constexpr float kRelative = 1e-5F;
+constexpr float kAbsolute = 1e-30F;
 
 }  // namespace
 
@@ -220,17 +184,10 @@ int main(int argc, char* argv[]) {
       all.insert(all.end(), values.begin(), values.end());
     }
     if (!out.empty()) {
-      std::ofstream file(out, std::ios::binary);
-      file.write(reinterpret_cast<const char*>(all.data()),
-                 static_cast<std::streamsize>(all.size() * sizeof(float)));
+      programs::write_values(out, all);
     }
     if (!expect.empty()) {
-      std::printf("Against %s: ", expect.c_str());
-      if (!agrees(read_floats(expect), all)) {
-        std::printf("FAIL\n");
-        return 3;
-      }
-      std::printf("PASS\n");
+      return programs::check_expected(expect, all, kRelative, kAbsolute);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
