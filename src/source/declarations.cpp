@@ -425,6 +425,22 @@ class Reader {
     return std::nullopt;
   }
 
+  /// Whether [from, end) begins with a pointer to member's declarator, "Domain::*" or
+  /// "ns::Grid<2>::*": a qualified name, then "::*".
+  [[nodiscard]] bool member_pointer(std::size_t from, std::size_t end) const {
+    std::size_t j = from;
+    while (j < end) {
+      if (identifier(j) || is(j, "::")) {
+        ++j;
+      } else if (is(j, "<") && j > from && identifier(j - 1)) {
+        j = matching_angle(j, end) + 1;
+      } else {
+        break;
+      }
+    }
+    return j > from && j < end && is(j - 1, "::") && is(j, "*");
+  }
+
   /// The names of the declarators in [from, end) ("int a = 1, *b, (*f)(int), g(float);"); true
   /// when the first one declares a function.
   bool declarators(std::size_t from, std::size_t end, Declaration& d) {
@@ -434,7 +450,8 @@ class Reader {
       const std::string_view w = text(i);
       if (w == "(") {
         const std::size_t close = matching(i).value_or(end);
-        if (is(i + 1, "*") || is(i + 1, "&") || is(i + 1, "^")) {  // (*f)(int), (&a)[4]
+        if (is(i + 1, "*") || is(i + 1, "&") || is(i + 1, "^") ||
+            member_pointer(i + 1, close)) {  // (*f)(int), (&a)[4], (Domain::*get)(int)
           for (std::size_t k = close; k-- > i + 1;) {
             if (identifier(k)) {
               add_name(d, Name{k}, from);

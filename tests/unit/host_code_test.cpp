@@ -56,6 +56,25 @@ TEST(HostCode, WhatNoDeviceCodeReachesGoesWhole) {
             "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n");
 }
 
+TEST(HostCode, APointerToMemberTypeIsNamedByItsDeclarator) {
+  // LULESH's lulesh.h: a typedef of a pointer to a member function of the host's class. Read
+  // without its name, it stayed, and kept the class (and its std::vector of streams) with it.
+  EXPECT_EQ(erased("class Domain { public: std::vector<cudaStream_t> streams; double& x(int); };\n"
+                   "typedef double& (Domain::* Domain_member)(int);\n"
+                   "typedef int (ns::Grid<2>::*Field);\n"
+                   "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"),
+            "\n\n\n__global__ void k(float* p) { p[threadIdx.x] = 1; }\n");
+  // One that device code uses stays, with its class.
+  EXPECT_EQ(erased("struct P { float a; float b; };\n"
+                   "typedef float P::*Member;\n"
+                   "typedef float (P::* Pick)(int);\n"
+                   "__global__ void k(P* p, float* o) { Member m = &P::a; o[0] = p->*m; }\n"),
+            "struct P { float a; float b; };\n"
+            "typedef float P::*Member;\n"
+            "\n"
+            "__global__ void k(P* p, float* o) { Member m = &P::a; o[0] = p->*m; }\n");
+}
+
 TEST(HostCode, WhatDeviceCodeUsesStaysWithWhatItUsesInTurn) {
   const std::string in =
       "const int kBlock = 256;\n"
