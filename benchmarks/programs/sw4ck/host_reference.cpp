@@ -10,11 +10,12 @@
 // First: curvilinear4sg.h's macros (ni, base, mu(...), ...) would rename what this uses.
 #include "sw4ck_input.h"
 
+#include "../expected_output.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -181,19 +182,11 @@ int main(int argc, char* argv[]) {
       }
       sw4ck::Array& uacc_array = c.at("a_Uacc");
       uacc_array.data = uacc;
-      const double norm = uacc_array.norm();
-      const double err = (norm - sw4ck::kExactNorm[i]) / sw4ck::kExactNorm[i] * 100;
-      std::cout << "Error = " << err << " %\n";
+      std::cout << "Error = " << sw4ck::error_percent(i, uacc_array) << " %\n";
       outputs.insert(outputs.end(), uacc.begin(), uacc.end());
     }
     if (!out.empty()) {
-      std::ofstream file(out, std::ios::binary);
-      file.write(reinterpret_cast<const char*>(outputs.data()),
-                 static_cast<std::streamsize>(outputs.size() * sizeof(double)));
-      if (!file) {
-        std::fprintf(stderr, "%s: cannot write %s\n", argv[0], out.c_str());
-        return 1;
-      }
+      programs::write_values(out, outputs);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -177,9 +177,7 @@ int main(int argc, char* argv[]) {
       std::cout << "\nAverage execution time of sw4ck kernels: "
                 << (static_cast<double>(time) * 1e-6) / repeat << " milliseconds\n\n";
       uacc.download(std::span<double>(uacc_host.data));
-      const double norm = uacc_host.norm();
-      const double err = (norm - sw4ck::kExactNorm[i]) / sw4ck::kExactNorm[i] * 100;
-      std::cout << "Error = " << err << " %\n";
+      std::cout << "Error = " << sw4ck::error_percent(i, uacc_host) << " %\n";
       if (!out.empty() || !expect.empty()) {
         outputs.insert(outputs.end(), uacc_host.data.begin(), uacc_host.data.end());
       }

@@ -154,6 +154,12 @@ inline std::size_t stretching_y(const Case& c) {
 /// The expected norms of a_Uacc after the kernels, for the shipped input's two data sets.
 constexpr std::array<double, 2> kExactNorm = {2.2502232733796421194, 202.0512747393526638};
 
+/// Upstream's check of data set `set`: how far a_Uacc's norm is from the expected one, in percent
+/// (the "Error = " line every build prints).
+inline double error_percent(std::size_t set, const Array& uacc) {
+  return (uacc.norm() - kExactNorm[set]) / kExactNorm[set] * 100;
+}
+
 /// One kernel launch of curvilinear4sg_ci: which kernel (1 to 5), its geometry and the bounds of
 /// the points it updates.
 struct Launch {
