@@ -31,9 +31,7 @@ class ShortList {
   ~ShortList() = default;  // T is trivially destructible: nothing to end in place
 
   [[nodiscard]] T* data() noexcept { return size_ > N ? heap_.data() : in_place(); }
-  [[nodiscard]] const T* data() const noexcept {
-    return size_ > N ? heap_.data() : std::launder(reinterpret_cast<const T*>(storage_));
-  }
+  [[nodiscard]] const T* data() const noexcept { return size_ > N ? heap_.data() : in_place(); }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::span<T> span() noexcept { return {data(), size_}; }
   [[nodiscard]] std::span<const T> span() const noexcept { return {data(), size_}; }
@@ -41,6 +39,7 @@ class ShortList {
 
  private:
   T* in_place() noexcept { return std::launder(reinterpret_cast<T*>(storage_)); }
+  const T* in_place() const noexcept { return std::launder(reinterpret_cast<const T*>(storage_)); }
 
   alignas(T) std::byte storage_[N * sizeof(T)];  // NOLINT: raw room, made up to size_ only
   std::vector<T> heap_;
