@@ -1,0 +1,63 @@
+# LULESH for scripts/real-programs.sh (sourced there): the nvcc build of upstream/lulesh.cu as
+# shipped (with standin/allocator.h for the allocator.h it includes), kjit_lulesh plain and
+# specialised; no Jitify version of LULESH exists. On the CPU: LLNL's LULESH 2.0.3 (openmp/,
+# built as lulesh_openmp) on every core against kjit_lulesh on the CPU backend.
+# Specialised runs use --specialise-options (the annotations' positions through CompileOptions):
+# kjit does not yet read CalcVolumeForceForElems_kernel's annotation, whose parameter list has an
+# #ifdef (--specialise fails with a CompileError at lulesh.cu:2013).
+kjit_lulesh="$build/benchmarks/programs/kjit_program_lulesh"
+lulesh="$programs/lulesh"
+lulesh_specialise=--specialise-options
+
+# The lines both builds print that must agree: the iteration count and the final origin energy.
+lulesh_result() {  # output-file
+  grep -E '^ +(Iteration count|Final Origin Energy) +=' "$1" | sed -E 's/ +/ /g; s/ $//'
+}
+
+if [ "$device" = cpu ]; then
+  # 20 elements a side (upstream's experiment: 128; LULESH 2.0.3's default: 30), 502 cycles.
+  lulesh_args=(-s 20)
+  "$build/benchmarks/programs/lulesh_openmp" "${lulesh_args[@]}" > "$work/lulesh-openmp.txt"
+  lulesh_check_against="$work/lulesh-openmp.txt"
+else
+  # upstream experiments.json's "default" input. The program writes xyz.asc where it runs.
+  lulesh_args=(-s 128)
+  nvcc -O3 -DNDEBUG -arch="sm_$arch" -I"$lulesh/standin" -I"$lulesh/upstream" \
+    -o "$work/lulesh-aot" "$lulesh/upstream/lulesh.cu"
+  (cd "$work" && "$work/lulesh-aot" "${lulesh_args[@]}") > "$work/lulesh-nvcc.txt"
+  lulesh_check_against="$work/lulesh-nvcc.txt"
+fi
+echo "lulesh: baseline: $(lulesh_result "$lulesh_check_against" | tr '\n' ' ')"
+
+# kjit plain must print the baseline's iteration count and origin energy; the variants (waited
+# for, so that they are what ran) must give plain's energies and positions (--expect).
+for mode in plain specialised; do
+  flag=(--out "$work/lulesh-plain.bin")
+  [ "$mode" = specialised ] &&
+    flag=("$lulesh_specialise" --wait-for-variant --expect "$work/lulesh-plain.bin")
+  if ! KJIT_CACHE_DIR="$work/check-cache" "$kjit_lulesh" "${lulesh_args[@]}" "${flag[@]}" \
+      > "$work/lulesh-$mode.txt" 2>&1; then
+    tail -n 4 "$work/lulesh-$mode.txt" >&2
+    echo "lulesh: kjit $mode FAILED, or its outputs differ from plain's" >&2
+    status=1
+  elif [ "$(lulesh_result "$work/lulesh-$mode.txt")" != "$(lulesh_result "$lulesh_check_against")" ]
+  then
+    lulesh_result "$work/lulesh-$mode.txt" >&2
+    echo "lulesh: kjit $mode's iteration count or origin energy DIFFERS from the baseline's" >&2
+    status=1
+  else
+    echo "lulesh: kjit $mode: $(lulesh_result "$work/lulesh-$mode.txt" | tr '\n' ' ')" \
+      "$(grep '^Against' "$work/lulesh-$mode.txt" || true)"
+  fi
+done
+
+if [ "$device" = cpu ]; then
+  specialise_flag="$lulesh_specialise" record_cpu_rows lulesh \
+    "$build/benchmarks/programs/lulesh_openmp" "$kjit_lulesh" "${lulesh_args[@]}"
+  return 0
+fi
+for rep in $(seq 1 "$reps"); do
+  record lulesh nvcc-aot - "$rep" "$(cd "$work" && wall_ms "$work/lulesh-aot" "${lulesh_args[@]}")"
+  specialise_flag="$lulesh_specialise" record_kjit_rows lulesh "$rep" "$kjit_lulesh" \
+    "${lulesh_args[@]}"
+done
