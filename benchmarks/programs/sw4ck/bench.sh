@@ -1,12 +1,47 @@
 # sw4ck for scripts/real-programs.sh (sourced there): the nvcc build of upstream/ as shipped,
 # kjit_sw4ck plain and with the kernels' annotations on (--specialise), and Proteus's Jitify
-# version (upstream-jitify/ over upstream/) on third_party/jitify/jitify.hpp.
+# version (upstream-jitify/ over upstream/) on third_party/jitify/jitify.hpp; on the CPU, the
+# shipped kernels under OpenMP (openmp_sw4ck.cpp) and kjit_sw4ck plain and specialised.
 kjit_sw4ck="$build/benchmarks/programs/kjit_program_sw4ck"
 sw4ck="$programs/sw4ck"
 
+# On the CPU: the shipped kernels compiled by g++, a call per GPU thread, each launch's blocks
+# under OpenMP's parallel for (openmp_sw4ck.cpp) on every core, first on one thread to show that
+# it scales. medium.in: upstream/sw4ck.in's format and k structure (bounds -2..17 and -2..21, nk
+# 14 and 18, both sides one-sided, so all five kernels run) on arrays of 96 and 192 points a side
+# (bounds -2..93 and -2..189; upstream's -2..375 and -2..746), 240 MB of arrays instead of 3.6 GB,
+# a 16th of upstream's points; 5 repeats instead of 100. The first repeat of kjit's is apart (in it the
+# variants compile or load), so the kernel column is a repeat after the first, both data sets.
+# The outputs (a_Uacc) are held to a relative 1e-12 (kjit_sw4ck.cpp's --expect): g++ and Clang
+# contract other products and sums into fused multiply-adds.
 if [ "$device" = cpu ]; then
-  echo "sw4ck: no CPU rows (no OpenMP version of it here); ctest cpu.program.sw4ck checks kjit's" \
-    "CPU backend against the shipped kernels run on the host"
+  sw4ck_cpu_args=("$sw4ck/medium.in" 5)
+  g++ -O3 -march=native -fopenmp -std=c++20 -o "$work/sw4ck-openmp" "$sw4ck/openmp_sw4ck.cpp"
+  if ! "$work/sw4ck-openmp" "${sw4ck_cpu_args[@]}" --out "$work/sw4ck-openmp.bin" \
+      > "$work/sw4ck-openmp.txt"; then
+    echo "sw4ck: the OpenMP build FAILED to run" >&2
+    status=1
+    return 0
+  fi
+  one="$(OMP_NUM_THREADS=1 wall_ms "$work/sw4ck-openmp" "${sw4ck_cpu_args[@]}")"
+  one_kernels="$(kernel_ms)"
+  all="$(wall_ms "$work/sw4ck-openmp" "${sw4ck_cpu_args[@]}")"
+  echo "sw4ck: OpenMP on 1 thread ${one} ms (kernels ${one_kernels} ms a repeat), on" \
+    "$(sed -n 's/^OpenMP threads //p' "$work/sw4ck-openmp.txt") threads ${all} ms (kernels" \
+    "$(kernel_ms) ms a repeat)"
+  for mode in plain specialised; do
+    flag=()
+    [ "$mode" = specialised ] && flag=(--specialise --wait-for-variant)
+    if KJIT_CACHE_DIR="$work/check-cache" "$kjit_sw4ck" "${sw4ck_cpu_args[@]}" "${flag[@]}" \
+        --expect "$work/sw4ck-openmp.bin" > "$work/sw4ck-$mode.txt" 2>&1; then
+      echo "sw4ck: kjit $mode: $(grep '^Against' "$work/sw4ck-$mode.txt")"
+    else
+      tail -n 4 "$work/sw4ck-$mode.txt" >&2
+      echo "sw4ck: kjit $mode FAILED, or its a_Uacc differs from OpenMP's" >&2
+      status=1
+    fi
+  done
+  record_cpu_rows sw4ck "$work/sw4ck-openmp" "$kjit_sw4ck" "${sw4ck_cpu_args[@]}"
   return 0
 fi
 

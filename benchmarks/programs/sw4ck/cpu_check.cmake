@@ -1,7 +1,7 @@
 # CTest cpu.program.sw4ck: kjit_sw4ck on small.in, plain and specialised (waiting for the
 # variants), each checked against the shipped kernels run serially on the host
-# (sw4ck_host_reference: host_reference.cpp). kjit_sw4ck's --expect wants every value of a_Uacc
-# within a relative 1e-12 (kjit_sw4ck.cpp says why not bit for bit).
+# (sw4ck_host_reference: openmp_sw4ck.cpp built without OpenMP). kjit_sw4ck's --expect wants every
+# value of a_Uacc within a relative 1e-12 (kjit_sw4ck.cpp says why not bit for bit).
 # small.in: upstream/sw4ck.in's format and k structure (bounds -2..17 and -2..21, nk 14 and 18,
 # both sides one-sided, so all five kernels run) on a grid of 21 and 29 points a side (upstream's:
 # 375 and 746), a few MB of arrays instead of GBs.

@@ -15,7 +15,6 @@
 
 #include "sw4ck_input.h"
 
-#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -135,8 +134,7 @@ int main(int argc, char* argv[]) {
       const auto& o = c.onesided;
       const std::vector<sw4ck::Launch> launches = sw4ck::launches(c);
 
-      std::int64_t time = 0;
-      std::int64_t first = 0;  // the first repeat, in which the variants are asked for
+      sw4ck::RepeatTimes times;
       for (int p = 0; p < repeat; p++) {
         const auto copy = std::chrono::steady_clock::now();
         uacc.upload(uacc_host.data);
@@ -164,18 +162,10 @@ int main(int argc, char* argv[]) {
           }
         }
         device.synchronize();
-        const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count();
-        time += ns;
-        if (p == 0) {
-          first = ns;
-        }
+        times.stop(start);
       }
-      later_ms +=
-          static_cast<double>(repeat > 1 ? time - first : time) * 1e-6 / std::max(repeat - 1, 1);
-      std::cout << "\nAverage execution time of sw4ck kernels: "
-                << (static_cast<double>(time) * 1e-6) / repeat << " milliseconds\n\n";
+      later_ms += times.later_ms();
+      times.report();
       uacc.download(std::span<double>(uacc_host.data));
       std::cout << "Error = " << sw4ck::error_percent(i, uacc_host) << " %\n";
       if (!out.empty() || !expect.empty()) {

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// sw4ck's host side, shared by kjit's host program (kjit_sw4ck.cpp) and the nvcc output build
-// (nvcc_sw4ck.cu): the input file read and its arrays filled as upstream/main.cu and utils.cpp
-// do, the norm upstream checks, and the launches that upstream/curvilinear4sg.cu's
-// curvilinear4sg_ci makes. GPL-2.0-only, as the program it follows (this folder's LICENSE.md).
+// sw4ck's host side, shared by kjit's host program (kjit_sw4ck.cpp), the nvcc output build
+// (nvcc_sw4ck.cu) and the OpenMP build (openmp_sw4ck.cpp): the input file read and its arrays
+// filled as upstream/main.cu and utils.cpp do, the norm upstream checks, the launches that
+// upstream/curvilinear4sg.cu's curvilinear4sg_ci makes, and the kernels' times reported.
+// GPL-2.0-only, as the program it follows (this folder's LICENSE.md).
 #ifndef KJIT_SW4CK_INPUT_H
 #define KJIT_SW4CK_INPUT_H
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -159,6 +164,41 @@ constexpr std::array<double, 2> kExactNorm = {2.2502232733796421194, 202.0512747
 inline double error_percent(std::size_t set, const Array& uacc) {
   return (uacc.norm() - kExactNorm[set]) / kExactNorm[set] * 100;
 }
+
+/// The kernels' time of each repeat of a data set. Upstream's line averages every repeat; the
+/// programs' "Average kernel execution time" line leaves the first out (in it kjit's variants
+/// are asked for).
+class RepeatTimes {
+ public:
+  /// Counts a repeat whose kernels started at `start` and have ended now.
+  void stop(std::chrono::steady_clock::time_point start) {
+    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+    if (repeats_++ == 0) {
+      first_ns_ = ns;
+    }
+    all_ns_ += ns;
+  }
+
+  /// Milliseconds a repeat after the first (the first, if it is the only one).
+  [[nodiscard]] double later_ms() const {
+    return static_cast<double>(repeats_ > 1 ? all_ns_ - first_ns_ : all_ns_) * 1e-6 /
+           std::max(repeats_ - 1, 1);
+  }
+
+  /// Upstream's line: the average of every repeat.
+  void report() const {
+    std::cout << "\nAverage execution time of sw4ck kernels: "
+              << (static_cast<double>(all_ns_) * 1e-6) / std::max(repeats_, 1)
+              << " milliseconds\n\n";
+  }
+
+ private:
+  std::int64_t all_ns_ = 0;
+  std::int64_t first_ns_ = 0;
+  int repeats_ = 0;
+};
 
 /// One kernel launch of curvilinear4sg_ci: which kernel (1 to 5), its geometry and the bounds of
 /// the points it updates.
