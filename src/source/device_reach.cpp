@@ -13,6 +13,11 @@ namespace {
 
 using Kind = Declaration::Kind;
 
+constexpr std::array kKernelMarks = {
+    std::string_view("__global__"),
+    std::string_view("__KJIT_KERNEL"),  // a specialised variant's kernel (core/specialization.cpp)
+};
+
 constexpr std::array kDeviceMarks = {
     std::string_view("__global__"),    std::string_view("__device__"),
     std::string_view("__constant__"),  std::string_view("__managed__"),
@@ -25,6 +30,10 @@ constexpr std::array kImplicitMembers = {std::string_view("begin"), std::string_
 
 bool is_device_mark(std::string_view w) {
   return std::find(kDeviceMarks.begin(), kDeviceMarks.end(), w) != kDeviceMarks.end();
+}
+
+bool is_kernel_mark(std::string_view w) {
+  return std::find(kKernelMarks.begin(), kKernelMarks.end(), w) != kKernelMarks.end();
 }
 
 bool is_function(const Declaration& d) {
@@ -53,8 +62,10 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
         }
         const Macro before = macro;
         macro.device = macro.device || other->second.device;
+        macro.kernel = macro.kernel || other->second.kernel;
         macro.host = macro.host || other->second.host;
-        changed = changed || macro.device != before.device || macro.host != before.host;
+        changed = changed || macro.device != before.device || macro.kernel != before.kernel ||
+                  macro.host != before.host;
       }
     }
   }
@@ -73,6 +84,8 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
           need(t.text(text));
         }
       }
+    } else {
+      every_use_known_ = false;  // what it calls is unknown: every __device__ function stays
     }
   }
   for (const FileView& file : views) {
@@ -90,6 +103,9 @@ DeviceReach::DeviceReach(const std::vector<std::string_view>& files,
       while (i < tokens->size() && ((*tokens)[i].kind == SourceToken::Kind::identifier ||
                                     (*tokens)[i].text(name) == "::")) {
         ++i;
+      }
+      if (i > 0 && (*tokens)[i - 1].kind == SourceToken::Kind::identifier) {
+        asked_.emplace((*tokens)[i - 1].text(name));
       }
       for (; i < tokens->size(); ++i) {
         if ((*tokens)[i].kind == SourceToken::Kind::identifier) {
@@ -113,6 +129,7 @@ void DeviceReach::read_macros(std::string_view text) {
       const std::string_view w = t.text(m.replacement);
       if (t.kind == SourceToken::Kind::identifier) {
         macro.device = macro.device || is_device_mark(w);
+        macro.kernel = macro.kernel || is_kernel_mark(w);
         macro.host = macro.host || w == "__host__";
         macro.words.emplace(w);
       } else if (m.function_like && (w == "{" || w == ";")) {
@@ -123,6 +140,7 @@ void DeviceReach::read_macros(std::string_view text) {
 }
 
 DeviceReach::Space DeviceReach::space(const FileView& file, const Declaration& d) const {
+  bool kernel = false;
   bool device = false;
   bool host = false;
   for (std::size_t i = d.head; i < d.body; ++i) {
@@ -130,14 +148,16 @@ DeviceReach::Space DeviceReach::space(const FileView& file, const Declaration& d
       continue;
     }
     const std::string_view w = file.token(i);
+    kernel = kernel || is_kernel_mark(w);
     device = device || is_device_mark(w);
     host = host || w == "__host__";
     if (const auto macro = macros_.find(w); macro != macros_.end()) {
+      kernel = kernel || macro->second.kernel;
       device = device || macro->second.device;
       host = host || macro->second.host;
     }
   }
-  return device ? Space::device : host ? Space::host : Space::unmarked;
+  return kernel ? Space::kernel : device ? Space::device : host ? Space::host : Space::unmarked;
 }
 
 bool DeviceReach::calls_host_only(const FileView& file, const Declaration& d) const {
@@ -150,7 +170,7 @@ bool DeviceReach::calls_host_only(const FileView& file, const Declaration& d) co
 }
 
 bool DeviceReach::is_host_function(const FileView& file, const Declaration& d, Space where) const {
-  if (d.kind != Kind::function || where == Space::device) {
+  if (d.kind != Kind::function || is_device(where)) {
     return false;
   }
   return where == Space::host ||
@@ -174,7 +194,7 @@ void DeviceReach::find_host_only(const std::vector<FileView>& files) {
         for (const std::string_view name : d.names) {
           if (is_host) {
             host.emplace(name);
-          } else if (d.kind == Kind::function || where == Space::device) {
+          } else if (d.kind == Kind::function || is_device(where)) {
             not_host.insert(name);
           }
         }
@@ -234,7 +254,7 @@ Fate DeviceReach::fate(const FileView& file, std::size_t index,
   if (d.macro_statement) {
     // What a macro declares (a binding of host functions, TORCH_BINDING...) stays only when it
     // spells device code.
-    return space(file, d) == Space::device ? Fate::kept : Fate::erased;
+    return is_device(space(file, d)) ? Fate::kept : Fate::erased;
   }
   if (d.using_namespace) {
     // A namespace of the program's or of kjit's headers; not one of the host's headers, which
@@ -249,7 +269,16 @@ Fate DeviceReach::fate(const FileView& file, std::size_t index,
     return Fate::erased;  // the template has no body left to instantiate
   }
   const Space where = space(file, d);
-  if (where == Space::device || d.always) {
+  if (where == Space::device && every_use_known_ && is_function(d) && !d.parent &&
+      d.qualifier.empty() && !d.always) {
+    // A __device__ function that no kernel reaches is not compiled: one project's header holds
+    // many (inline PTX, intrinsics of one architecture) that only some of its files call. One
+    // the host asks for as a kernel stays, for the compiler to say it is no kernel.
+    const bool asked = std::any_of(d.names.begin(), d.names.end(),
+                                   [&](std::string_view n) { return asked_.contains(n); });
+    return asked || wanted(file, d) ? Fate::kept : Fate::erased;
+  }
+  if (is_device(where) || d.always) {
     return Fate::kept;
   }
   if (!wanted(file, d)) {

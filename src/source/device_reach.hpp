@@ -1,9 +1,11 @@
-// What device code needs of a program's files. Kernels, __device__ functions and device variables
-// are roots; from them, every name they use reaches the declarations of that name (functions,
-// variables, types, enumerators, aliases, macros), and what those use in turn, across the main
-// file and every header of the user's. What no device code reaches is host code: it is erased
-// before a device compiler sees the file (host_code.hpp), so that a host function's body, a host
-// variable's initializer or a class of the host's never stops a kernel file from loading.
+// What device code needs of a program's files. Kernels and device variables are roots; from them,
+// every name they use reaches the declarations of that name (functions, variables, types,
+// enumerators, aliases, macros), and what those use in turn, across the main file and every
+// header of the user's. What no device code reaches is host code: it is erased before a device
+// compiler sees the file (host_code.hpp), so that a host function's body, a host variable's
+// initializer or a class of the host's never stops a kernel file from loading. A __device__
+// function that nothing reaches goes too: a project's header of device helpers (inline PTX, one
+// architecture's intrinsics) is not compiled beyond what the file's kernels call.
 //
 // Names are matched as words, without scopes or overloads: a name that device code uses keeps
 // every declaration of it, so the analysis keeps too much rather than too little.
@@ -60,11 +62,13 @@ class DeviceReach {
 
  private:
   struct Macro {
-    bool device = false;  // its replacement spells __device__, __global__, __constant__ ...
+    bool kernel = false;  // its replacement spells __global__
+    bool device = false;  // ... or __device__, __constant__ ...
     bool host = false;    // ... or __host__
     std::set<std::string, std::less<>> words;
   };
-  enum class Space : unsigned char { unmarked, host, device };
+  enum class Space : unsigned char { unmarked, host, device, kernel };
+  static bool is_device(Space s) { return s == Space::device || s == Space::kernel; }
 
   void read_macros(std::string_view text);
   [[nodiscard]] Space space(const FileView& file, const Declaration& d) const;
@@ -87,6 +91,8 @@ class DeviceReach {
   std::set<std::string, std::less<>> namespaces_;  // every namespace a file of it opens
   std::set<std::string, std::less<>> need_;        // every word device code uses
   std::set<std::string, std::less<>> host_only_;
+  std::set<std::string, std::less<>> asked_;  // the kernels' own names the host asks for
+  bool every_use_known_ = true;               // every file could be read at least as words
 };
 
 }  // namespace kjit::source
