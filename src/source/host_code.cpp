@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace kjit::source {
 
@@ -106,28 +107,43 @@ class FileEdits {
   std::vector<Edit> edits_;
 };
 
+/// Whether the directive whose '#' is at `hash` is a #pragma.
+bool is_pragma(std::string_view text, std::size_t hash) {
+  const std::size_t word = text.find_first_not_of(" \t", hash + 1);
+  if (word == std::string_view::npos || text.substr(word, 6) != "pragma") {
+    return false;
+  }
+  const std::size_t after = word + 6;
+  return after == text.size() ||
+         (std::isalnum(static_cast<unsigned char>(text[after])) == 0 && text[after] != '_');
+}
+
 /// `text` with blanks for everything but line breaks and preprocessor directives (kept whole, so
-/// that an #if, #endif or #define inside an erased function still counts).
+/// that an #if, #endif or #define inside an erased function still counts). A #pragma goes with
+/// the code around it: `#pragma unroll` left at file scope is an error to Clang.
 std::string blanked(std::string_view text) {
   std::string out(text);
   bool line_start = false;  // the text starts inside a line
   bool directive = false;
+  bool pragma = false;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const char c = out[i];
     if (c == '\n') {
       // A continued directive line ends with a backslash (before "\r\n" too).
       const std::size_t last = i > 0 && out[i - 1] == '\r' ? i - 1 : i;
       directive = directive && last > 0 && out[last - 1] == '\\';
+      pragma = pragma && directive;
       line_start = !directive;
       continue;
     }
     if (line_start && c == '#') {
       directive = true;
+      pragma = is_pragma(text, i);
     }
     if (c != ' ' && c != '\t') {
       line_start = false;
     }
-    if (!directive) {
+    if (!directive || pragma) {
       out[i] = ' ';
     }
   }

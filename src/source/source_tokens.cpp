@@ -44,7 +44,10 @@ class Lexer {
       } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
         ++i_;
       } else if ((c == '/' && peek(1) == '/') || (c == '#' && line_start)) {
-        skip_line();  // a comment, or a directive with its continued lines and comments
+        // A comment, or a directive with its continued lines and comments.
+        if (!skip_line()) {
+          return std::nullopt;
+        }
       } else if (c == '/' && peek(1) == '*') {
         const std::size_t end = s_.find("*/", i_ + 2);
         if (end == std::string_view::npos) {
@@ -75,17 +78,27 @@ class Lexer {
     return peek(1) == '\n' ? 2 : (peek(1) == '\r' && peek(2) == '\n') ? 3 : 0;
   }
 
-  /// To the end of the line, across continued lines.
-  void skip_line() {
+  /// To the end of the line, across continued lines; false at a block comment left open. In a
+  /// line comment, "/*" opens nothing ("//*** FOR TEST ***" is one comment).
+  bool skip_line() {
+    bool line_comment = false;
     while (i_ < s_.size() && s_[i_] != '\n') {
       if (const std::size_t n = continuation(); n != 0) {
         i_ += n - 1;
-      } else if (s_[i_] == '/' && peek(1) == '*') {  // a comment in a directive may span lines
+      } else if (!line_comment && s_[i_] == '/' && peek(1) == '/') {
+        line_comment = true;
+        ++i_;
+      } else if (!line_comment && s_[i_] == '/' && peek(1) == '*') {
+        // A block comment in a directive may span lines.
         const std::size_t end = s_.find("*/", i_ + 2);
-        i_ = end == std::string_view::npos ? s_.size() : end + 1;
+        if (end == std::string_view::npos) {
+          return false;
+        }
+        i_ = end + 1;
       }
       ++i_;
     }
+    return true;
   }
 
   void add(SourceToken::Kind kind, std::size_t begin) { tokens_.push_back({kind, begin, i_}); }

@@ -92,6 +92,50 @@ TEST(HostCode, WhatDeviceCodeUsesStaysWithWhatItUsesInTurn) {
   EXPECT_EQ(erase_host_code(in), in);
 }
 
+TEST(HostCode, DeviceFunctionsNoKernelReachesGo) {
+  // LULESH's sm_utils.inl: device helpers in inline PTX, of which the file's kernels call one.
+  // Kernels and device variables stay as roots; a __device__ function stays when something
+  // reaches it, through a kernel, a device variable's initializer, another kept function, or a
+  // macro (KERNEL spells __global__ and makes a root too).
+  EXPECT_EQ(erased("#define KERNEL __global__\n"
+                   "static __device__ int lane_id() { int id; asm(\"mov.u32 %0, %%laneid;\" : "
+                   "\"=r\"(id)); return id; }\n"
+                   "__device__ __forceinline__ float shfl(float r) { return r; }\n"
+                   "__host__ __device__ float half(float x) { return x / 2; }\n"
+                   "__device__ float unused(float x) { return lane_id() + x; }\n"
+                   "__device__ float twice(float x) { return 2 * x; }\n"
+                   "__device__ float (*op)(float) = twice;\n"
+                   "__device__ float by_macro(float x) { return x; }\n"
+                   "#define CALL(x) by_macro(x)\n"
+                   "__global__ void k(float* p) { p[0] = shfl(p[1]); }\n"
+                   "KERNEL void m(float* p) { p[0] = CALL(p[1]); }\n"),
+            "#define KERNEL __global__\n\n"
+            "__device__ __forceinline__ float shfl(float r) { return r; }\n\n\n"
+            "__device__ float twice(float x) { return 2 * x; }\n"
+            "__device__ float (*op)(float) = twice;\n"
+            "__device__ float by_macro(float x) { return x; }\n"
+            "#define CALL(x) by_macro(x)\n"
+            "__global__ void k(float* p) { p[0] = shfl(p[1]); }\n"
+            "KERNEL void m(float* p) { p[0] = CALL(p[1]); }\n");
+}
+
+TEST(HostCode, ALineCommentOfStarsIsOneComment) {
+  // Rodinia's dwt2d io.h: "//*** FOR TEST ***" was read as a block comment opened by its second
+  // slash, which hid what followed, up to the next "*/", from the analysis.
+  EXPECT_EQ(erased("//******** FOR TEST ********\n"
+                   "__device__ int unused() { return 0; }\n"
+                   "/* a */\n"
+                   "__global__ void k(int* p) { *p = 1; }\n"),
+            "//******** FOR TEST ********\n\n/* a */\n__global__ void k(int* p) { *p = 1; }\n");
+}
+
+TEST(HostCode, AFileThatCannotBeReadKeepsEveryDeviceFunction) {
+  // What an unterminated comment hides may call any of them.
+  const std::string header = "/* open\n__global__ void k(int* p) { *p = helper(); }\n";
+  const std::string main = "__device__ int helper() { return 1; }\n";
+  EXPECT_EQ(HostCodeFilter({main, header}, {}).erase(main), main);
+}
+
 TEST(HostCode, AHostFunctionThatDeviceCodeNamesBecomesAMarkedDeclaration) {
   EXPECT_EQ(erased("__host__ void prepare(float* p) {\n"
                    "  p[0] = 1;\n"
@@ -119,14 +163,14 @@ TEST(HostCode, FunctionsThatCallHostFunctionsAreHostFunctions) {
                    "inline bool load_image(const char* f) { load(f); return true; }\n"
                    "inline bool load_pgm(const char* f) { return load_image(f); }\n"
                    "inline float half(float x) { return x / 2; }\n"
-                   "__device__ float twice(const char* f, float x) {\n"
-                   "  return load_pgm(f) ? half(x) * 4 : 0;\n"
+                   "__global__ void twice(const char* f, float* x) {\n"
+                   "  *x = load_pgm(f) ? half(*x) * 4 : 0;\n"
                    "}\n"),
             "\n\n"
             "inline bool load_pgm(const char* f) __KJIT_HOST_ONLY;\n"
             "inline float half(float x) { return x / 2; }\n"
-            "__device__ float twice(const char* f, float x) {\n"
-            "return load_pgm(f) ? half(x) * 4 : 0;\n"
+            "__global__ void twice(const char* f, float* x) {\n"
+            "*x = load_pgm(f) ? half(*x) * 4 : 0;\n"
             "}\n");
 }
 
@@ -136,13 +180,13 @@ TEST(HostCode, ALaunchInDeviceCodeBecomesTheMarkedCallOnItsLine) {
       "  child<<<1, 32>>>(p, 7);\n"
       "  Nest<Pair<int, Vec<int>>> x;\n"
       "}\n"
-      "__device__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n";
+      "__global__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n";
   EXPECT_EQ(erase_host_code(source),
             "__global__ void parent(int* p) {\n"
             "  child,__KJIT_DEVICE_LAUNCH(1, 32),(p, 7);\n"
             "  Nest<Pair<int, Vec<int>>> x;\n"
             "}\n"
-            "__device__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n");
+            "__global__ void plain() { Nest<Pair<int, Vec<int>>> y; }\n");
 }
 
 TEST(HostCode, ACompoundLiteralInDeviceCodeBecomesItsCxxForm) {
@@ -182,11 +226,13 @@ TEST(HostCode, NamespacesAndLinkageBlocksAreEntered) {
   EXPECT_EQ(erased("namespace a { namespace b {\n"
                    "__host__ void h() { x(); }\n"
                    "__device__ int g() { return 1; }\n"
+                   "__global__ void k(int* p) { *p = g(); }\n"
                    "} }\n"
                    "extern \"C\" {\n"
                    "void launch(int n) { k<<<n, 1>>>(); }\n"
                    "}\n"),
-            "namespace a { namespace b {\n\n__device__ int g() { return 1; }\n} }\n"
+            "namespace a { namespace b {\n\n__device__ int g() { return 1; }\n"
+            "__global__ void k(int* p) { *p = g(); }\n} }\n"
             "extern \"C\" {\n\n}\n");
 }
 
@@ -329,14 +375,19 @@ TEST(HostCode, TemplateDefaultsAndWindowsLineEndsAreRead) {
             "\r\n");
 }
 
-TEST(HostCode, DirectivesInsideAnErasedBodyStay) {
+TEST(HostCode, DirectivesInsideAnErasedBodyStayButItsPragmasGo) {
   EXPECT_EQ(erased("__host__ void h() {\n"
                    "#ifdef VERBOSE\n"
                    "  log();\n"
                    "#endif\n"
                    "#define LATER 1\n"
+                   "#pragma unroll\n"
+                   "  for (int i = 0; i < 4; ++i) log();\n"
+                   "  #  pragma omp parallel for \\\n"
+                   "    schedule(static)\n"
+                   "  for (int i = 0; i < 4; ++i) log();\n"
                    "}\n"),
-            "\n#ifdef VERBOSE\n\n#endif\n#define LATER 1\n\n");
+            "\n#ifdef VERBOSE\n\n#endif\n#define LATER 1\n\n\n\n\n\n\n");
 }
 
 TEST(HostCode, LiteralsAndCommentsAreNotCode) {
@@ -346,7 +397,7 @@ TEST(HostCode, LiteralsAndCommentsAreNotCode) {
       "__device__ const char* s = \"{ <<< }\";\n"
       "__device__ const char* r = R\"x(} { <<<)x\";\n"
       "__device__ char c = '{';\n"
-      "__device__ void h() { const char* t = \"<<<\"; }\n";
+      "__global__ void h() { const char* t = \"<<<\"; }\n";
   EXPECT_EQ(erase_host_code(in), in);
 }
 
