@@ -441,7 +441,8 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
     const std::string text = variant_source(
         *source, key.name, backend::kernel_address(key.name, key.signature), count, spec,
         max_threads,
-        headers ? std::span<const std::string>(*headers) : std::span<const std::string>());
+        headers ? std::span<const std::string>(*headers) : std::span<const std::string>(),
+        options_.defines);
     std::shared_ptr<LoadedBuild> build =
         compile_and_load({KernelKey{std::string(kVariantKernel), std::nullopt}}, device, text,
                          fmt::format("{} with {}", kernel, spec.describe()));

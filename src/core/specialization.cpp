@@ -185,12 +185,14 @@ namespace {
 /// its parameters' __restrict__: the variant's kernel spells it again where the kernel's
 /// declaration does (kernel_parameters.hpp), on pointers only.
 std::string variant_parameters(std::string_view source, std::span<const std::string> headers,
+                               const std::map<std::string, std::string, std::less<>>& defines,
                                std::string_view call, std::size_t count, const Specialization& spec,
                                std::vector<std::string>& params, std::vector<std::string>& args) {
   std::string text;
   std::vector<std::string_view> texts{source};
   texts.insert(texts.end(), headers.begin(), headers.end());
-  const std::vector<std::size_t> restricted = source::restrict_parameters(texts, call, count);
+  const std::vector<std::size_t> restricted =
+      source::restrict_parameters(texts, call, count, defines);
   if (!restricted.empty()) {
     text =
         "template <class T> struct __kjit_restrict { typedef T type; };\n"
@@ -221,7 +223,8 @@ std::string variant_parameters(std::string_view source, std::span<const std::str
 std::string variant_source(std::string_view source, std::string_view call, std::string_view address,
                            std::size_t count, const Specialization& spec,
                            std::optional<std::size_t> max_threads,
-                           std::span<const std::string> headers) {
+                           std::span<const std::string> headers,
+                           const std::map<std::string, std::string, std::less<>>& defines) {
   std::string text = fmt::format(
       "// kjit: a variant of {} with {}.\n"
       "// The program's kernels become device functions; the variant's kernel is at the end.\n"
@@ -261,7 +264,7 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   }
   std::vector<std::string> params;
   std::vector<std::string> args;
-  text += variant_parameters(source, headers, call, count, spec, params, args);
+  text += variant_parameters(source, headers, defines, call, count, spec, params, args);
   // Each backend's prelude says whether bounds of so many threads are worth writing.
   const std::optional<std::size_t> threads = spec.block ? spec.block->volume() : max_threads;
   if (threads) {

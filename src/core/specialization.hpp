@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -66,11 +67,12 @@ struct Specialization {
 /// parameters, made from the program's text `source`. Its launch bounds: the fixed block's
 /// volume, else `max_threads`, the kernel's own limit where it has one (the variant must launch
 /// wherever the kernel does: its __launch_bounds__ are gone with its __global__). `headers`: the
-/// texts of the headers `source` includes, where the kernel may be declared.
-[[nodiscard]] std::string variant_source(std::string_view source, std::string_view call,
-                                         std::string_view address, std::size_t count,
-                                         const Specialization& spec,
-                                         std::optional<std::size_t> max_threads = std::nullopt,
-                                         std::span<const std::string> headers = {});
+/// texts of the headers `source` includes, where the kernel may be declared; `defines`: the
+/// program's, for conditionals inside the kernel's parameter list.
+[[nodiscard]] std::string variant_source(
+    std::string_view source, std::string_view call, std::string_view address, std::size_t count,
+    const Specialization& spec, std::optional<std::size_t> max_threads = std::nullopt,
+    std::span<const std::string> headers = {},
+    const std::map<std::string, std::string, std::less<>>& defines = {});
 
 }  // namespace kjit::detail

@@ -40,7 +40,7 @@ class AnnotationReader {
       return;  // behind an #if the program's macros turn off: the compiler never sees it
     }
     const std::optional<std::vector<std::string>> params =
-        parameter_texts(text_, file_, d, a.kernel);
+        parameter_texts(text_, file_, d, a.kernel, &live_);
     if (!params) {
       problem(a, "its parameter list could not be read");
       return;

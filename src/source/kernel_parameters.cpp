@@ -22,8 +22,8 @@ bool restricted(std::string_view param) {
 
 std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
                                                         const FileDeclarations& file,
-                                                        const Declaration& d,
-                                                        std::string_view name) {
+                                                        const Declaration& d, std::string_view name,
+                                                        const LiveLines* live) {
   const auto word = [&](std::size_t i) {
     return i < file.tokens.size() ? file.tokens[i].text(text) : std::string_view{};
   };
@@ -37,10 +37,29 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
   if (open == d.body) {
     return std::nullopt;
   }
+  // The 1-based line of each token, counted on from the list's opening parenthesis.
+  std::size_t counted_to = 0;
+  unsigned line = 1;
+  const auto dropped = [&](std::size_t i) {
+    if (live == nullptr) {
+      return false;
+    }
+    const std::size_t at = file.tokens[i].begin;
+    line += static_cast<unsigned>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
+                                             text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    counted_to = at;
+    return !(*live)(line);
+  };
   std::vector<std::string> params;
   std::size_t first = open + 1;
   int depth = 0;  // (), [], {} and <> inside the list
   for (std::size_t i = open + 1; i < d.body; ++i) {
+    if (dropped(i)) {
+      if (first == i) {
+        ++first;  // a parameter starts on a live line
+      }
+      continue;
+    }
     const std::string_view w = word(i);
     if (depth == 0 && (w == "," || w == ")")) {
       if (i > first) {
@@ -74,6 +93,7 @@ namespace {
 /// The restricted positions of each declaration of kernel `declared` with `count` parameters in
 /// `text`, added to `seen`.
 void restrict_declarations(std::string_view text, std::string_view declared, std::size_t count,
+                           const std::map<std::string, std::string, std::less<>>& defines,
                            std::vector<std::vector<std::size_t>>& seen) {
   if (text.find(declared) == std::string_view::npos) {
     return;  // the common case, without reading the file
@@ -82,17 +102,23 @@ void restrict_declarations(std::string_view text, std::string_view declared, std
   if (!file) {
     return;
   }
+  const LiveLines live = live_lines(text, defines);
   for (const Declaration& d : file->declarations) {
     if ((d.kind != Declaration::Kind::function && d.kind != Declaration::Kind::prototype) ||
         d.parent || d.names.empty() || d.names.front() != declared) {
       continue;
+    }
+    const std::size_t at = file->tokens[d.head].begin;
+    if (!live(1 + static_cast<unsigned>(std::count(
+                      text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')))) {
+      continue;  // a declaration the preprocessor drops
     }
     bool kernel = false;
     for (std::size_t i = d.head; i < d.body && !kernel; ++i) {
       kernel = file->tokens[i].text(text) == "__global__";
     }
     const std::optional<std::vector<std::string>> params =
-        kernel ? parameter_texts(text, *file, d, declared) : std::nullopt;
+        kernel ? parameter_texts(text, *file, d, declared, &live) : std::nullopt;
     if (!params || params->size() != count) {
       continue;
     }
@@ -108,12 +134,13 @@ void restrict_declarations(std::string_view text, std::string_view declared, std
 
 }  // namespace
 
-std::vector<std::size_t> restrict_parameters(std::span<const std::string_view> texts,
-                                             std::string_view name, std::size_t count) {
+std::vector<std::size_t> restrict_parameters(
+    std::span<const std::string_view> texts, std::string_view name, std::size_t count,
+    const std::map<std::string, std::string, std::less<>>& defines) {
   const std::string_view declared = declared_name(name);
   std::vector<std::vector<std::size_t>> seen;
   for (const std::string_view text : texts) {
-    restrict_declarations(text, declared, count, seen);
+    restrict_declarations(text, declared, count, defines, seen);
   }
   if (seen.empty() ||
       std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {

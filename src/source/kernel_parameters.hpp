@@ -5,9 +5,11 @@
 // read-only arrays through the read-only path, and wsm5's variant took 149 ms instead of 101.
 #pragma once
 
+#include "source/conditionals.hpp"
 #include "source/declarations.hpp"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,18 +19,21 @@
 namespace kjit::source {
 
 /// The text of each parameter of function `name` that declaration `d` of `file` (read from
-/// `text`) declares, or nullopt when its list cannot be read.
+/// `text`) declares, or nullopt when its list cannot be read. With `live`, parameters on lines
+/// the preprocessor drops are not counted (LULESH's `#ifdef DOUBLE_PRECISION` inside a list).
 std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
                                                         const FileDeclarations& file,
-                                                        const Declaration& d,
-                                                        std::string_view name);
+                                                        const Declaration& d, std::string_view name,
+                                                        const LiveLines* live = nullptr);
 
 /// The 0-based positions of the parameters of kernel `name` ("ns::step<float>" reads `step`)
 /// that are declared `__restrict__` (or `__restrict`), from the __global__ declarations of it
 /// with `count` parameters in `texts` (a program's text and the headers it includes). Empty when
 /// there is none, or when those declarations disagree (overloads): a wrong guess would promise
-/// what the kernel does not.
-std::vector<std::size_t> restrict_parameters(std::span<const std::string_view> texts,
-                                             std::string_view name, std::size_t count);
+/// what the kernel does not. `defines`: the program's (CompileOptions::defines), for the
+/// conditionals inside a parameter list.
+std::vector<std::size_t> restrict_parameters(
+    std::span<const std::string_view> texts, std::string_view name, std::size_t count,
+    const std::map<std::string, std::string, std::less<>>& defines = {});
 
 }  // namespace kjit::source

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,31 @@ __global__ __attribute__((annotate("other", 1))) void elsewhere(int n) {}
   EXPECT_EQ(a.find("plain"), nullptr);
   EXPECT_EQ(a.find("host_side"), nullptr);
   EXPECT_EQ(a.find("elsewhere"), nullptr);
+}
+
+TEST(JitAnnotations, PositionsCountTheParametersThePreprocessorKeeps) {
+  // LULESH's CalcVolumeForceForElems_kernel: an #ifdef inside the list picks one of two sets of
+  // force arrays; position 5 is the count after it, whichever set the program takes.
+  const char* text = R"(
+__global__ __attribute__((annotate("jit", 2, 5))) void force(const double* x, int n,
+#ifdef DOUBLE_PRECISION
+    double* fx_elem, double* fy_elem,
+#else
+    double* fx_node, double* fy_node,
+#endif
+    int threads) {}
+)";
+  for (const bool defined : {false, true}) {
+    std::map<std::string, std::string, std::less<>> defines;
+    if (defined) {
+      defines["DOUBLE_PRECISION"] = "";
+    }
+    const JitAnnotations a = read_jit_annotations(text, defines);
+    EXPECT_TRUE(a.problems.empty()) << (a.problems.empty() ? "" : a.problems.front().message);
+    ASSERT_EQ(a.kernels.size(), 1U);
+    EXPECT_EQ(a.kernels[0].parameters, 5U);
+    EXPECT_EQ(a.kernels[0].positions, (Positions{1, 4}));
+  }
 }
 
 TEST(JitAnnotations, BadPositionsAreProblemsAtTheirLines) {

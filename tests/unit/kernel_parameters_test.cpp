@@ -47,9 +47,29 @@ __global__ void k(float* a, float* __restrict__ b) {}
 __global__ void same(float* __restrict__ a);
 __global__ void same(float* __restrict__ a) {}
 )";
-  EXPECT_EQ(restricted_in(text, "k", 2), Positions{});
+  const std::string_view texts[] = {text};
+  EXPECT_EQ(restrict_parameters(texts, "k", 2, {{"OTHER", ""}}), Positions{});
+  // Without OTHER, the preprocessor leaves one declaration.
+  EXPECT_EQ(restricted_in(text, "k", 2), (Positions{0}));
   EXPECT_EQ(restricted_in(text, "same", 1), (Positions{0}));
   EXPECT_EQ(restricted_in("not { a file", "k", 2), Positions{});
+}
+
+TEST(KernelParameters, ConditionalsInsideTheListCountOnlyTheBranchTheProgramTakes) {
+  // LULESH's CalcVolumeForceForElems_kernel: three force arrays, under one name or another.
+  const char* text = R"(
+__global__ void force(const double* __restrict__ x, double h,
+#ifdef DOUBLE_PRECISION
+    double* __restrict__ fx_elem,
+#else
+    double* fx_node, double* fy_node,
+#endif
+    int n) {}
+)";
+  const std::string_view texts[] = {text};
+  EXPECT_EQ(restrict_parameters(texts, "force", 4, {{"DOUBLE_PRECISION", ""}}), (Positions{0, 2}));
+  EXPECT_EQ(restricted_in(text, "force", 5), (Positions{0}));
+  EXPECT_EQ(restricted_in(text, "force", 6), Positions{});
 }
 
 TEST(KernelParameters, AKernelDeclaredInAHeaderIsFoundThere) {
