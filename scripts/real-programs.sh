@@ -113,14 +113,14 @@ PY
   return 1
 }
 
-# One repetition's kjit rows of a program on the GPU: plain and specialised (--specialise, or
-# $specialise_flag), each with an empty kernel cache (cold), then with the one that run left (warm).
+# One repetition's kjit rows of a program on the GPU: plain and specialised (--specialise), each
+# with an empty kernel cache (cold), then with the one that run left (warm).
 record_kjit_rows() {  # program rep kjit-binary args...
   local program="$1" rep="$2" kjit="$3" mode cache
   shift 3
   for mode in plain specialised; do
     local flag=()
-    [ "$mode" = specialised ] && flag=("${specialise_flag:---specialise}")
+    [ "$mode" = specialised ] && flag=(--specialise)
     cache="$work/cache-$program-$rep-$mode"
     record "$program" "kjit-$mode" cold "$rep" \
       "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit" "$@" "${flag[@]}")"
@@ -143,8 +143,7 @@ record_jitify_row() {  # program rep folder binary args...
 }
 
 # $reps repetitions of a program's CPU rows, interleaved: its OpenMP build, then kjit plain and
-# specialised (--specialise, or $specialise_flag) from the cache that the output checks filled
-# ($work/check-cache).
+# specialised from the cache that the output checks filled ($work/check-cache).
 record_cpu_rows() {  # program openmp-binary kjit-binary args...
   local program="$1" openmp="$2" kjit="$3" rep mode
   shift 3
@@ -152,7 +151,7 @@ record_cpu_rows() {  # program openmp-binary kjit-binary args...
     record "$program" openmp - "$rep" "$(wall_ms "$openmp" "$@")"
     for mode in plain specialised; do
       local flag=()
-      [ "$mode" = specialised ] && flag=("${specialise_flag:---specialise}")
+      [ "$mode" = specialised ] && flag=(--specialise)
       record "$program" "kjit-$mode" warm "$rep" \
         "$(KJIT_CACHE_DIR="$work/check-cache" wall_ms "$kjit" "$@" "${flag[@]}")"
     done

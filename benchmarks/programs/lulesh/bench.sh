@@ -2,12 +2,8 @@
 # shipped (with standin/allocator.h for the allocator.h it includes), kjit_lulesh plain and
 # specialised; no Jitify version of LULESH exists. On the CPU: LLNL's LULESH 2.0.3 (openmp/,
 # built as lulesh_openmp) on every core against kjit_lulesh on the CPU backend.
-# Specialised runs use --specialise-options (the annotations' positions through CompileOptions):
-# kjit does not yet read CalcVolumeForceForElems_kernel's annotation, whose parameter list has an
-# #ifdef (--specialise fails with a CompileError at lulesh.cu:2013).
 kjit_lulesh="$build/benchmarks/programs/kjit_program_lulesh"
 lulesh="$programs/lulesh"
-lulesh_specialise=--specialise-options
 
 # The lines both builds print that must agree: the iteration count and the final origin energy.
 lulesh_result() {  # output-file
@@ -37,7 +33,7 @@ echo "lulesh: baseline: $(lulesh_result "$lulesh_check_against" | tr '\n' ' ')"
 for mode in plain specialised; do
   flag=(--out "$work/lulesh-plain.bin")
   [ "$mode" = specialised ] &&
-    flag=("$lulesh_specialise" --wait-for-variant --expect "$work/lulesh-plain.bin")
+    flag=(--specialise --wait-for-variant --expect "$work/lulesh-plain.bin")
   if ! KJIT_CACHE_DIR="$work/check-cache" "$kjit_lulesh" "${lulesh_args[@]}" "${flag[@]}" \
       > "$work/lulesh-$mode.txt" 2>&1; then
     tail -n 4 "$work/lulesh-$mode.txt" >&2
@@ -55,12 +51,12 @@ for mode in plain specialised; do
 done
 
 if [ "$device" = cpu ]; then
-  specialise_flag="$lulesh_specialise" record_cpu_rows lulesh \
+  record_cpu_rows lulesh \
     "$build/benchmarks/programs/lulesh_openmp" "$kjit_lulesh" "${lulesh_args[@]}"
   return 0
 fi
 for rep in $(seq 1 "$reps"); do
   record lulesh nvcc-aot - "$rep" "$(cd "$work" && wall_ms "$work/lulesh-aot" "${lulesh_args[@]}")"
-  specialise_flag="$lulesh_specialise" record_kjit_rows lulesh "$rep" "$kjit_lulesh" \
+  record_kjit_rows lulesh "$rep" "$kjit_lulesh" \
     "${lulesh_args[@]}"
 done

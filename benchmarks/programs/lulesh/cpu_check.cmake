@@ -1,6 +1,5 @@
 # CTest cpu.program.lulesh: kjit_lulesh on a mesh of 8^3 elements, plain and specialised (waiting
-# for the variants; --specialise-options: the annotations' positions given in CompileOptions, see
-# kjit_lulesh.cpp), against LLNL's LULESH 2.0.3 (lulesh_openmp, one thread) on the same mesh and
+# for the variants), against LLNL's LULESH 2.0.3 (lulesh_openmp, one thread) on the same mesh and
 # regions: the iteration count equal, the final origin energy within a relative 1e-6 (the digits
 # both print), the energy's symmetry across plane 0 kept (MaxRelDiff under 1e-8) in both; and the
 # specialised run's energies and positions equal to the plain run's (kjit_lulesh's --expect).
@@ -57,7 +56,7 @@ foreach(mode plain specialised)
   if(mode STREQUAL "plain")
     list(APPEND args --out ${plain_out})
   else()
-    list(APPEND args --specialise-options --wait-for-variant --expect ${plain_out})
+    list(APPEND args --specialise --wait-for-variant --expect ${plain_out})
   endif()
   execute_process(COMMAND ${PROGRAM} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err)

@@ -10,9 +10,6 @@
 //         1; LULESH 2.0.3's options)
 //   -q    no start-up lines
 //   --specialise        defines ENABLE_JIT, which turns on the kernels' Proteus annotations
-//   --specialise-options  the annotations' positions given in CompileOptions instead (the same
-//                       variants, for a kjit that cannot read the annotation of a kernel whose
-//                       parameter list has an #ifdef, as CalcVolumeForceForElems_kernel's has)
 //   --wait-for-variant  launches wait for their variant (a check of --specialise checks them)
 //   --out FILE          writes e (the elements' energies), then x, y and z of the nodes
 //   --expect FILE       compares those with what another build wrote (kRelative, kAbsolute)
@@ -48,7 +45,7 @@ using lulesh::Real;
 int usage(const char* self) {
   std::printf(
       "Usage: %s -s numEdgeElems [-i iterations] [-r regions] [-b balance] [-c cost] "
-      "[-q] [--specialise | --specialise-options] [--wait-for-variant] [--out FILE] [--expect "
+      "[-q] [--specialise] [--wait-for-variant] [--out FILE] [--expect "
       "FILE]\n",
       self);
   return -3;  // upstream's LFileError
@@ -68,7 +65,7 @@ struct Options {
   Index balance = 1;
   Index cost = 1;
   bool quiet = false;
-  lulesh::Specialise specialise = lulesh::Specialise::none;
+  bool specialise = false;
   bool wait_for_variant = false;
   std::string out;
   std::string expect;
@@ -91,9 +88,7 @@ bool parse(int argc, char* argv[], Options& o) {
     } else if (a == "-q") {
       o.quiet = true;
     } else if (a == "--specialise") {
-      o.specialise = lulesh::Specialise::annotations;
-    } else if (a == "--specialise-options") {
-      o.specialise = lulesh::Specialise::options;
+      o.specialise = true;
     } else if (a == "--wait-for-variant") {
       o.wait_for_variant = true;
     } else if (a == "--out" && has_value) {

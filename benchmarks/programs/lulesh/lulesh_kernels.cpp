@@ -29,7 +29,7 @@ void take(const kjit::Program& program, const char* name, const kjit::Device& de
 
 }  // namespace
 
-kjit::Program load_program(const std::string& file, Specialise specialise, bool wait_for_variant) {
+kjit::Program load_program(const std::string& file, bool specialise, bool wait_for_variant) {
   kjit::CompileOptions options;  // upstream's Makefile: -O3 -DNDEBUG, no fast math
   // lulesh.cu includes <util.h> and <sm_utils.inl> with angle brackets (its Makefile's -I ./);
   // <allocator.h> (host code only) is found nowhere and compiles as empty.
@@ -39,15 +39,12 @@ kjit::Program load_program(const std::string& file, Specialise specialise, bool 
   options.kernels = {kVolumeForce,      kAddNodeForces, kAcceleration, kAccelerationBc,
                      kPositionVelocity, kKinematics,    kMonotonicQ,   kMaterial,
                      kTimeConstraints,  kMinDt};
-  if (specialise == Specialise::annotations) {
+  if (specialise) {
     // CalcVolumeForceForElems_kernel's annotate("jit", 5, 6, 7, 21) (hourg, numElem,
     // padded_numElem, num_threads) and CalcKinematicsAndMonotonicQGradient_kernel's
     // annotate("jit", 1, 2, 27) (numElem, padded_numElem, num_threads), which upstream puts
     // behind ENABLE_JIT.
     options.defines["ENABLE_JIT"] = "";
-  } else if (specialise == Specialise::options) {
-    // The same positions, 0-based, given to kjit instead of read from the annotations.
-    options.specialize_arguments = {{kVolumeForce, {4, 5, 6, 20}}, {kKinematics, {0, 1, 26}}};
   }
   options.launch_waits_for_variants = wait_for_variant;
   return kjit::Program::from_file(file, options);

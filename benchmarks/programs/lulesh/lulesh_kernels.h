@@ -53,15 +53,9 @@ struct Kernels {
   kjit::Kernel<R, R, R, R, int> min_dt;
 };
 
-/// Which arguments launches fold into variants.
-enum class Specialise {
-  none,
-  annotations,  // ENABLE_JIT defined: the kernels' own annotate("jit", ...)
-  options,      // the same positions through CompileOptions::specialize_arguments
-};
-
-/// upstream/lulesh.cu as a kjit program; `wait_for_variant` makes launches wait for their variant.
-kjit::Program load_program(const std::string& file, Specialise specialise, bool wait_for_variant);
+/// upstream/lulesh.cu as a kjit program; `specialise` defines ENABLE_JIT, which turns on the
+/// kernels' own annotate("jit", ...); `wait_for_variant` makes launches wait for their variant.
+kjit::Program load_program(const std::string& file, bool specialise, bool wait_for_variant);
 
 /// The kernels of `program` on `device`.
 Kernels load_kernels(const kjit::Program& program, const kjit::Device& device);
