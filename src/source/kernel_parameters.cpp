@@ -27,17 +27,7 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
   const auto word = [&](std::size_t i) {
     return i < file.tokens.size() ? file.tokens[i].text(text) : std::string_view{};
   };
-  std::size_t open = d.body;
-  for (std::size_t i = d.head; i + 1 < d.body; ++i) {
-    if (word(i) == name && word(i + 1) == "(") {
-      open = i + 1;
-      break;
-    }
-  }
-  if (open == d.body) {
-    return std::nullopt;
-  }
-  // The 1-based line of each token, counted on from the list's opening parenthesis.
+  // The 1-based line of a token, counted on from the last one asked about (asked in order).
   std::size_t counted_to = 0;
   unsigned line = 1;
   const auto dropped = [&](std::size_t i) {
@@ -50,6 +40,17 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
     counted_to = at;
     return !(*live)(line);
   };
+  // The name before the list the preprocessor keeps (a declaration may spell another in an #if).
+  std::size_t open = d.body;
+  for (std::size_t i = d.head; i + 1 < d.body; ++i) {
+    if (word(i) == name && word(i + 1) == "(" && !dropped(i)) {
+      open = i + 1;
+      break;
+    }
+  }
+  if (open == d.body) {
+    return std::nullopt;
+  }
   std::vector<std::string> params;
   std::size_t first = open + 1;
   int depth = 0;  // (), [], {} and <> inside the list
@@ -107,11 +108,6 @@ void restrict_declarations(std::string_view text, std::string_view declared, std
     if ((d.kind != Declaration::Kind::function && d.kind != Declaration::Kind::prototype) ||
         d.parent || d.names.empty() || d.names.front() != declared) {
       continue;
-    }
-    const std::size_t at = file->tokens[d.head].begin;
-    if (!live(1 + static_cast<unsigned>(std::count(
-                      text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')))) {
-      continue;  // a declaration the preprocessor drops
     }
     bool kernel = false;
     for (std::size_t i = d.head; i < d.body && !kernel; ++i) {
