@@ -68,19 +68,23 @@ record() {  # program version cache rep wall
   echo "$1,$2,$3,$4,$5,$(kernel_ms)" >> "$out/programs-runs.csv"
 }
 
-# Whether two output files are equal, bit for bit; says which values differ when not.
-same_output() {  # program version expected got
+# Whether two output files are equal, bit for bit; says which values differ when not. The values
+# are floats, or doubles with a fifth argument `d`.
+same_output() {  # program version expected got [f|d]
   if cmp -s "$3" "$4"; then
     echo "$1: $2's output equals the baseline's, bit for bit"
     return 0
   fi
   echo "$1: $2's output DIFFERS from the baseline's" >&2
-  python3 - "$3" "$4" <<'PY' >&2 || true
+  python3 - "$3" "$4" "${5:-f}" <<'PY' >&2 || true
 import struct, sys
 a, b = (open(f, 'rb').read() for f in sys.argv[1:3])
-fa, fb = (struct.unpack('%df' % (len(x) // 4), x[: len(x) // 4 * 4]) for x in (a, b))
-diff = [i for i in range(min(len(fa), len(fb))) if struct.pack('f', fa[i]) != struct.pack('f', fb[i])]
-print(f"{len(a)} and {len(b)} bytes; {len(diff)} of {len(fa)} floats differ; first: "
+kind = sys.argv[3]
+size = struct.calcsize(kind)
+fa, fb = (struct.unpack('%d%s' % (len(x) // size, kind), x[: len(x) // size * size]) for x in (a, b))
+diff = [i for i in range(min(len(fa), len(fb))) if struct.pack(kind, fa[i]) != struct.pack(kind, fb[i])]
+name = 'doubles' if kind == 'd' else 'floats'
+print(f"{len(a)} and {len(b)} bytes; {len(diff)} of {len(fa)} {name} differ; first: "
       f"{[(i, fa[i], fb[i]) for i in diff[:5]]}")
 PY
   status=1

@@ -106,7 +106,7 @@ for mode in plain specialised; do
     status=1
   elif [ "$mode" = plain ]; then
     same_output sw4ck "kjit plain (a_Uacc, doubles)" "$work/sw4ck-nvcc.bin" "$work/sw4ck-plain.bin" \
-      || true
+      d || true
   else
     echo "sw4ck: kjit $mode: $(grep '^Against' "$work/sw4ck-$mode.txt")"
   fi
