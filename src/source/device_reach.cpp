@@ -18,22 +18,24 @@ constexpr std::array kKernelMarks = {
     std::string_view("__KJIT_KERNEL"),  // a specialised variant's kernel (core/specialization.cpp)
 };
 
-constexpr std::array kDeviceMarks = {
-    std::string_view("__global__"),    std::string_view("__device__"),
-    std::string_view("__constant__"),  std::string_view("__managed__"),
+// What marks device code besides a kernel's marks.
+constexpr std::array kOtherDeviceMarks = {
+    std::string_view("__device__"),
+    std::string_view("__constant__"),
+    std::string_view("__managed__"),
     std::string_view("__shared__"),
-    std::string_view("__KJIT_KERNEL"),  // a specialised variant's kernel (core/specialization.cpp)
 };
 
 // Member functions that code uses without naming them: range-for's begin and end.
 constexpr std::array kImplicitMembers = {std::string_view("begin"), std::string_view("end")};
 
-bool is_device_mark(std::string_view w) {
-  return std::find(kDeviceMarks.begin(), kDeviceMarks.end(), w) != kDeviceMarks.end();
-}
-
 bool is_kernel_mark(std::string_view w) {
   return std::find(kKernelMarks.begin(), kKernelMarks.end(), w) != kKernelMarks.end();
+}
+
+bool is_device_mark(std::string_view w) {
+  return is_kernel_mark(w) || std::find(kOtherDeviceMarks.begin(), kOtherDeviceMarks.end(), w) !=
+                                  kOtherDeviceMarks.end();
 }
 
 bool is_function(const Declaration& d) {
