@@ -66,8 +66,6 @@ class Domain {
   [[nodiscard]] kjit::DeviceBuffer<Real>& x() { return x_; }
   [[nodiscard]] kjit::DeviceBuffer<Real>& y() { return y_; }
   [[nodiscard]] kjit::DeviceBuffer<Real>& z() { return z_; }
-  /// The kernels, for wait_for_variants().
-  [[nodiscard]] const Kernels& kernels() const { return k_; }
 
  private:
   void time_increment();
