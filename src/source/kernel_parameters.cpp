@@ -4,6 +4,7 @@
 #include "source/source_tokens.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace kjit::source {
 
@@ -91,11 +92,12 @@ std::optional<std::vector<std::string>> parameter_texts(std::string_view text,
 
 namespace {
 
-/// The restricted positions of each declaration of kernel `declared` with `count` parameters in
-/// `text`, added to `seen`.
-void restrict_declarations(std::string_view text, std::string_view declared, std::size_t count,
-                           const std::map<std::string, std::string, std::less<>>& defines,
-                           std::vector<std::vector<std::size_t>>& seen) {
+/// Calls `visit(file, d, params, live)` for each __global__ declaration of kernel `declared` with
+/// `count` parameters in `text` whose list can be read.
+template <class Visit>
+void visit_kernel_declarations(std::string_view text, std::string_view declared, std::size_t count,
+                               const std::map<std::string, std::string, std::less<>>& defines,
+                               Visit&& visit) {
   if (text.find(declared) == std::string_view::npos) {
     return;  // the common case, without reading the file
   }
@@ -115,17 +117,72 @@ void restrict_declarations(std::string_view text, std::string_view declared, std
     }
     const std::optional<std::vector<std::string>> params =
         kernel ? parameter_texts(text, *file, d, declared, &live) : std::nullopt;
-    if (!params || params->size() != count) {
-      continue;
+    if (params && params->size() == count) {
+      visit(*file, d, *params, live);
     }
-    std::vector<std::size_t> positions;
-    for (std::size_t p = 0; p < params->size(); ++p) {
-      if (restricted((*params)[p])) {
-        positions.push_back(p);
+  }
+}
+
+/// The 1-based line of offset `at` of `text`.
+unsigned line_of(std::string_view text, std::size_t at) {
+  return 1 + static_cast<unsigned>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+/// The text between the parentheses of the first `__launch_bounds__(...)` on a live line before
+/// the name of declaration `d`; empty when there is none, or when they name one of the
+/// declaration's template parameters (a variant's kernel is no template).
+std::string bounds_text(std::string_view text, const FileDeclarations& file, const Declaration& d,
+                        std::string_view declared, const LiveLines& live) {
+  const auto word = [&](std::size_t i) {
+    return i < file.tokens.size() ? file.tokens[i].text(text) : std::string_view{};
+  };
+  std::size_t after_template = d.head;  // the first token past `template <...>`, if any
+  if (word(d.head) == "template" && word(d.head + 1) == "<") {
+    int depth = 0;
+    for (std::size_t i = d.head + 1; i < d.body; ++i) {
+      depth += word(i) == "<" ? 1 : word(i) == ">" ? -1 : word(i) == ">>" ? -2 : 0;
+      if (depth <= 0) {
+        after_template = i + 1;
+        break;
       }
     }
-    seen.push_back(std::move(positions));
   }
+  const auto template_parameter = [&](std::string_view w) {
+    if (w.empty() ||
+        (std::isalpha(static_cast<unsigned char>(w.front())) == 0 && w.front() != '_')) {
+      return false;  // a number or a punctuator
+    }
+    for (std::size_t i = d.head; i < after_template; ++i) {
+      if (word(i) == w) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (std::size_t i = after_template; i + 2 < d.body && word(i) != declared; ++i) {
+    if (word(i) != "__launch_bounds__" || word(i + 1) != "(" ||
+        !live(line_of(text, file.tokens[i].begin))) {
+      continue;
+    }
+    int depth = 0;
+    for (std::size_t j = i + 1; j < d.body; ++j) {
+      depth += word(j) == "(" ? 1 : word(j) == ")" ? -1 : 0;
+      if (depth == 0) {
+        for (std::size_t k = i + 2; k < j; ++k) {
+          if (template_parameter(word(k))) {
+            return {};
+          }
+        }
+        return j == i + 2
+                   ? std::string{}
+                   : std::string(text.substr(file.tokens[i + 2].begin,
+                                             file.tokens[j - 1].end - file.tokens[i + 2].begin));
+      }
+    }
+    return {};
+  }
+  return {};
 }
 
 }  // namespace
@@ -136,7 +193,39 @@ std::vector<std::size_t> restrict_parameters(
   const std::string_view declared = declared_name(name);
   std::vector<std::vector<std::size_t>> seen;
   for (const std::string_view text : texts) {
-    restrict_declarations(text, declared, count, defines, seen);
+    visit_kernel_declarations(text, declared, count, defines,
+                              [&](const FileDeclarations&, const Declaration&,
+                                  const std::vector<std::string>& params, const LiveLines&) {
+                                std::vector<std::size_t> positions;
+                                for (std::size_t p = 0; p < params.size(); ++p) {
+                                  if (restricted(params[p])) {
+                                    positions.push_back(p);
+                                  }
+                                }
+                                seen.push_back(std::move(positions));
+                              });
+  }
+  if (seen.empty() ||
+      std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {
+    return {};
+  }
+  return seen.front();
+}
+
+std::string declared_launch_bounds(std::span<const std::string_view> texts, std::string_view name,
+                                   std::size_t count,
+                                   const std::map<std::string, std::string, std::less<>>& defines) {
+  const std::string_view declared = declared_name(name);
+  std::vector<std::string> seen;
+  for (const std::string_view text : texts) {
+    visit_kernel_declarations(text, declared, count, defines,
+                              [&](const FileDeclarations& file, const Declaration& d,
+                                  const std::vector<std::string>&, const LiveLines& live) {
+                                std::string bounds = bounds_text(text, file, d, declared, live);
+                                if (!bounds.empty()) {
+                                  seen.push_back(std::move(bounds));
+                                }
+                              });
   }
   if (seen.empty() ||
       std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {

@@ -36,4 +36,13 @@ std::vector<std::size_t> restrict_parameters(
     std::span<const std::string_view> texts, std::string_view name, std::size_t count,
     const std::map<std::string, std::string, std::less<>>& defines = {});
 
+/// The arguments of the `__launch_bounds__(...)` that the __global__ declarations of kernel
+/// `name` with `count` parameters in `texts` give it, as spelled ("64, 8"), for a variant's
+/// kernel to keep: its own bounds are gone with its __global__, and without them LULESH's
+/// kinematics variant took 204 registers a thread instead of 128. Empty when none gives bounds,
+/// or when two give different ones. Only the bounds on lines the preprocessor keeps count.
+std::string declared_launch_bounds(
+    std::span<const std::string_view> texts, std::string_view name, std::size_t count,
+    const std::map<std::string, std::string, std::less<>>& defines = {});
+
 }  // namespace kjit::source

@@ -111,6 +111,16 @@ TEST_F(Hiprtc, AVariantWithGeometryAnArrayAndRestrictCompiles) {
   EXPECT_EQ(code.kernels[0].max_threads_per_block, 64U);
 }
 
+TEST_F(Hiprtc, AVariantKeepsTheThreadsOfTheLaunchBoundsItsKernelDeclares) {
+  detail::Specialization spec;
+  spec.constants = {detail::make_constant<float>(2, 2.5f)};
+  const backend::Binary b =
+      compile(test::variant_request("bounded.cu", "scale_bounded", 4, spec, 1024));
+  const CodeObject code = read_code_object(b.bytes, "variant");
+  ASSERT_EQ(code.kernels.size(), 1U);
+  EXPECT_EQ(code.kernels[0].max_threads_per_block, 64U);
+}
+
 /// Real kernel files as their projects build them (tests/corpus): the headers they include from
 /// disk (helper_cuda.h, helper_string.h) lose their host code as on the other backends, and what
 /// device code uses without an include (clock_t, umin, assert) is there.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace kjit::source {
@@ -87,6 +89,53 @@ int main() { wsm<<<1, 1>>>(nullptr, nullptr, 3); }
   const std::string_view other = "__global__ void wsm(float* a, const float* b, int n);\n";
   const std::string_view three[] = {main_text, header, other};
   EXPECT_EQ(restrict_parameters(three, "wsm", 3), Positions{});
+}
+
+/// declared_launch_bounds of one text.
+std::string bounds_in(std::string_view text, std::string_view name, std::size_t count,
+                      const std::map<std::string, std::string, std::less<>>& defines = {}) {
+  const std::string_view texts[] = {text};
+  return declared_launch_bounds(texts, name, count, defines);
+}
+
+TEST(KernelParameters, LaunchBoundsAreReadAsTheLiveBranchSpellsThem) {
+  // LULESH's kinematics kernel: other bounds for single precision, and a comment after them.
+  const char* text = R"(
+#define BLOCK 256
+__global__
+#ifdef DOUBLE_PRECISION
+__launch_bounds__(64,8) // 64-bit
+#else
+__launch_bounds__(64,16) // 32-bit
+#endif
+void kinematics(int n, const double* x) {}
+__global__ void __launch_bounds__( BLOCK , 2 ) after_the_type(int n) {}
+__global__ void none(int n) {}
+template <int Threads, class T>
+__global__ void __launch_bounds__(Threads) templated(T* x) {}
+template <class T>
+__global__ void __launch_bounds__(BLOCK) fixed(T* x) {}
+)";
+  EXPECT_EQ(bounds_in(text, "kinematics", 2, {{"DOUBLE_PRECISION", ""}}), "64,8");
+  EXPECT_EQ(bounds_in(text, "kinematics", 2), "64,16");
+  EXPECT_EQ(bounds_in(text, "kinematics", 3), "");  // another overload
+  EXPECT_EQ(bounds_in(text, "after_the_type", 1), "BLOCK , 2");
+  EXPECT_EQ(bounds_in(text, "none", 1), "");
+  // A variant's kernel is no template: bounds of a template parameter cannot be spelled there.
+  EXPECT_EQ(bounds_in(text, "templated<256, float>", 1), "");
+  EXPECT_EQ(bounds_in(text, "fixed<float>", 1), "BLOCK");
+}
+
+TEST(KernelParameters, DeclarationsThatGiveOtherBoundsGiveNone) {
+  const char* text = R"(
+__global__ void k(float* a);
+__global__ void __launch_bounds__(128) k(float* a) {}
+__global__ void __launch_bounds__(128) j(float* a);
+__global__ void __launch_bounds__(256) j(float* a) {}
+)";
+  // A prototype without bounds agrees with a definition that gives them.
+  EXPECT_EQ(bounds_in(text, "k", 1), "128");
+  EXPECT_EQ(bounds_in(text, "j", 1), "");
 }
 
 }  // namespace

@@ -292,6 +292,22 @@ TEST_F(Nvrtc, AVariantHasLaunchBoundsWhereTheyCapRegisters) {
   }
 }
 
+TEST_F(Nvrtc, AVariantKeepsTheLaunchBoundsItsKernelDeclares) {
+  // Bounds of (64, 8) cap a thread of LULESH's kinematics kernel at 128 registers; its variant
+  // without them took 204, and half the warps. Declared bounds win over a fixed block's.
+  for (const std::optional<Dim3> block : {std::optional<Dim3>{}, std::optional<Dim3>{Dim3{32}}}) {
+    detail::Specialization spec;
+    spec.constants = {detail::make_constant<float>(2, 2.5f)};
+    spec.block = block;
+    const backend::Binary b = compile_with_nvrtc(
+        *api, test::variant_request("bounded.cu", "scale_bounded", 4, spec, 1024), {90, false},
+        "sm_90");
+    const std::string ptx(b.bytes.begin(), b.bytes.end() - 1);
+    EXPECT_NE(ptx.find(".maxntid 64, 1, 1"), std::string::npos) << ptx;
+    EXPECT_NE(ptx.find(".minnctapersm 8"), std::string::npos) << ptx;
+  }
+}
+
 TEST_F(Nvrtc, CompileErrorsAreLocatedInTheUsersFile) {
   backend::CompileRequest r;
   r.program_name = "mine.cu";

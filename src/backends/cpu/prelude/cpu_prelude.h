@@ -53,6 +53,8 @@ typedef __UINT64_TYPE__ uint64_t;
 // the kernel it fixes.
 #define __KJIT_KERNEL __attribute__((annotate("kjit.kernel")))
 #define __KJIT_LAUNCH_BOUNDS(threads)
+// A variant of a kernel that declares its bounds keeps them (enforced at launch as the kernel's).
+#define __KJIT_DECLARED_BOUNDS(...) __KJIT_MAX_THREADS(__VA_ARGS__)
 #define __KJIT_BOUNDS_MATTER(threads) 0
 // Marks that call (its kernel lowering inlines it first: cpu_kernel_lowering.cpp).
 #define __KJIT_INLINE_CALL [[clang::always_inline]]

@@ -25,6 +25,8 @@ typedef unsigned long uintptr_t;
 #define __KJIT_INLINE_CALL
 #define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((launch_bounds(threads)))
+// A variant of a kernel that declares its bounds keeps them as declared.
+#define __KJIT_DECLARED_BOUNDS(...) __attribute__((launch_bounds(__VA_ARGS__)))
 // Whether a variant's bounds of `threads` are worth writing: above 256 they cap the registers a
 // thread may use, so that such blocks can launch; at or below, a thread's 255 registers fit
 // anyway and the bound only changes NVVM's code, measured slower on an H200 (MAT_MAT_SHARED 3%,

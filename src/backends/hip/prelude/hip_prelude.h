@@ -19,6 +19,9 @@
 #define __KJIT_INLINE_CALL
 #define __KJIT_FIXED_BLOCK(x, y, z) (dim3((x), (y), (z)))
 #define __KJIT_LAUNCH_BOUNDS(threads) __attribute__((amdgpu_flat_work_group_size(1, threads)))
+// A variant of a kernel that declares its bounds keeps their threads (their minimum of blocks is
+// left to the compiler).
+#define __KJIT_DECLARED_BOUNDS(threads, ...) __KJIT_LAUNCH_BOUNDS(threads)
 // Always: without them the compiler plans for blocks of 1024 and gives each thread fewer VGPRs.
 #define __KJIT_BOUNDS_MATTER(threads) 1
 
