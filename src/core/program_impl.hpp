@@ -282,10 +282,12 @@ class ProgramImpl : public std::enable_shared_from_this<ProgramImpl> {
 
   /// The annotations of the text annotated_text_ (one text at a time) and of the headers it
   /// includes, the texts of those that hold `__global__` kept for the variants (where a kernel
-  /// they call may be declared); guarded by mutex_.
+  /// they call may be declared), and the program's defines with the macros those headers define
+  /// (for the conditionals around a kernel's declaration); guarded by mutex_.
   std::shared_ptr<const std::string> annotated_text_;
   std::shared_ptr<const source::JitAnnotations> annotations_;
   std::shared_ptr<const std::vector<std::string>> header_texts_;
+  std::shared_ptr<const std::map<std::string, std::string, std::less<>>> header_defines_;
 
   std::unique_ptr<FileWatch> watch_;  // set when the program reloads on changes
   std::mutex reload_mutex_;           // one reload at a time; taken before mutex_

@@ -3,6 +3,7 @@
 // annotated for it (annotate("jit", ...)) get the variant for their arguments' values at launch.
 #include "core/child_compile.hpp"
 #include "core/program_impl.hpp"
+#include "source/conditionals.hpp"
 #include "source/include_scan.hpp"
 #include "support/file_text.hpp"
 #include "support/hash.hpp"
@@ -60,9 +61,17 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
   if (annotated_text_ != source_) {
     // A kernel may be annotated in a header the program includes (upstream's main.cu of wsm5
     // includes kernel.h): each is read too, and kept for the variants.
-    source::JitAnnotations all = source::read_jit_annotations(*source_, options_.defines);
+    // The macros the headers define count as the program's (lulesh.h's DOUBLE_PRECISION picks
+    // lulesh.cu's launch bounds): those of a header included after a kernel count too.
+    std::vector<std::pair<std::string, std::string>> included = included_texts(*source_);
+    auto defines =
+        std::make_shared<std::map<std::string, std::string, std::less<>>>(options_.defines);
+    for (const auto& [file, text] : included) {
+      *defines = source::defines_after(text, *defines);
+    }
+    source::JitAnnotations all = source::read_jit_annotations(*source_, *defines);
     auto headers = std::make_shared<std::vector<std::string>>();
-    for (auto& [file, text] : included_texts(*source_)) {
+    for (auto& [file, text] : included) {
       source::JitAnnotations more = source::read_jit_annotations(text, options_.defines);
       for (source::JitAnnotation& a : more.kernels) {
         a.file = file;
@@ -78,6 +87,7 @@ std::shared_ptr<const source::JitAnnotations> ProgramImpl::annotations() {
     }
     annotations_ = std::make_shared<const source::JitAnnotations>(std::move(all));
     header_texts_ = std::move(headers);
+    header_defines_ = std::move(defines);
     annotated_text_ = source_;
   }
   return annotations_;
@@ -403,16 +413,19 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
                                                         std::optional<std::size_t> max_threads) {
   const std::string kernel = key.describe();
   const std::string spec_key = spec.key();
+  annotations();  // reads the headers the text includes, which the variant's source needs
   std::promise<std::shared_ptr<LoadedBuild>> promise;
   std::shared_future<std::shared_ptr<LoadedBuild>> result;
   std::shared_ptr<const std::string> source;
   std::shared_ptr<const std::vector<std::string>> headers;
+  std::shared_ptr<const std::map<std::string, std::string, std::less<>>> defines;
   bool compile = false;
   {
     const std::lock_guard lock(mutex_);
     source = source_;
     if (annotated_text_ == source_) {
       headers = header_texts_;  // read with the annotations, for this text
+      defines = header_defines_;
     }
     std::list<Variant>& table = variants_[&device][kernel];
     const auto it = std::find_if(table.begin(), table.end(),
@@ -442,7 +455,7 @@ std::shared_ptr<LoadedBuild> ProgramImpl::variant_build(const KernelKey& key,
         *source, key.name, backend::kernel_address(key.name, key.signature), count, spec,
         max_threads,
         headers ? std::span<const std::string>(*headers) : std::span<const std::string>(),
-        options_.defines);
+        defines ? *defines : options_.defines);
     std::shared_ptr<LoadedBuild> build =
         compile_and_load({KernelKey{std::string(kVariantKernel), std::nullopt}}, device, text,
                          fmt::format("{} with {}", kernel, spec.describe()));

@@ -157,10 +157,11 @@ bool apply_directive(std::string_view keyword, std::string_view rest, bool was_l
 
 }  // namespace
 
-LiveLines live_lines(std::string_view text,
-                     const std::map<std::string, std::string, std::less<>>& defines) {
+namespace {
+
+/// live_lines, leaving the text's own macros in `macros`.
+LiveLines read_lines(std::string_view text, Macros& macros) {
   LiveLines out;
-  Macros macros{defines, {}};
   std::vector<Open> open;
   unsigned number = 1;  // of the logical line's first line
   std::string line;
@@ -180,6 +181,29 @@ LiveLines live_lines(std::string_view text,
     out.live.insert(out.live.end(), lines, live);
     number += lines;
     at = next;
+  }
+  return out;
+}
+
+}  // namespace
+
+LiveLines live_lines(std::string_view text,
+                     const std::map<std::string, std::string, std::less<>>& defines) {
+  Macros macros{defines, {}};
+  return read_lines(text, macros);
+}
+
+std::map<std::string, std::string, std::less<>> defines_after(
+    std::string_view text, const std::map<std::string, std::string, std::less<>>& defines) {
+  Macros macros{defines, {}};
+  read_lines(text, macros);
+  std::map<std::string, std::string, std::less<>> out = defines;
+  for (auto& [name, value] : macros.file) {
+    if (value) {
+      out[name] = value->empty() ? std::string("1") : *value;
+    } else {
+      out.erase(name);
+    }
   }
   return out;
 }

@@ -28,4 +28,10 @@ struct LiveLines {
 LiveLines live_lines(std::string_view text,
                      const std::map<std::string, std::string, std::less<>>& defines);
 
+/// The macros defined after `text`: the program's `defines` and what the text #defines and
+/// #undefs on the lines it keeps. For the headers a file includes, whose macros its conditions
+/// test (LULESH's lulesh.h defines DOUBLE_PRECISION, which picks its kernels' launch bounds).
+std::map<std::string, std::string, std::less<>> defines_after(
+    std::string_view text, const std::map<std::string, std::string, std::less<>>& defines);
+
 }  // namespace kjit::source

@@ -276,6 +276,38 @@ TEST_F(Specialize, AVariantKeepsTheKernelsOwnLaunchBounds) {
   EXPECT_EQ(got[0] + got[1] + got[2] + got[3], 1000);
 }
 
+TEST_F(Specialize, AVariantKeepsTheBoundsItsKernelDeclaresInTheBranchAHeaderPicks) {
+  // As LULESH's kernels: their bounds depend on DOUBLE_PRECISION, which lulesh.h defines.
+  CompileOptions options;
+  options.headers["config.h"] = "#pragma once\n#define WIDE_BLOCKS\n";
+  const Program p = Program::from_source("bounds.cu", R"(
+#include "config.h"
+__global__ void
+#ifdef WIDE_BLOCKS
+__launch_bounds__(128)
+#else
+__launch_bounds__(64)
+#endif
+fill(int n, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = n - i;
+  }
+}
+)",
+                                         std::move(options));
+  const auto plain = p.kernel<int, int*>("fill", device);
+  const auto fixed = plain.specialize<0>(300);
+  auto out = poisoned<int>(300);
+  fixed.launch(LaunchConfig{.grid = {3}, .block = {128}}, out);
+  const std::vector<int> got = out.download();
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(got[i], 300 - i) << "element " << i;
+  }
+  EXPECT_TRUE(contains(launch_error_of([&] { fixed.launch({.grid = {2}, .block = {192}}, out); }),
+                       "blocks of 192 threads exceed the 128 this kernel was compiled for"));
+}
+
 TEST_F(Specialize, AFixedParameterStaysAssignable) {
   const Program p = Program::from_source("assigns.cu", R"(
 __global__ void bump(int n, int* out) {

@@ -107,5 +107,22 @@ TEST(Conditionals, AnAnnotationBehindAnIfdefCountsOnlyWhenItsMacroIsDefined) {
                   .problems.empty());
 }
 
+TEST(Conditionals, AHeadersMacrosAreThoseLeftAtItsEnd) {
+  const std::string header =
+      "#ifndef CONFIG_H\n#define CONFIG_H\n#define DOUBLE_PRECISION\n#define WIDTH 64\n"
+      "#undef OLD\n#ifdef SINGLE\n#define NARROW 1\n#endif\n#endif\n";
+  const auto after = defines_after(header, {{"OLD", ""}, {"KEPT", "3"}});
+  EXPECT_EQ(after.count("OLD"), 0U);
+  EXPECT_EQ(after.at("KEPT"), "3");
+  EXPECT_EQ(after.at("WIDTH"), "64");
+  EXPECT_EQ(after.at("DOUBLE_PRECISION"), "1");
+  EXPECT_EQ(after.count("NARROW"), 0U);  // on a line the preprocessor drops
+  EXPECT_EQ(defines_after(header, {{"SINGLE", ""}}).at("NARROW"), "1");
+  // The file that includes it then takes its branches.
+  const LiveLines live = live_lines("#ifdef DOUBLE_PRECISION\na\n#else\nb\n#endif\n", after);
+  EXPECT_TRUE(live(2));
+  EXPECT_FALSE(live(4));
+}
+
 }  // namespace
 }  // namespace kjit::source
