@@ -67,12 +67,11 @@ class JitBackground : public DeviceTest {
     return Program::from_file(test_kernel_path("jit_annotated.cu"), std::move(options));
   }
 
-  /// Runs `launches` launches of `annotated` and of `plain` on copies of the same random
-  /// accumulators, cycling through `values`; checks that every launch counted and that both give
-  /// the same bits.
-  void expect_same_sequence(const Step& annotated, const Step& plain, int launches,
+  /// Runs `launches` launches of `annotated` and of `plain` over `n` elements on copies of the
+  /// same random accumulators, cycling through `values`; checks that every launch counted and
+  /// that both give the same bits.
+  void expect_same_sequence(const Step& annotated, const Step& plain, int launches, int n,
                             const std::vector<std::pair<float, int>>& values) {
-    const int n = 300 + static_cast<int>(rng() % 300);
     const std::vector<float> start = random_vector<float>(std::size_t(n), -1.0f, 1.0f);
     auto a = device.upload(start);
     auto p = device.upload(start);
@@ -135,9 +134,14 @@ TEST_F(JitBackground, LaunchesAcrossTheSwitchLoseNothingAndChangeNoBit) {
   const Step plain = p.kernel<float*, unsigned long long*, float, int, int>("step_plain", device);
   const std::vector<std::pair<float, int>> values = {
       {0.5f, 3 + static_cast<int>(rng() % 5)}, {0.75f, 2}, {-0.25f, 9}};
-  expect_same_sequence(annotated, plain, 300, values);
+  // One n for both sequences: the launch's grid is part of a variant's key, and another grid
+  // would compile other variants, left compiling at exit.
+  const int n = 300 + static_cast<int>(rng() % 300);
+  expect_same_sequence(annotated, plain, 300, n, values);
   annotated.wait_for_variants();
-  expect_same_sequence(annotated, plain, 30, values);  // the variants only, now
+  const std::uint64_t before = builds();
+  expect_same_sequence(annotated, plain, 30, n, values);  // the variants only, now
+  EXPECT_EQ(builds(), before) << "the second sequence compiled variants of its own";
 }
 
 TEST_F(JitBackground, LaunchesFromSeveralThreadsLoseNothing) {
