@@ -2,6 +2,7 @@
 
 #include <kjit/error.hpp>
 
+#include <llvm/ADT/Statistic.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/IR/DiagnosticHandler.h>
@@ -132,6 +133,10 @@ ContextErrors::~ContextErrors() {
 void initialize_targets() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // LLVM makes the lock and the list its statistics register with on first use, from whichever
+    // thread gets there first, through atomics in libLLVM that ThreadSanitizer does not see: two
+    // compiling threads reported a race there. Made here, once, they are made before any compile.
+    (void)llvm::GetStatistics();
     llvm::install_fatal_error_handler(on_fatal_error);
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();

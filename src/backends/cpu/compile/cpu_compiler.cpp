@@ -211,6 +211,7 @@ backend::TargetIdentity CpuCompiler::identity() {
 }
 
 backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
+  llvm_setup::initialize_targets();  // before the frontend's first statistic
   const HostTarget& target = host_target();
   const bool split = split_barriers();
   backend::Binary binary;
