@@ -182,15 +182,12 @@ namespace {
 
 /// The variant kernel's parameters (those `spec` does not fix) and its call's arguments, in
 /// `params` and `args`; returns the text they need before the kernel. A function's type forgets
-/// its parameters' __restrict__: the variant's kernel spells it again where the kernel's
-/// declaration does (kernel_parameters.hpp), on pointers only.
-std::string variant_parameters(std::span<const std::string_view> texts,
-                               const std::map<std::string, std::string, std::less<>>& defines,
-                               std::string_view call, std::size_t count, const Specialization& spec,
-                               std::vector<std::string>& params, std::vector<std::string>& args) {
+/// its parameters' __restrict__: the variant's kernel spells it again at the positions
+/// `restricted` that the kernel's declaration gives (kernel_parameters.hpp), on pointers only.
+std::string variant_parameters(std::span<const std::size_t> restricted, std::size_t count,
+                               const Specialization& spec, std::vector<std::string>& params,
+                               std::vector<std::string>& args) {
   std::string text;
-  const std::vector<std::size_t> restricted =
-      source::restrict_parameters(texts, call, count, defines);
   if (!restricted.empty()) {
     text =
         "template <class T> struct __kjit_restrict { typedef T type; };\n"
@@ -262,16 +259,18 @@ std::string variant_source(std::string_view source, std::string_view call, std::
   }
   std::vector<std::string_view> texts{source};
   texts.insert(texts.end(), headers.begin(), headers.end());
+  const source::KernelDeclaration declared =
+      source::read_kernel_declaration(texts, call, count, defines);
   std::vector<std::string> params;
   std::vector<std::string> args;
-  text += variant_parameters(texts, defines, call, count, spec, params, args);
+  text += variant_parameters(declared.restricted, count, spec, params, args);
   // The kernel's own bounds when it declares them (with their minimum of blocks, which sets how
   // many registers a thread may have); else each backend's prelude says whether bounds of so many
   // threads are worth writing.
-  const std::string declared = source::declared_launch_bounds(texts, call, count, defines);
   const std::optional<std::size_t> threads = spec.block ? spec.block->volume() : max_threads;
-  if (!declared.empty()) {
-    text += fmt::format("#define __KJIT_VARIANT_BOUNDS __KJIT_DECLARED_BOUNDS({})\n", declared);
+  if (!declared.launch_bounds.empty()) {
+    text += fmt::format("#define __KJIT_VARIANT_BOUNDS __KJIT_DECLARED_BOUNDS({})\n",
+                        declared.launch_bounds);
   } else if (threads) {
     text += fmt::format(
         "#if __KJIT_BOUNDS_MATTER({0})\n#define __KJIT_VARIANT_BOUNDS __KJIT_LAUNCH_BOUNDS({0})\n"

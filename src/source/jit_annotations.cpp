@@ -84,7 +84,7 @@ class AnnotationReader {
   /// Sets `a`'s line and column to token `i`'s.
   void place(JitAnnotation& a, std::size_t i) const {
     const std::string_view before = text_.substr(0, token(i).begin);
-    a.line = 1 + static_cast<unsigned>(std::count(before.begin(), before.end(), '\n'));
+    a.line = line_at(text_, token(i).begin);
     const std::size_t start = before.rfind('\n');
     a.column =
         static_cast<unsigned>(before.size() - (start == std::string_view::npos ? 0 : start + 1)) +

@@ -4,7 +4,6 @@
 #include "source/source_tokens.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace kjit::source {
 
@@ -123,12 +122,6 @@ void visit_kernel_declarations(std::string_view text, std::string_view declared,
   }
 }
 
-/// The 1-based line of offset `at` of `text`.
-unsigned line_of(std::string_view text, std::size_t at) {
-  return 1 + static_cast<unsigned>(
-                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-}
-
 /// The text between the parentheses of the first `__launch_bounds__(...)` on a live line before
 /// the name of declaration `d`; empty when there is none, or when they name one of the
 /// declaration's template parameters (a variant's kernel is no template).
@@ -148,13 +141,12 @@ std::string bounds_text(std::string_view text, const FileDeclarations& file, con
       }
     }
   }
-  const auto template_parameter = [&](std::string_view w) {
-    if (w.empty() ||
-        (std::isalpha(static_cast<unsigned char>(w.front())) == 0 && w.front() != '_')) {
-      return false;  // a number or a punctuator
+  const auto template_parameter = [&](std::size_t k) {
+    if (file.tokens[k].kind != SourceToken::Kind::identifier) {
+      return false;
     }
     for (std::size_t i = d.head; i < after_template; ++i) {
-      if (word(i) == w) {
+      if (word(i) == word(k)) {
         return true;
       }
     }
@@ -162,7 +154,7 @@ std::string bounds_text(std::string_view text, const FileDeclarations& file, con
   };
   for (std::size_t i = after_template; i + 2 < d.body && word(i) != declared; ++i) {
     if (word(i) != "__launch_bounds__" || word(i + 1) != "(" ||
-        !live(line_of(text, file.tokens[i].begin))) {
+        !live(line_at(text, file.tokens[i].begin))) {
       continue;
     }
     int depth = 0;
@@ -170,7 +162,7 @@ std::string bounds_text(std::string_view text, const FileDeclarations& file, con
       depth += word(j) == "(" ? 1 : word(j) == ")" ? -1 : 0;
       if (depth == 0) {
         for (std::size_t k = i + 2; k < j; ++k) {
-          if (template_parameter(word(k))) {
+          if (template_parameter(k)) {
             return {};
           }
         }
@@ -187,51 +179,46 @@ std::string bounds_text(std::string_view text, const FileDeclarations& file, con
 
 }  // namespace
 
-std::vector<std::size_t> restrict_parameters(
+namespace {
+
+/// What every declaration gave, or nothing when they disagree (or none gave anything).
+template <class T>
+T agreed(const std::vector<T>& seen) {
+  if (seen.empty() ||
+      std::any_of(seen.begin(), seen.end(), [&](const T& s) { return s != seen.front(); })) {
+    return {};
+  }
+  return seen.front();
+}
+
+}  // namespace
+
+KernelDeclaration read_kernel_declaration(
     std::span<const std::string_view> texts, std::string_view name, std::size_t count,
     const std::map<std::string, std::string, std::less<>>& defines) {
   const std::string_view declared = declared_name(name);
-  std::vector<std::vector<std::size_t>> seen;
+  std::vector<std::vector<std::size_t>> restricted_seen;
+  std::vector<std::string> bounds_seen;
   for (const std::string_view text : texts) {
     visit_kernel_declarations(text, declared, count, defines,
-                              [&](const FileDeclarations&, const Declaration&,
-                                  const std::vector<std::string>& params, const LiveLines&) {
+                              [&](const FileDeclarations& file, const Declaration& d,
+                                  const std::vector<std::string>& params, const LiveLines& live) {
                                 std::vector<std::size_t> positions;
                                 for (std::size_t p = 0; p < params.size(); ++p) {
                                   if (restricted(params[p])) {
                                     positions.push_back(p);
                                   }
                                 }
-                                seen.push_back(std::move(positions));
-                              });
-  }
-  if (seen.empty() ||
-      std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {
-    return {};
-  }
-  return seen.front();
-}
-
-std::string declared_launch_bounds(std::span<const std::string_view> texts, std::string_view name,
-                                   std::size_t count,
-                                   const std::map<std::string, std::string, std::less<>>& defines) {
-  const std::string_view declared = declared_name(name);
-  std::vector<std::string> seen;
-  for (const std::string_view text : texts) {
-    visit_kernel_declarations(text, declared, count, defines,
-                              [&](const FileDeclarations& file, const Declaration& d,
-                                  const std::vector<std::string>&, const LiveLines& live) {
+                                restricted_seen.push_back(std::move(positions));
+                                // A prototype without bounds does not disagree with a definition
+                                // that gives them.
                                 std::string bounds = bounds_text(text, file, d, declared, live);
                                 if (!bounds.empty()) {
-                                  seen.push_back(std::move(bounds));
+                                  bounds_seen.push_back(std::move(bounds));
                                 }
                               });
   }
-  if (seen.empty() ||
-      std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s != seen.front(); })) {
-    return {};
-  }
-  return seen.front();
+  return {agreed(restricted_seen), agreed(bounds_seen)};
 }
 
 }  // namespace kjit::source

@@ -2,6 +2,7 @@
 
 #include "source/logical_lines.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -192,6 +193,11 @@ class Lexer {
 
 std::optional<std::vector<SourceToken>> tokenize(std::string_view source) {
   return Lexer(source).run();
+}
+
+unsigned line_at(std::string_view source, std::size_t offset) {
+  const std::string_view before = source.substr(0, offset);
+  return 1 + static_cast<unsigned>(std::count(before.begin(), before.end(), '\n'));
 }
 
 }  // namespace kjit::source

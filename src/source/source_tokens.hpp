@@ -26,4 +26,7 @@ struct SourceToken {
 /// literal).
 std::optional<std::vector<SourceToken>> tokenize(std::string_view source);
 
+/// The 1-based line of byte `offset` of `source`.
+unsigned line_at(std::string_view source, std::size_t offset);
+
 }  // namespace kjit::source

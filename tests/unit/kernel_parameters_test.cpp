@@ -1,6 +1,6 @@
-// The parameters a kernel's declaration spells __restrict__ (source/kernel_parameters.hpp), which
-// a specialised variant spells again: only where every declaration of the kernel with that many
-// parameters agrees.
+// The parameters a kernel's declaration spells __restrict__ and the launch bounds it gives
+// (source/kernel_parameters.hpp), which a specialised variant spells again: only where every
+// declaration of the kernel with that many parameters agrees.
 #include "source/kernel_parameters.hpp"
 
 #include <gtest/gtest.h>
@@ -14,10 +14,10 @@ namespace {
 
 using Positions = std::vector<std::size_t>;
 
-/// restrict_parameters of one text.
+/// The restricted positions read_kernel_declaration finds in one text.
 Positions restricted_in(std::string_view text, std::string_view name, std::size_t count) {
   const std::string_view texts[] = {text};
-  return restrict_parameters(texts, name, count);
+  return read_kernel_declaration(texts, name, count).restricted;
 }
 
 TEST(KernelParameters, RestrictedParametersAreReadFromTheKernelsDeclaration) {
@@ -50,7 +50,7 @@ __global__ void same(float* __restrict__ a);
 __global__ void same(float* __restrict__ a) {}
 )";
   const std::string_view texts[] = {text};
-  EXPECT_EQ(restrict_parameters(texts, "k", 2, {{"OTHER", ""}}), Positions{});
+  EXPECT_EQ(read_kernel_declaration(texts, "k", 2, {{"OTHER", ""}}).restricted, Positions{});
   // Without OTHER, the preprocessor leaves one declaration.
   EXPECT_EQ(restricted_in(text, "k", 2), (Positions{0}));
   EXPECT_EQ(restricted_in(text, "same", 1), (Positions{0}));
@@ -69,7 +69,8 @@ __global__ void force(const double* __restrict__ x, double h,
     int n) {}
 )";
   const std::string_view texts[] = {text};
-  EXPECT_EQ(restrict_parameters(texts, "force", 4, {{"DOUBLE_PRECISION", ""}}), (Positions{0, 2}));
+  EXPECT_EQ(read_kernel_declaration(texts, "force", 4, {{"DOUBLE_PRECISION", ""}}).restricted,
+            (Positions{0, 2}));
   EXPECT_EQ(restricted_in(text, "force", 5), (Positions{0}));
   EXPECT_EQ(restricted_in(text, "force", 6), Positions{});
 }
@@ -84,18 +85,18 @@ int main() { wsm<<<1, 1>>>(nullptr, nullptr, 3); }
       "__global__ void wsm(float* __restrict__ a, const float* "
       "__restrict__ b, int n) {}\n";
   const std::string_view both[] = {main_text, header};
-  EXPECT_EQ(restrict_parameters(both, "wsm", 3), (Positions{0, 1}));
+  EXPECT_EQ(read_kernel_declaration(both, "wsm", 3).restricted, (Positions{0, 1}));
   // Declared again without the promise elsewhere: the declarations disagree.
   const std::string_view other = "__global__ void wsm(float* a, const float* b, int n);\n";
   const std::string_view three[] = {main_text, header, other};
-  EXPECT_EQ(restrict_parameters(three, "wsm", 3), Positions{});
+  EXPECT_EQ(read_kernel_declaration(three, "wsm", 3).restricted, Positions{});
 }
 
-/// declared_launch_bounds of one text.
+/// The launch bounds read_kernel_declaration finds in one text.
 std::string bounds_in(std::string_view text, std::string_view name, std::size_t count,
                       const std::map<std::string, std::string, std::less<>>& defines = {}) {
   const std::string_view texts[] = {text};
-  return declared_launch_bounds(texts, name, count, defines);
+  return read_kernel_declaration(texts, name, count, defines).launch_bounds;
 }
 
 TEST(KernelParameters, LaunchBoundsAreReadAsTheLiveBranchSpellsThem) {
