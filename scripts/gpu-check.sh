@@ -3,7 +3,8 @@
 # runs the CUDA and core test suites, then, when asked, the benchmark suite (--bench: the CUDA, cache,
 # CuPy and time-to-first-launch rows), only the time-to-first-launch runs (--first-launch) or the
 # whole programs of Proteus's benchmark set (--programs, scripts/real-programs.sh), and
-# leaves logs and the rewritten docs/benchmarks.md in $OUT (or build-gpu/out).
+# leaves logs and the rewritten docs/benchmarks.md in $OUT (or build-gpu/out). Arguments after
+# --programs go to real-programs.sh (e.g. --only lulesh --reps 3).
 # One call does it all, to spend little device time.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +24,7 @@ if [ ! -d /usr/include/CLI ] && [ ! -d "$root/.carry-deps/include/CLI" ]; then
   examples=OFF  # the examples need CLI11 (the demo libpng too; CMake leaves it out without)
 fi
 mode="${1:-}"
+shift || true
 benchmarks=OFF
 if [ "$mode" = "--bench" ] || [ "$mode" = "--first-launch" ] || [ "$mode" = "--programs" ]; then
   benchmarks=ON
@@ -59,7 +61,7 @@ if [ "$mode" = "--first-launch" ]; then  # --bench runs it within benchmarks.sh
     status=1
 fi
 if [ "$mode" = "--programs" ]; then
-  bash "$root/scripts/real-programs.sh" --build "$build" --out "$out" --reps 5 || status=1
+  bash "$root/scripts/real-programs.sh" --build "$build" --out "$out" --reps 5 "$@" || status=1
 fi
 cp "$root/docs/benchmarks.md" "$out/benchmarks.md"
 exit $status
