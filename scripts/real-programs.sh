@@ -7,7 +7,7 @@
 # loops on every core, outputs checked against it. Writes the medians to <out>/programs.md and
 # every run to <out>/programs-runs.csv.
 #   scripts/real-programs.sh --build DIR [--device cuda|cpu] [--out DIR] [--reps N] [--arch 90]
-#                            [--only PROGRAM]
+#                            [--only PROGRAM[,PROGRAM...]]
 # DIR is a build with KJIT_BUILD_BENCHMARKS=ON and the backend asked for (scripts/gpu-check.sh
 # makes one for CUDA); on CUDA nvcc must be on PATH or in /usr/local/cuda/bin.
 set -euo pipefail
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --device) device="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     *) echo "usage: scripts/real-programs.sh --build DIR [--device cuda|cpu] [--out DIR]" \
-         "[--reps N] [--arch 90] [--only PROGRAM]" >&2
+         "[--reps N] [--arch 90] [--only PROGRAM[,PROGRAM...]]" >&2
        exit 2 ;;
   esac
 done
@@ -118,13 +118,17 @@ PY
 }
 
 # One repetition's kjit rows of a program on the GPU: plain and specialised (--specialise), each
-# with an empty kernel cache (cold), then with the one that run left (warm).
+# with an empty kernel cache (cold), then with the one that run left (warm). With
+# kjit_waiting_rows=yes (set by a bench.sh before the call), also specialised with its launches
+# waiting for their variants (--wait-for-variant) instead of running the kernel itself meanwhile.
 record_kjit_rows() {  # program rep kjit-binary args...
-  local program="$1" rep="$2" kjit="$3" mode cache
+  local program="$1" rep="$2" kjit="$3" mode cache modes=(plain specialised)
   shift 3
-  for mode in plain specialised; do
+  [ "${kjit_waiting_rows:-}" = yes ] && modes+=(specialised-waiting)
+  for mode in "${modes[@]}"; do
     local flag=()
     [ "$mode" = specialised ] && flag=(--specialise)
+    [ "$mode" = specialised-waiting ] && flag=(--specialise --wait-for-variant)
     cache="$work/cache-$program-$rep-$mode"
     record "$program" "kjit-$mode" cold "$rep" \
       "$(KJIT_CACHE_DIR="$cache" wall_ms "$kjit" "$@" "${flag[@]}")"
@@ -165,7 +169,8 @@ record_cpu_rows() {  # program openmp-binary kjit-binary args...
 # Each program's bench.sh: baselines built, outputs checked, runs timed, with the functions above
 # and $device.
 for bench in "$programs"/*/bench.sh; do
-  [ -z "$only" ] || [ "$(basename "$(dirname "$bench")")" = "$only" ] || continue
+  [ -z "$only" ] || [[ ",$only," == *",$(basename "$(dirname "$bench")"),"* ]] || continue
+  kjit_waiting_rows=no
   # shellcheck source=/dev/null
   source "$bench" || { echo "real-programs: $bench failed" >&2; status=1; }
 done

@@ -1,8 +1,9 @@
 // adam (HeCBench, as Proteus benchmarks it) on kjit: the host code of upstream/main.cu written on
 // kjit's API, the kernel file loaded as shipped. Same inputs, same launches, same report line;
 // --specialise defines ENABLE_JIT, which turns on the kernel's Proteus annotation: kjit then
-// runs the variant for the annotated arguments' values; --out writes p, m and v for comparison with
-// the nvcc build's.
+// runs the variant for the annotated arguments' values (the kernel itself while the variant
+// compiles; with --wait-for-variant, launches wait for it); --out writes p, m and v for comparison
+// with the nvcc build's.
 #include <kjit/kjit.hpp>
 
 #include <algorithm>
@@ -21,7 +22,7 @@ namespace {
 int usage(const char* self) {
   std::fprintf(stderr,
                "usage: %s <vector size> <number of time steps> <repeat> [--specialise] "
-               "[--out FILE]\n",
+               "[--wait-for-variant] [--out FILE]\n",
                self);
   return 2;
 }
@@ -50,10 +51,13 @@ int main(int argc, char* argv[]) {
   const int time_step = std::atoi(argv[2]);
   const int repeat = std::atoi(argv[3]);
   bool specialise = false;
+  bool wait_for_variant = false;
   std::string out;
   for (int i = 4; i < argc; ++i) {
     if (std::strcmp(argv[i], "--specialise") == 0) {
       specialise = true;
+    } else if (std::strcmp(argv[i], "--wait-for-variant") == 0) {
+      wait_for_variant = true;
     } else if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
     } else {
@@ -72,6 +76,7 @@ int main(int argc, char* argv[]) {
       // The kernel's annotate("jit", 5, 6, 7, 8, 9, 10, 11, 13), which upstream puts behind
       // ENABLE_JIT: each launch runs the variant for those arguments' values.
       options.defines["ENABLE_JIT"] = "";
+      options.launch_waits_for_variants = wait_for_variant;
     }
     const kjit::Program program = kjit::Program::from_file(KJIT_ADAM_KERNEL_FILE, options);
     auto adam = program.kernel<float*, float*, float*, const float*, float, float, float, float,

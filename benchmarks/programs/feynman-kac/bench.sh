@@ -1,18 +1,45 @@
 # feynman-kac for scripts/real-programs.sh (sourced there): the nvcc build of upstream/main.cu as
 # shipped, kjit_feynman-kac plain and with the kernel's annotation on (--specialise), and Proteus's
-# Jitify version (upstream-jitify/) on third_party/jitify/jitify.hpp.
+# Jitify version (upstream-jitify/) on third_party/jitify/jitify.hpp; on the CPU, the shipped kernel
+# under OpenMP (openmp_feynman-kac.cpp) and kjit_feynman-kac plain and specialised.
 # Upstream's Makefile builds with -O3 and no fast math. Its "default" input is 1 iteration, so
 # the kernel figure of the kjit rows is the first launch, compile included; the nvcc program
 # reports its kernel time in seconds, in a line the table does not read.
-if [ "${device:-}" = cpu ]; then  # no CPU baseline yet (HeCBench's feynman-kac-omp)
-  echo "feynman-kac: not run on the CPU (no OpenMP baseline yet)"
+kjit_fk="$build/benchmarks/programs/kjit_program_feynman-kac"
+
+# On the CPU: the shipped kernel under OpenMP's parallel for (openmp_feynman-kac.cpp) on every
+# core, first on one thread to show that it scales; a grid of 32 points in y (upstream: 128) and
+# 200 paths a point (upstream: 1000), one launch as upstream's default input.
+if [ "${device:-}" = cpu ]; then
+  fk_cpu_args=(1 --nj 32 --paths 200)
+  g++ -O3 -march=native -fopenmp -std=c++20 -o "$work/fk-openmp" \
+    "$programs/feynman-kac/openmp_feynman-kac.cpp"
+  "$work/fk-openmp" "${fk_cpu_args[@]}" --out "$work/fk-openmp.bin" > "$work/fk-openmp.txt"
+  one="$(OMP_NUM_THREADS=1 wall_ms "$work/fk-openmp" "${fk_cpu_args[@]}")"
+  all="$(wall_ms "$work/fk-openmp" "${fk_cpu_args[@]}")"
+  echo "feynman-kac: OpenMP on 1 thread ${one} ms, on" \
+    "$(sed -n 's/^OpenMP threads //p' "$work/fk-openmp.txt") threads ${all} ms"
+  # n_inside equal, err (a sum of atomics in no set order) within 1e-12: kjit's --expect.
+  for mode in plain specialised; do
+    flag=()
+    [ "$mode" = specialised ] && flag=(--specialise --wait-for-variant)
+    if KJIT_CACHE_DIR="$work/check-cache" "$kjit_fk" "${fk_cpu_args[@]}" "${flag[@]}" \
+        --expect "$work/fk-openmp.bin" > "$work/fk-$mode.txt" 2>&1 &&
+        grep -q '^PASS$' "$work/fk-$mode.txt"; then
+      echo "feynman-kac: kjit $mode's output (n_inside, err) equals OpenMP's (err to 1e-12)"
+    else
+      tail -n 4 "$work/fk-$mode.txt" >&2
+      echo "feynman-kac: kjit $mode's output DIFFERS from OpenMP's" >&2
+      status=1
+    fi
+  done
+  record_cpu_rows feynman-kac "$work/fk-openmp" "$kjit_fk" "${fk_cpu_args[@]}"
   return 0
 fi
 fk_args=(1)  # upstream experiments.json's "default" input: iterations (nj 128, 1000 paths)
 nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$work/fk-aot" "$programs/feynman-kac/upstream/main.cu"
 nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$work/fk-nvcc-out" \
   "$programs/feynman-kac/nvcc_feynman-kac.cu"
-kjit_fk="$build/benchmarks/programs/kjit_program_feynman-kac"
 "$work/fk-nvcc-out" "${fk_args[@]}" "$work/fk-nvcc.bin" > "$work/fk-nvcc.txt"
 
 # Jitify. upstream-jitify/main.cu includes "../../external/jitify/jitify.hpp" (Proteus's layout),
@@ -70,7 +97,7 @@ fi
 # 1e-12 of the nvcc build's, relatively.
 for mode in plain specialised; do
   flag=()
-  [ "$mode" = specialised ] && flag=(--specialise)
+  [ "$mode" = specialised ] && flag=(--specialise --wait-for-variant)
   if KJIT_CACHE_DIR="$work/check-cache" "$kjit_fk" "${fk_args[@]}" "${flag[@]}" \
       --expect "$work/fk-nvcc.bin" > "$work/fk-$mode.txt" 2>&1; then
     echo "feynman-kac: kjit $mode's output (n_inside, err) equals the nvcc build's (err to 1e-12)"
@@ -80,6 +107,9 @@ for mode in plain specialised; do
     status=1
   fi
 done
+# Also specialised with launches waiting for the variant: with a cold cache the default runs
+# the kernel itself in every launch that comes before the variant's compile ends.
+kjit_waiting_rows=yes
 for rep in $(seq 1 "$reps"); do
   record feynman-kac nvcc-aot - "$rep" "$(wall_ms "$work/fk-aot" "${fk_args[@]}")"
   if [ -n "$fk_jitify" ]; then

@@ -6,7 +6,7 @@
 foreach(mode plain specialised)
   set(flag)
   if(mode STREQUAL "specialised")
-    set(flag --specialise)
+    set(flag --specialise --wait-for-variant)
   endif()
   execute_process(COMMAND ${PROGRAM} 2 --nj 16 --paths 100 ${flag} --expect ${EXPECTED}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

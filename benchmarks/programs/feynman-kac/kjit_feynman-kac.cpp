@@ -1,7 +1,8 @@
 // feynman-kac (HeCBench, as Proteus benchmarks it) on kjit: the host code of upstream/main.cu
 // written on kjit's API, the kernel files loaded as shipped. Same inputs, same launches, same
 // report lines; --specialise defines ENABLE_JIT, which turns on the kernel's Proteus annotation
-// (a, b, h and rth): kjit then runs the variant for those arguments' values. --out writes the
+// (a, b, h and rth): kjit then runs the variant for those arguments' values, the kernel itself
+// while it compiles; with --wait-for-variant the launch waits for it. --out writes the
 // last launch's n_inside (int32) and err (the sum of squared errors, a double) for comparison with
 // the nvcc build's. --nj and --paths shrink the problem (upstream's are 128 and 1000, fixed in its
 // main) so that the CPU backend runs it in seconds. --expect FILE compares the outputs with those
@@ -26,7 +27,7 @@ namespace {
 
 int usage(const char* self) {
   std::fprintf(stderr,
-               "usage: %s <iterations> [--specialise] [--out FILE] [--expect FILE] [--nj N (128)] "
+               "usage: %s <iterations> [--specialise] [--wait-for-variant] [--out FILE] [--expect FILE] [--nj N (128)] "
                "[--paths N (1000)]\n",
                self);
   return 2;
@@ -57,6 +58,7 @@ int main(int argc, char* argv[]) {
   }
   const int repeat = std::atoi(argv[1]);
   bool specialise = false;
+  bool wait_for_variant = false;
   std::string out;
   std::string expect;
   int nj = 128;
@@ -64,6 +66,8 @@ int main(int argc, char* argv[]) {
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--specialise") == 0) {
       specialise = true;
+    } else if (std::strcmp(argv[i], "--wait-for-variant") == 0) {
+      wait_for_variant = true;
     } else if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
     } else if (std::strcmp(argv[i], "--expect") == 0 && i + 1 < argc) {
@@ -123,6 +127,7 @@ int main(int argc, char* argv[]) {
       // The kernel's annotate("jit", 5, 6, 7, 8), which upstream puts behind ENABLE_JIT: each
       // launch runs the variant for the values of a, b, h and rth.
       options.defines["ENABLE_JIT"] = "";
+      options.launch_waits_for_variants = wait_for_variant;
     }
     // upstream/main.cu includes util.h, then kernel.h (its own code is host code). kjit reads
     // annotations in a program's own text, not in the headers it includes: so the program here

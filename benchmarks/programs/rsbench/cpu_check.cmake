@@ -8,7 +8,7 @@
 foreach(mode plain specialised)
   set(flag)
   if(mode STREQUAL "specialised")
-    set(flag --specialise)
+    set(flag --specialise --wait-for-variant)
   endif()
   execute_process(COMMAND ${PROGRAM} -s large -m event -l 10000 ${flag} --expect-hash 35654
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -22,7 +22,7 @@ if [ "$device" = cpu ]; then
     "threads ${all} ms"
   for mode in plain specialised; do
     flag=()
-    [ "$mode" = specialised ] && flag=(--specialise)
+    [ "$mode" = specialised ] && flag=(--specialise --wait-for-variant)
     KJIT_CACHE_DIR="$work/check-cache" "$kjit_wsm5" "${wsm5_cpu_args[@]}" "${flag[@]}" \
       --out "$work/wsm5-$mode.bin" > /dev/null
     # g++ and Clang may contract a * b + c into fused multiply-adds in other places; qs ends in
@@ -126,7 +126,7 @@ if [ -n "$wsm5_jitify_out" ]; then
 fi
 for mode in plain specialised; do
   flag=()
-  [ "$mode" = specialised ] && flag=(--specialise)
+  [ "$mode" = specialised ] && flag=(--specialise --wait-for-variant)
   KJIT_CACHE_DIR="$work/check-cache" "$kjit_wsm5" "${wsm5_args[@]}" "${flag[@]}" \
     --out "$work/wsm5-$mode.bin" > /dev/null
   # The variant folds delt and the bounds into constants, where NVVM may contract a * b + c
