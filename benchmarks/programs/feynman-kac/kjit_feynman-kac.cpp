@@ -27,8 +27,8 @@ namespace {
 
 int usage(const char* self) {
   std::fprintf(stderr,
-               "usage: %s <iterations> [--specialise] [--wait-for-variant] [--out FILE] [--expect FILE] [--nj N (128)] "
-               "[--paths N (1000)]\n",
+               "usage: %s <iterations> [--specialise] [--wait-for-variant] [--out FILE] "
+               "[--expect FILE] [--nj N (128)] [--paths N (1000)]\n",
                self);
   return 2;
 }

@@ -34,9 +34,9 @@ struct Dim {
 static thread_local fk_host::Dim threadIdx;
 static thread_local fk_host::Dim blockIdx;
 static constexpr fk_host::Dim blockDim{16, 16, 1};
-#define __global__   // NOLINT(bugprone-reserved-identifier): CUDA's name
-#define __device__   // NOLINT(bugprone-reserved-identifier): CUDA's name
-#define __restrict__ // NOLINT(bugprone-reserved-identifier): CUDA's name
+#define __global__    // NOLINT(bugprone-reserved-identifier): CUDA's name
+#define __device__    // NOLINT(bugprone-reserved-identifier): CUDA's name
+#define __restrict__  // NOLINT(bugprone-reserved-identifier): CUDA's name
 static int atomicAdd(int* p, int v) {
   int old = 0;
 #pragma omp atomic capture
@@ -57,8 +57,8 @@ static double atomicAdd(double* p, double v) {
 }
 
 // upstream/main.cu's order.
-#include "upstream/util.h"
 #include "upstream/kernel.h"
+#include "upstream/util.h"
 
 namespace {
 
