@@ -56,9 +56,10 @@ static double atomicAdd(double* p, double v) {
   return old;
 }
 
-// upstream/main.cu's order.
-#include "upstream/kernel.h"
+// upstream/main.cu's order: kernel.h calls util.h's functions.
 #include "upstream/util.h"
+// (apart, so that include sorting keeps the order)
+#include "upstream/kernel.h"
 
 namespace {
 
