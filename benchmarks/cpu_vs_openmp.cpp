@@ -226,6 +226,12 @@ int main(int argc, char** argv) {
   compile("cold_compile/reduce_sum", [](benchmark::State& s) {
     cold_compile<const int*, int*, int>(s, "reduction.cu", "reduce_sum<int>");
   });
+  compile("cold_compile/reduce_sum_shfl", [](benchmark::State& s) {
+    cold_compile<const int*, int*, int>(s, "warp_reduction.cu", "reduce_sum_shfl<int>");
+  });
+  compile("cold_compile/softmax_rows", [](benchmark::State& s) {
+    cold_compile<const float*, float*, int, int>(s, "softmax.cu", "softmax_rows");
+  });
   compile("cold_compile/matmul_tiled", [](benchmark::State& s) {
     cold_compile<const float*, const float*, float*, int, int, int>(s, "matmul.cu", "matmul_tiled");
   });

@@ -277,6 +277,42 @@ TEST_F(Kernels, ShuffleReductionIsExact) {
   }
 }
 
+TEST_F(Kernels, RowSoftmaxMatchesHost) {
+  KJIT_SEED_TRACE();
+  if (device.info().backend == BackendKind::hip) {
+    GTEST_SKIP() << "ROCm 5's HIP has no _sync warp intrinsics";
+  }
+  auto softmax = Program::from_file(kernel_path("softmax.cu"))
+                     .kernel<const float*, float*, int, int>("softmax_rows", device);
+  for (const auto& [rows, cols, block] :
+       {std::tuple{1, 1, 32U}, {3, 1000, 96U}, {17, 4099, 256U}, {5, 70, 1024U}}) {
+    // Rows of one sign and scale and others that overflow expf without the maximum taken off.
+    std::vector<float> in = random_vector<float>(static_cast<std::size_t>(rows) * cols, -8.f, 8.f);
+    for (int c = 0; c < cols; c += 7) {
+      in[c] += 100.f;
+    }
+    auto out = device.upload(std::vector<float>(in.size(), std::nanf("")));  // poisoned
+    // One block more than there are rows: it must write nothing.
+    softmax.launch(LaunchConfig{.grid = {static_cast<unsigned>(rows) + 1}, .block = {block}},
+                   device.upload(in), out, rows, cols);
+    const std::vector<float> got = out.download();
+    for (int r = 0; r < rows; ++r) {
+      const float* x = in.data() + static_cast<std::size_t>(r) * cols;
+      const double m = *std::max_element(x, x + cols);
+      double sum = 0;
+      for (int c = 0; c < cols; ++c) {
+        sum += std::exp(static_cast<double>(x[c]) - m);
+      }
+      for (int c = 0; c < cols; ++c) {
+        const double want = std::exp(static_cast<double>(x[c]) - m) / sum;
+        const float have = got[static_cast<std::size_t>(r) * cols + c];
+        ASSERT_NEAR(have, want, 2e-5 * want + 1e-12) << "row " << r << " of " << rows << ", column "
+                                                     << c << " of " << cols << ", block " << block;
+      }
+    }
+  }
+}
+
 TEST_F(Kernels, FloatingReductionsAreAccurate) {
   KJIT_SEED_TRACE();
   const Program program = Program::from_file(
