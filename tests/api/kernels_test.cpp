@@ -291,11 +291,15 @@ TEST_F(Kernels, RowSoftmaxMatchesHost) {
     for (int c = 0; c < cols; c += 7) {
       in[c] += 100.f;
     }
-    auto out = device.upload(std::vector<float>(in.size(), std::nanf("")));  // poisoned
-    // One block more than there are rows: it must write nothing.
+    // Poisoned, with a row more than the kernel is given: the block past the last row must
+    // write nothing, there or anywhere.
+    auto out = device.upload(std::vector<float>(in.size() + cols, std::nanf("")));
     softmax.launch(LaunchConfig{.grid = {static_cast<unsigned>(rows) + 1}, .block = {block}},
                    device.upload(in), out, rows, cols);
     const std::vector<float> got = out.download();
+    for (int c = 0; c < cols; ++c) {
+      ASSERT_TRUE(std::isnan(got[in.size() + c])) << "column " << c << " past the last row";
+    }
     for (int r = 0; r < rows; ++r) {
       const float* x = in.data() + static_cast<std::size_t>(r) * cols;
       const double m = *std::max_element(x, x + cols);

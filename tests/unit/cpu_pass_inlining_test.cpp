@@ -19,7 +19,7 @@ long passes_defined(const std::string& ir) {
 }
 
 /// A kernel of `stages` block-wide maxima over a row: each a strided loop, a warp's five
-/// shuffles, the warps' results through shared memory and two barriers.
+/// shuffles, the warps' results through shared memory and three barriers.
 std::string staged_maxima(int stages) {
   std::string text = R"(
     __global__ void stages(const float* in, float* out, int n) {

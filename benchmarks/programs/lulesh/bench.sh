@@ -19,7 +19,7 @@ if [ "$device" = cpu ]; then
   # cores, 0.6 s of system time on one thread and 1.4 s on two, and most of its scaling).
   g++ -O3 -march=native -fopenmp -DUSE_MPI=0 -w -o "$work/lulesh-openmp-bin" \
     "$lulesh"/openmp/lulesh{,-comm,-viz,-util,-init}.cc
-  printf '#!/bin/sh\nMALLOC_TRIM_THRESHOLD_=4294967295 MALLOC_MMAP_THRESHOLD_=33554432 exec %q "$@"\n' \
+  printf '#!/usr/bin/env bash\nMALLOC_TRIM_THRESHOLD_=4294967295 MALLOC_MMAP_THRESHOLD_=33554432 exec %q "$@"\n' \
     "$work/lulesh-openmp-bin" > "$work/lulesh-openmp"
   chmod +x "$work/lulesh-openmp"
   "$work/lulesh-openmp" "${lulesh_args[@]}" > "$work/lulesh-openmp.txt"
