@@ -4,13 +4,9 @@
 
 #include "backends/cpu/prelude/cpu_abi.h"
 
-#include <llvm/ADT/STLExtras.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 
 #include <fmt/format.h>
-
-#include <vector>
 
 namespace kjit::cpu::barrier_split {
 
@@ -55,6 +51,7 @@ llvm::Function* BlockDriver::build(const std::string& name) {
   }
   passes_by_state();
   finish();
+  keep_large_passes_apart();
   return driver_;
 }
 
@@ -190,10 +187,15 @@ void BlockDriver::share_uniform(Value* skip) {
   b_.SetInsertPoint(shared);
 }
 
+/// A new pass (make_pass), remembered among those the driver calls.
+llvm::Function* BlockDriver::pass(unsigned r, PassMode mode, bool over_live) {
+  passes_.push_back(make_pass(f_, code_, r, mode, layout_, spaces_, over_live));
+  return passes_.back();
+}
+
 void BlockDriver::call_pass(unsigned r, PassMode mode) {
   next_round(mode);
-  Value* result = b_.CreateCall(make_pass(f_, code_, r, mode, layout_, spaces_),
-                                {args_, block_, frame_, threads_, nx_, ny_, nz_});
+  Value* result = b_.CreateCall(pass(r, mode), {args_, block_, frame_, threads_, nx_, ny_, nz_});
   incoming_.emplace_back(b_.GetInsertBlock(), result, true,
                          b_.getInt64(mode == PassMode::all ? 0 : kNoHolder));
   b_.CreateBr(loop_);
@@ -241,33 +243,24 @@ namespace {
 /// 20 to 60% slower with theirs apart.
 constexpr unsigned kInlinedPassesLimit = 6000;
 
-/// Keeps the passes `driver` calls out of line when they are too large together to inline.
-void keep_large_passes_apart(llvm::Function& driver) {
-  std::vector<llvm::Function*> passes;
+}  // namespace
+
+/// Keeps the driver's passes out of line when they are too large together to inline.
+void BlockDriver::keep_large_passes_apart() {
   unsigned instructions = 0;
-  for (llvm::Instruction& i : llvm::instructions(driver)) {
-    auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-    llvm::Function* callee = call != nullptr ? call->getCalledFunction() : nullptr;
-    if (callee != nullptr && !callee->isDeclaration() && callee->getName().contains(".pass") &&
-        !llvm::is_contained(passes, callee)) {  // make_pass's names
-      passes.push_back(callee);
-      instructions += callee->getInstructionCount();
-    }
+  for (const llvm::Function* p : passes_) {
+    instructions += p->getInstructionCount();
   }
   if (instructions > kInlinedPassesLimit) {
-    for (llvm::Function* pass : passes) {
-      pass->addFnAttr(llvm::Attribute::NoInline);
+    for (llvm::Function* p : passes_) {
+      p->addFnAttr(llvm::Attribute::NoInline);
     }
   }
 }
 
-}  // namespace
-
 llvm::Function* make_driver(llvm::Function& f, const Regions& code, const FrameLayout& layout,
                             const MemorySpaces& spaces, const std::string& name) {
-  llvm::Function* driver = BlockDriver(f, code, layout, spaces).build(name);
-  keep_large_passes_apart(*driver);
-  return driver;
+  return BlockDriver(f, code, layout, spaces).build(name);
 }
 
 }  // namespace kjit::cpu::barrier_split

@@ -40,9 +40,11 @@ class BlockDriver {
   void read_states();
   void yield_or_check();
   void share_uniform(llvm::Value* skip);
+  llvm::Function* pass(unsigned r, PassMode mode, bool over_live = false);
   void call_pass(unsigned r, PassMode mode);
   void passes_by_state();
   void finish();
+  void keep_large_passes_apart();
   // cpu_warp_meetings_lowering.cpp
   void next_round(PassMode mode);
   void pass_over_live_threads();
@@ -84,6 +86,7 @@ class BlockDriver {
   // the uniform values after a pass over all threads (thread 0) or over the live ones (the first
   // of them), kNoHolder after passes in which each thread keeps its own)
   std::vector<std::tuple<llvm::BasicBlock*, llvm::Value*, bool, llvm::Value*>> incoming_;
+  std::vector<llvm::Function*> passes_;  // those it calls (make_pass), each once
   llvm::BasicBlock* check_ = nullptr;
   llvm::BasicBlock* same_ = nullptr;
   llvm::BasicBlock* mixed_ = nullptr;

@@ -99,9 +99,8 @@ void BlockDriver::pass_over_live_threads() {
     at_live->addCase(b_.getInt32(r), at);
     b_.SetInsertPoint(at);
     next_round(PassMode::all);
-    Value* out =
-        b_.CreateCall(make_pass(f_, code_, r, PassMode::all, layout_, spaces_, true),
-                      {args_, block_, frame_, threads_, nx_, ny_, nz_, live_first, live_end});
+    Value* out = b_.CreateCall(pass(r, PassMode::all, true), {args_, block_, frame_, threads_, nx_,
+                                                              ny_, nz_, live_first, live_end});
     incoming_.emplace_back(b_.GetInsertBlock(), out, true, range[0]);
     b_.CreateBr(loop_);
   }
