@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 #include <string>
 
 namespace kjit {
@@ -58,12 +59,51 @@ TEST(CpuPassInlining, ASmallBarrierKernelsPassesAreInlinedIntoItsBlockEntry) {
 }
 
 TEST(CpuPassInlining, AKernelOfManyWarpMeetingsAndBarriersKeepsItsPassesApart) {
-  const std::string ir = test::optimised_ir(staged_maxima(2), "stages");
+  const std::string ir = test::optimised_ir(staged_maxima(4), "stages");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
   // Inlined, they made one function that took the code generator twice as long (3.0 s against
   // 1.4 s on two cores; with six stages 15 s against 4 s).
   EXPECT_GE(passes_defined(ir), 8);
   EXPECT_TRUE(std::regex_search(ir, std::regex(R"(call [^\n]*@__kjit_thread_[0-9]+\.pass)")));
+}
+
+/// The passes over the live threads alone that the lowered IR defines, by the state they run.
+std::set<int> live_passes(const std::string& ir) {
+  const std::regex define(R"(\ndefine internal [^\n]*@__kjit_thread_[0-9]+\.pass([0-9]+)\.live\()");
+  std::set<int> out;
+  for (auto it = std::sregex_iterator(ir.begin(), ir.end(), define); it != std::sregex_iterator();
+       ++it) {
+    out.insert(std::stoi((*it)[1]));
+  }
+  return out;
+}
+
+/// The warp-shuffle block sum of kernels/warp_reduction.cu: five shuffles in every warp before
+/// its barrier, five more in the first warp after it, where the other threads have ended.
+const char* const kShuffleBlockSum = R"(
+  __global__ void shuffle_sum(const float* in, float* sum, int n) {
+    __shared__ float warp_sums[32];
+    const unsigned t = threadIdx.x;
+    float acc = 0;
+    for (int i = blockIdx.x * blockDim.x + t; i < n; i += gridDim.x * blockDim.x) acc += in[i];
+    for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(~0u, acc, offset);
+    if (t % 32 == 0) warp_sums[t / 32] = acc;
+    __syncthreads();
+    if (t < 32) {
+      acc = t < blockDim.x / 32 ? warp_sums[t] : 0.0f;
+      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(~0u, acc, offset);
+      if (t == 0) atomicAdd(sum, acc);
+    }
+  })";
+
+TEST(CpuPassInlining, OnlyWaitsThreadsReachAfterOthersEndedGetAPassOverTheLiveThreads) {
+  const std::string ir = test::dumped_ir(kShuffleBlockSum, "shuffle_sum", ".lowered.ll");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
+  // States: 1 the barrier, 2 and 3 the two shuffles, 4 the grid-stride loop's stop. Threads
+  // 32 and up end past the barrier while the first warp meets at the second shuffle; before
+  // the barrier no thread can have ended.
+  const std::set<int> live = live_passes(ir);
+  EXPECT_EQ(live, (std::set<int>{3})) << ir;
 }
 
 }  // namespace

@@ -309,6 +309,7 @@ RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barr
       llvm::count_if(barriers, [](const Barrier& x) { return !x.stop && !x.warp; }));
   code.warps =
       static_cast<unsigned>(llvm::count_if(barriers, [](const Barrier& x) { return x.warp; }));
+  code.ends_apart = waits_after_divergent_ends(thread_entry, barriers);
   const std::vector<UniformSlot> uniform = keep_values_across(thread_entry, barriers);
   const MemorySpaces spaces(thread_entry, uniform);
   spaces.annotate(thread_entry);

@@ -47,6 +47,14 @@ struct Barrier {
 std::vector<Barrier> split_blocks_at(llvm::Function& f, llvm::Function& barrier,
                                      llvm::Function* warp, llvm::Function& stop);
 
+/// For each wait k (index in `barriers`, state k + 1): whether a thread may have ended while
+/// others wait there. A thread ends apart from the others only past a branch that may differ
+/// between them, from which it reaches the kernel's end without a __syncthreads(); the others
+/// can then wait at any wait that branch reaches. Elsewhere, when some threads have ended, all
+/// have (cpu_region_discovery.cpp).
+std::vector<bool> waits_after_divergent_ends(llvm::Function& f,
+                                             const std::vector<Barrier>& barriers);
+
 // ---- The values kept across barriers ----
 
 /// A value the same in every thread, kept across a barrier: each thread stores it to its own
@@ -248,6 +256,9 @@ struct Regions {
   std::vector<AffineRegion> affine;
   std::map<const llvm::Function*, ThreadGuard> guards;
   std::set<const llvm::Function*> alike;
+  // ends_apart[r - 1]: whether threads may have ended while others wait at state r
+  // (waits_after_divergent_ends); where none may, a pass over the live threads alone never runs.
+  std::vector<bool> ends_apart;
 
   /// Whether the kernel has a loop in step: then its blocks can take turns (cpu_abi.h).
   [[nodiscard]] bool has_stops() const {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <iterator>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -125,6 +126,72 @@ std::vector<Barrier> split_blocks_at(Function& f, Function& barrier, Function* w
   }
   for (std::size_t k = 0; k < calls.size(); ++k) {
     out[k].block = calls[k]->getParent();
+  }
+  return out;
+}
+
+std::vector<bool> waits_after_divergent_ends(Function& f, const std::vector<Barrier>& barriers) {
+  std::set<const BasicBlock*> syncs;  // blocks that end with a __syncthreads()
+  std::map<const BasicBlock*, std::vector<std::size_t>> waits_in;
+  for (std::size_t k = 0; k < barriers.size(); ++k) {
+    if (!barriers[k].stop && !barriers[k].warp) {
+      syncs.insert(barriers[k].block);
+    }
+    waits_in[barriers[k].block].push_back(k);
+  }
+  Rematerialiser(f).mark_invariant_loads(f);  // the kernel's arguments are the same in all
+  const std::set<const Value*> divergent = divergence_of(f).values;
+  std::vector<bool> out(barriers.size(), false);
+  for (BasicBlock& b : f) {
+    const Instruction* term = b.getTerminator();
+    const Value* condition = nullptr;
+    if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
+        br != nullptr && br->isConditional()) {
+      condition = br->getCondition();
+    } else if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
+      condition = sw->getCondition();
+    }
+    if (condition == nullptr || divergent.count(condition) == 0) {
+      continue;
+    }
+    // From the branch: whether the end is reached without a __syncthreads(), and which waits are
+    // reached at all.
+    bool ends = false;
+    std::vector<const BasicBlock*> work(llvm::succ_begin(&b), llvm::succ_end(&b));
+    std::set<const BasicBlock*> seen(work.begin(), work.end());
+    while (!work.empty() && !ends) {
+      const BasicBlock* x = work.back();
+      work.pop_back();
+      ends = llvm::isa<llvm::ReturnInst>(x->getTerminator());
+      if (syncs.count(x) != 0) {
+        continue;
+      }
+      for (const BasicBlock* next : llvm::successors(x)) {
+        if (seen.insert(next).second) {
+          work.push_back(next);
+        }
+      }
+    }
+    if (!ends) {
+      continue;
+    }
+    work.assign(llvm::succ_begin(&b), llvm::succ_end(&b));
+    seen.clear();
+    seen.insert(work.begin(), work.end());
+    while (!work.empty()) {
+      const BasicBlock* x = work.back();
+      work.pop_back();
+      if (const auto it = waits_in.find(x); it != waits_in.end()) {
+        for (const std::size_t k : it->second) {
+          out[k] = true;
+        }
+      }
+      for (const BasicBlock* next : llvm::successors(x)) {
+        if (seen.insert(next).second) {
+          work.push_back(next);
+        }
+      }
+    }
   }
   return out;
 }

@@ -77,6 +77,10 @@ void BlockDriver::next_round(PassMode mode) {
 // steps, `if (t < 32)`): in a 1-D block whose live threads are consecutive, a pass over them
 // alone, vectorisable as a pass over all threads, instead of one call per thread.
 void BlockDriver::pass_over_live_threads() {
+  const std::vector<llvm::Function*>& regions = code_.regions;
+  if (llvm::none_of(code_.ends_apart, [](bool apart) { return apart; })) {
+    return;
+  }
   BasicBlock* scan = BasicBlock::Create(ctx_, "live_scan", driver_);
   BasicBlock* live = BasicBlock::Create(ctx_, "live", driver_);
   BasicBlock* not_live = BasicBlock::Create(ctx_, "not_live", driver_);
@@ -91,10 +95,12 @@ void BlockDriver::pass_over_live_threads() {
   share_uniform(range[0]);
   Value* live_first = b_.CreateTrunc(range[0], i32_);
   Value* live_end = b_.CreateTrunc(range[1], i32_);
-  const std::vector<llvm::Function*>& regions = code_.regions;
   llvm::SwitchInst* at_live =
       b_.CreateSwitch(max_, not_live, static_cast<unsigned>(regions.size()));
   for (unsigned r = 1; r < regions.size(); ++r) {
+    if (!code_.ends_apart[r - 1]) {
+      continue;  // no thread has ended while the others wait there
+    }
     BasicBlock* at = BasicBlock::Create(ctx_, fmt::format("live{}", r), driver_);
     at_live->addCase(b_.getInt32(r), at);
     b_.SetInsertPoint(at);
