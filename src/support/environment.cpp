@@ -119,6 +119,17 @@ bool cpu_split_barriers() {
   return !value || parse_cpu_barriers(*value);
 }
 
+bool parse_cpu_warps(std::string_view text) {
+  return choose<bool>(text, {{"", true}, {"vectors", true}, {"meetings", false}}, "KJIT_CPU_WARPS",
+                      "is not a way to run warp shuffles; use 'vectors' (the default) or "
+                      "'meetings'");
+}
+
+bool cpu_warps_as_vectors() {
+  const auto value = get("KJIT_CPU_WARPS");
+  return !value || parse_cpu_warps(*value);
+}
+
 bool parse_perf_map(std::string_view text) {
   return parse_switch(text, "KJIT_PERF_MAP", "write /tmp/perf-<pid>.map");
 }

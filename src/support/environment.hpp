@@ -32,6 +32,13 @@ std::uint32_t parse_cpu_threads(std::string_view text);
 bool cpu_split_barriers();
 bool parse_cpu_barriers(std::string_view text);
 
+/// KJIT_CPU_WARPS: how the CPU backend runs warp shuffles whose lanes all reach them together:
+/// "vectors" (a warp's lanes as the lanes of vectors; the default when unset or empty) gives
+/// true, "meetings" (every shuffle a meeting through memory, as elsewhere) false. ConfigError
+/// for anything else.
+bool cpu_warps_as_vectors();
+bool parse_cpu_warps(std::string_view text);
+
 /// KJIT_PERF_MAP: "1" makes the CPU backend list the code of every kernel it loads in
 /// /tmp/perf-<pid>.map, where Linux perf finds names for JIT-compiled code; "0", unset or empty:
 /// off. ConfigError for anything else.

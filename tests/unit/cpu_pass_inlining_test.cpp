@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <regex>
 #include <set>
 #include <string>
@@ -97,7 +98,10 @@ const char* const kShuffleBlockSum = R"(
   })";
 
 TEST(CpuPassInlining, OnlyWaitsThreadsReachAfterOthersEndedGetAPassOverTheLiveThreads) {
+  // Every shuffle a meeting (the first five would otherwise run as vectors, cpu_warp_lanes.cpp).
+  setenv("KJIT_CPU_WARPS", "meetings", 1);  // NOLINT(concurrency-mt-unsafe): one thread
   const std::string ir = test::dumped_ir(kShuffleBlockSum, "shuffle_sum", ".lowered.ll");
+  unsetenv("KJIT_CPU_WARPS");  // NOLINT(concurrency-mt-unsafe)
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no lowered IR";
   // States: 1 the barrier, 2 and 3 the two shuffles, 4 the grid-stride loop's stop. Threads
   // 32 and up end past the barrier while the first warp meets at the second shuffle; before

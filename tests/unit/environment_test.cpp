@@ -104,6 +104,21 @@ TEST(Environment, ParsesBarrierModes) {
   }
 }
 
+TEST(Environment, ParsesWarpModes) {
+  EXPECT_TRUE(parse_cpu_warps("vectors"));
+  EXPECT_TRUE(parse_cpu_warps(" vectors "));
+  EXPECT_TRUE(parse_cpu_warps(""));
+  EXPECT_FALSE(parse_cpu_warps("meetings"));
+  for (const char* bad : {"vector", "lanes", "Vectors", "vectors,meetings", "0"}) {
+    try {
+      (void)parse_cpu_warps(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("KJIT_CPU_WARPS"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Environment, ParsesCacheSettings) {
   EXPECT_EQ(parse_cache_mode("rw"), CacheMode::read_write);
   EXPECT_EQ(parse_cache_mode(" ro "), CacheMode::read_only);

@@ -2,6 +2,7 @@
 
 #include "backends/cpu/lower/cpu_prefetch.hpp"
 #include "backends/cpu/lower/cpu_range_checks.hpp"
+#include "backends/cpu/lower/cpu_warp_lanes.hpp"
 #include "backends/cpu/run/cpu_runtime_symbols.hpp"
 #include "backends/llvm/llvm_setup.hpp"
 #include "source/host_code.hpp"
@@ -105,7 +106,13 @@ void optimize(llvm::Module& module, const HostTarget& target, const CodegenReque
   if (request.unoptimised()) {
     llvm_setup::run_o0(module, *tm);
   } else {
-    llvm_setup::run_o3(module, *tm, add_range_check_splits);
+    llvm_setup::run_o3(module, *tm, [](llvm::PassBuilder& builder) {
+      add_range_check_splits(builder);
+      add_lane_inlining(builder);
+    });
+  }
+  if (calls_lanes_alone(module)) {
+    throw LanesNotVectorised{};
   }
   lower_prefetches(module);
   check_externals(module, request);

@@ -4,6 +4,7 @@
 #include "backends/cpu/compile/cpu_codegen.hpp"
 #include "backends/cpu/compile/cpu_frontend.hpp"
 #include "backends/cpu/lower/cpu_kernel_lowering.hpp"
+#include "backends/cpu/lower/cpu_warp_lanes.hpp"
 #include "backends/cpu/prelude/cpu_abi.h"
 #include "backends/llvm/llvm_setup.hpp"
 #include "support/environment.hpp"
@@ -130,8 +131,10 @@ class CompileDump {
 
 }  // namespace
 
-backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
-                                const std::string& device, bool split_barriers) {
+namespace {
+
+backend::Binary compile_once(const backend::CompileRequest& request, const HostTarget& target,
+                             const std::string& device, bool split_barriers, bool lanes_in_step) {
   using clock = std::chrono::steady_clock;
   using ms = std::chrono::duration<double, std::milli>;
   const auto t0 = clock::now();
@@ -152,7 +155,8 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
                            split_barriers && !request.debug && !request.check_memory,
                            request.debug,
                            request.check_memory,
-                           request.fast_math};
+                           request.fast_math,
+                           lanes_in_step};
   try {
     lower_kernels(*front.module, lowering);
   } catch (const CompileError& e) {
@@ -192,11 +196,28 @@ backend::Binary compile_program(const backend::CompileRequest& request, const Ho
   return binary;
 }
 
-bool CpuCompiler::split_barriers() {
-  // A ConfigError leaves the flag unset: the next call reports it again.
-  std::call_once(barriers_once_,
-                 [this] { split_barriers_ = detail::environment::cpu_split_barriers(); });
-  return split_barriers_;
+}  // namespace
+
+backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
+                                const std::string& device, const CpuModes& modes) {
+  try {
+    return compile_once(request, target, device, modes.split_barriers, modes.warps_as_vectors);
+  } catch (const LanesNotVectorised&) {
+    detail::log().debug(
+        "kjit: '{}' has a warp's lanes in step in code LLVM did not vectorise; compiled again "
+        "with its warps meeting through memory",
+        request.program_name);
+  }
+  return compile_once(request, target, device, modes.split_barriers, false);
+}
+
+const CpuModes& CpuCompiler::modes() {
+  // A ConfigError leaves the modes unset: the next call reports it again.
+  std::call_once(modes_once_, [this] {
+    modes_ = {detail::environment::cpu_split_barriers(),
+              detail::environment::cpu_warps_as_vectors()};
+  });
+  return modes_;
 }
 
 backend::TargetIdentity CpuCompiler::identity() {
@@ -207,16 +228,17 @@ backend::TargetIdentity CpuCompiler::identity() {
            {"cpu", t.cpu},
            {"features", t.feature_string()},
            {"abi", std::to_string(KJIT_CPU_ABI_VERSION)},
-           {"barriers", split_barriers() ? "regions" : "fibers"}}};
+           {"barriers", modes().split_barriers ? "regions" : "fibers"},
+           {"warps", modes().warps_as_vectors ? "vectors" : "meetings"}}};
 }
 
 backend::Binary CpuCompiler::compile(const backend::CompileRequest& request) {
   llvm_setup::initialize_targets();  // before the frontend's first statistic
   const HostTarget& target = host_target();
-  const bool split = split_barriers();
+  const CpuModes run_modes = modes();
   backend::Binary binary;
-  const std::optional<std::string> fatal =
-      llvm_setup::run_recovering([&] { binary = compile_program(request, target, label_, split); });
+  const std::optional<std::string> fatal = llvm_setup::run_recovering(
+      [&] { binary = compile_program(request, target, label_, run_modes); });
   if (fatal) {
     throw_llvm_failure(
         request.program_name, label_,

@@ -9,10 +9,16 @@
 
 namespace kjit::cpu {
 
-/// Compiles a program for `target`; `device` names the device in messages. `split_barriers`:
-/// barrier kernels run from barrier to barrier (true) or on fibers (cpu_kernel_lowering.hpp).
+/// How the CPU backend runs what synchronises, as the environment chose (read once: the cache key
+/// and the compiles must agree on it).
+struct CpuModes {
+  bool split_barriers = true;    // barrier kernels from barrier to barrier, or on fibers
+  bool warps_as_vectors = true;  // warp shuffles of lanes in step as vectors (cpu_warp_lanes.hpp)
+};
+
+/// Compiles a program for `target`; `device` names the device in messages.
 backend::Binary compile_program(const backend::CompileRequest& request, const HostTarget& target,
-                                const std::string& device, bool split_barriers);
+                                const std::string& device, const CpuModes& modes);
 
 /// The CPU backend's compiler: for this host's CPU, with or without a device.
 class CpuCompiler : public backend::Compiler {
@@ -23,12 +29,12 @@ class CpuCompiler : public backend::Compiler {
   backend::Binary compile(const backend::CompileRequest& request) override;
 
  private:
-  /// KJIT_CPU_BARRIERS, read once: the cache key and the compiles must agree on it.
-  bool split_barriers();
+  /// KJIT_CPU_BARRIERS and KJIT_CPU_WARPS, read once.
+  const CpuModes& modes();
 
   std::string label_;
-  std::once_flag barriers_once_;
-  bool split_barriers_ = true;
+  std::once_flag modes_once_;
+  CpuModes modes_;
 };
 
 }  // namespace kjit::cpu

@@ -261,6 +261,9 @@ void make_regions(Function& thread_entry, const std::vector<Barrier>& barriers,
       }
     }
     code.affine.push_back(affine);
+    if (runs_lanes_in_step(*code.regions.back())) {
+      code.in_step.insert(code.regions.back());
+    }
     for (Function* region : {code.regions.back(), affine.region}) {
       if (region == nullptr) {
         continue;
@@ -277,7 +280,7 @@ void make_regions(Function& thread_entry, const std::vector<Barrier>& barriers,
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
                               llvm::Function* warp, const std::set<llvm::Function*>& barrier_users,
                               const std::string& block_name, SplitAt what,
-                              const std::string& range_name) {
+                              const std::string& range_name, bool lanes_in_step) {
   using namespace barrier_split;
   RegionSplit out;
   const std::vector<Function*> waits = mark_waits(barrier, warp);
@@ -303,6 +306,9 @@ RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barr
     out.why_not = "no loop to run in step";
     return out;
   }
+  std::vector<Function*> all_waits = waits;
+  all_waits.push_back(stop);
+  put_lanes_in_step(thread_entry, barrier, all_waits, lanes_in_step);
   const std::vector<Barrier> barriers = split_blocks_at(thread_entry, barrier, warp, *stop);
   Regions code;
   code.barriers = static_cast<unsigned>(

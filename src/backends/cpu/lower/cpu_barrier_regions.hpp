@@ -38,10 +38,12 @@ enum class SplitAt {
 /// block; the block's frame must hold frame_bytes for each of its threads. Otherwise (recursion,
 /// a variable-sized local, no loop to run in step) the thread entry is left as it was, apart from
 /// inlining and simplification. With a `range_name` (SplitAt::loops), also adds that range entry
-/// when the kernel's threads can run over ranges of the grid (cpu_thread_ranges.hpp).
+/// when the kernel's threads can run over ranges of the grid (cpu_thread_ranges.hpp). With
+/// `lanes_in_step`, the warp shuffles whose lanes all reach them together run as vectors of a
+/// warp's lanes (cpu_warp_lanes.cpp) instead of meeting through memory.
 RegionSplit split_at_barriers(llvm::Function& thread_entry, llvm::Function& barrier,
                               llvm::Function* warp, const std::set<llvm::Function*>& barrier_users,
                               const std::string& block_name, SplitAt what = SplitAt::barriers,
-                              const std::string& range_name = {});
+                              const std::string& range_name = {}, bool lanes_in_step = false);
 
 }  // namespace kjit::cpu

@@ -7,6 +7,7 @@
 // (cpu_block_driver.cpp). Internal to the CPU backend's lower/ folder.
 #pragma once
 
+#include "backends/cpu/lower/cpu_ir_loops.hpp"
 #include "backends/cpu/lower/cpu_thread_guards.hpp"
 
 #include <llvm/ADT/DenseMap.h>
@@ -16,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -54,6 +56,18 @@ std::vector<Barrier> split_blocks_at(llvm::Function& f, llvm::Function& barrier,
 /// have (cpu_region_discovery.cpp).
 std::vector<bool> waits_after_divergent_ends(llvm::Function& f,
                                              const std::vector<Barrier>& barriers);
+
+/// Decides which warp shuffles of `f` run with a warp's lanes in step (cpu_warp_lanes.cpp): those
+/// with a full mask that every thread of the block reaches together, whose region LLVM can
+/// vectorise; places a barrier before those whose threads come from another wait; makes every
+/// other shuffle a warp meeting. `waits`: __syncthreads() (`barrier`), warp meetings, loop stops.
+/// With `allowed` false, none. Returns how many run in step.
+unsigned put_lanes_in_step(llvm::Function& f, llvm::Function& barrier,
+                           const std::vector<llvm::Function*>& waits, bool allowed);
+
+/// Whether region `g` holds a shuffle of lanes in step: only a pass over all threads, a warp's
+/// lanes as vectors, may run it.
+bool runs_lanes_in_step(const llvm::Function& g);
 
 // ---- The values kept across barriers ----
 
@@ -109,6 +123,9 @@ struct Divergence {
 };
 
 Divergence divergence_of(llvm::Function& f);
+
+/// The condition `b` branches on (a conditional branch's or a switch's), or null.
+const llvm::Value* branch_condition(const llvm::BasicBlock& b);
 
 /// Whether every thread that runs `region` in a pass returns the same state: no return is under
 /// a branch that may differ between threads.
@@ -259,12 +276,34 @@ struct Regions {
   // ends_apart[r - 1]: whether threads may have ended while others wait at state r
   // (waits_after_divergent_ends); where none may, a pass over the live threads alone never runs.
   std::vector<bool> ends_apart;
+  // The regions with shuffles of lanes in step (runs_lanes_in_step).
+  std::set<const llvm::Function*> in_step;
 
   /// Whether the kernel has a loop in step: then its blocks can take turns (cpu_abi.h).
   [[nodiscard]] bool has_stops() const {
     return llvm::any_of(through, [](const llvm::Function* g) { return g != nullptr; });
   }
 };
+
+/// The block of a pass over its threads a warp at a time (cpu_warp_passes.cpp): the pass, the
+/// block's shape (x, y and z extents in i32, threads in i64), the access group of its loads and
+/// stores.
+struct WarpBlock {
+  llvm::Function* pass;
+  llvm::Value* nx;
+  llvm::Value* ny;
+  llvm::Value* nz;
+  llvm::Value* threads;
+  llvm::MDNode* accesses;
+};
+
+/// Runs `thread` (its x, y and z, the values carried) for every thread of the block, a warp's 32
+/// lanes at a time in a loop LLVM vectorises 32 wide, its lanes the warp's: by rows when each row
+/// holds whole warps (blockDim.x a multiple of 32, or one row), else dividing each thread's
+/// coordinates out of its index. A partial last warp masks its missing lanes off.
+using WarpThread = std::function<Carried(llvm::Value*, llvm::Value*, llvm::Value*, const Carried&)>;
+Carried emit_warps(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
+                   const WarpThread& thread);
 
 /// A new function in `f`'s module with `f`'s function attributes (target CPU and features: the
 /// inliner merges only functions that agree on them). cpu_block_passes.cpp.

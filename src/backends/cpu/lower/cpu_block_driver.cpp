@@ -3,6 +3,7 @@
 #include "backends/cpu/lower/cpu_block_driver.hpp"
 
 #include "backends/cpu/prelude/cpu_abi.h"
+#include "support/logging.hpp"
 
 #include <llvm/IR/Instructions.h>
 
@@ -251,6 +252,9 @@ void BlockDriver::keep_large_passes_apart() {
   for (const llvm::Function* p : passes_) {
     instructions += p->getInstructionCount();
   }
+  detail::log().debug("kjit: the {} passes of '{}' hold {} instructions: {}", passes_.size(),
+                      f_.getName().str(), instructions,
+                      instructions > kInlinedPassesLimit ? "kept apart" : "inlined");
   if (instructions > kInlinedPassesLimit) {
     for (llvm::Function* p : passes_) {
       p->addFnAttr(llvm::Attribute::NoInline);

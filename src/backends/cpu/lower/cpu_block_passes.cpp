@@ -6,6 +6,7 @@
 #include "backends/cpu/lower/cpu_ir_loops.hpp"
 #include "backends/cpu/lower/cpu_pass_versions.hpp"
 #include "backends/cpu/lower/cpu_uniform_stores.hpp"
+#include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <kjit/error.hpp>
 
@@ -88,7 +89,7 @@ class PassBuilder {
   Function* build() {
     create_function();
     prepare();
-    Carried out = affine_ == nullptr ? nest() : affine_or_plain();
+    Carried out = lanes_ ? nest_in_warps() : affine_ == nullptr ? nest() : affine_or_plain();
     if (state_bits_) {  // every thread reached a state: some bit is set
       out = states_from_bits(out[0]);
     }
@@ -110,6 +111,8 @@ class PassBuilder {
               Value* z);
   Carried over_x(Value* y, Value* z, const Carried& c_y);
   Carried nest();
+  Carried nest_in_warps();
+  Carried init_states();
   Value* all_kept_affine();
   Carried affine_or_plain();
   Carried states_from_bits(Value* reached);
@@ -150,6 +153,7 @@ class PassBuilder {
   std::vector<Value*> xs_;  // of the loops over threads that run regions inlined
   llvm::MDNode* accesses_ = nullptr;
   bool state_bits_ = false;
+  bool lanes_ = false;  // the region runs a warp's lanes in step: a pass over whole warps
   llvm::IntegerType* bits_ = nullptr;
   std::uint32_t none_yet_ = 0;
 };
@@ -196,6 +200,7 @@ void PassBuilder::prepare() {
                     code_.affine[r_].region != nullptr
                 ? &code_.affine[r_]
                 : nullptr;
+  lanes_ = mode_ == PassMode::all && !over_live_ && code_.in_step.count(code_.regions[r_]) != 0;
   compute_splits();
   all_region_ = code_.regions[r_];
   // The threads of a pass share nothing through memory that a barrier does not order (any other
@@ -226,7 +231,7 @@ void PassBuilder::take_snapshots(Value* tid) {
 }
 
 void PassBuilder::compute_splits() {
-  if (mode_ != PassMode::all) {
+  if (mode_ != PassMode::all || lanes_) {
     return;
   }
   for (Function* region : {code_.regions[r_], affine_ != nullptr ? affine_->region : nullptr}) {
@@ -293,6 +298,14 @@ Value* PassBuilder::run_own_region(Value* x, Value* y, Value* z, Value* tid, Val
   const auto run = [&](Function* region) {
     BasicBlock* body = BasicBlock::Create(ctx_, "kjit.thread.run", pass_, join);
     b_.SetInsertPoint(body);
+    if (code_.in_step.count(region) != 0) {
+      // Made for a warp's lanes in step: every thread reaches it with all others, in a pass over
+      // all threads; never alone.
+      b_.CreateCall(
+          f_.getParent()->getOrInsertFunction(kWarpLanesApartSymbol, llvm::Type::getVoidTy(ctx_)));
+      b_.CreateUnreachable();
+      return body;
+    }
     take_snapshots(tid);  // only a thread that runs reads them
     Value* v = call_region(region, x, y, z, tid);
     b_.CreateBr(join);
@@ -378,14 +391,25 @@ Carried PassBuilder::over_x(Value* y, Value* z, const Carried& c_y) {
 }
 
 /// The loops over the block's threads, z outermost.
+/// The states reached before any thread (as fold() carries them).
+Carried PassBuilder::init_states() {
+  return state_bits_
+             ? Carried{llvm::ConstantInt::get(bits_, over_live_ ? std::uint64_t{1} << kEnded : 0)}
+             : Carried{b_.getInt32(none_yet_),
+                       b_.getInt32(std::numeric_limits<std::uint32_t>::max()), b_.getInt32(0)};
+}
+
 Carried PassBuilder::nest() {
-  const Carried init =
-      state_bits_
-          ? Carried{llvm::ConstantInt::get(bits_, over_live_ ? std::uint64_t{1} << kEnded : 0)}
-          : Carried{b_.getInt32(none_yet_), b_.getInt32(std::numeric_limits<std::uint32_t>::max()),
-                    b_.getInt32(0)};
-  return emit_loop(b_, nz_, init, [&](Value* z, const Carried& c_z) {
+  return emit_loop(b_, nz_, init_states(), [&](Value* z, const Carried& c_z) {
     return emit_loop(b_, ny_, c_z, [&](Value* y, const Carried& c_y) { return over_x(y, z, c_y); });
+  });
+}
+
+/// The block's threads a warp at a time (emit_warps), each folded into the states.
+Carried PassBuilder::nest_in_warps() {
+  const WarpBlock block{pass_, nx_, ny_, nz_, threads_, accesses_};
+  return emit_warps(b_, block, init_states(), [&](Value* x, Value* y, Value* z, const Carried& c) {
+    return fold(c, thread(x, y, z));
   });
 }
 
@@ -488,7 +512,14 @@ void PassBuilder::finish(const Carried& out) {
   }
   if (accesses_ != nullptr) {
     for (Instruction& i : llvm::instructions(*pass_)) {
-      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) {
+      const auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      // A shuffle of lanes in step touches no memory a thread sees, but LLVM counts it as an
+      // access: in the group, or the loop over lanes would not count as parallel.
+      const bool shuffle =
+          call != nullptr && call->getCalledFunction() != nullptr &&
+          (call->getCalledFunction()->getName() == llvm::StringRef(kWarpShfl32Symbol) ||
+           call->getCalledFunction()->getName() == llvm::StringRef(kWarpShfl64Symbol));
+      if ((llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) || shuffle) {
         i.setMetadata(llvm::LLVMContext::MD_access_group, accesses_);
       }
     }

@@ -119,7 +119,8 @@ bool lower_synchronising(const LoweringRequest& request, const Entry& e,
     return true;
   }
   split = split_at_barriers(*e.thread, *e.wait, sync.warp_wait, sync.barrier,
-                            fmt::format("__kjit_block_{}", e.n));
+                            fmt::format("__kjit_block_{}", e.n), SplitAt::barriers, {},
+                            request.lanes_in_step);
   if (!split.split) {
     detail::log().info("kjit: kernel '{}' of '{}' runs its threads on fibers: {}", e.kernel,
                        request.program, split.why_not);

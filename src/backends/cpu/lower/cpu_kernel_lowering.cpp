@@ -5,6 +5,7 @@
 #include "backends/cpu/check/cpu_access_checks.hpp"
 #include "backends/cpu/lower/cpu_lowering_steps.hpp"
 #include "backends/cpu/lower/cpu_pass_versions.hpp"
+#include "backends/cpu/lower/cpu_warp_lanes.hpp"
 #include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <kjit/error.hpp>
@@ -200,6 +201,7 @@ void lower_kernels(llvm::Module& m, const LoweringRequest& request) {
 
   std::set<std::string> keep = lower_entries(m, request, shared.static_bytes, max_threads);
   lower_warp_rounds(m);
+  finish_lanes_in_step(m);
   keep_device_variables(m, keep);
   internalize_all_but(m, keep);
   verify(m, request);

@@ -28,6 +28,7 @@ struct LoweringRequest {
   bool debug = false;  // give functions that read the thread context threadIdx & co. as locals
   bool check_memory = false;     // a check before each access (cpu_access_checks.hpp)
   bool flush_denormals = false;  // fast math: KJIT_CPU_KERNEL_FLUSHES_DENORMALS on every entry
+  bool lanes_in_step = true;  // warp shuffles as vectors where lanes are together (cpu_warp_lanes)
 };
 
 /// Each entry's static shared size and barrier use go into its __kjit_info_N record. Throws

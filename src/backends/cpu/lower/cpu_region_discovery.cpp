@@ -143,14 +143,7 @@ std::vector<bool> waits_after_divergent_ends(Function& f, const std::vector<Barr
   const std::set<const Value*> divergent = divergence_of(f).values;
   std::vector<bool> out(barriers.size(), false);
   for (BasicBlock& b : f) {
-    const Instruction* term = b.getTerminator();
-    const Value* condition = nullptr;
-    if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
-        br != nullptr && br->isConditional()) {
-      condition = br->getCondition();
-    } else if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
-      condition = sw->getCondition();
-    }
+    const Value* condition = branch_condition(b);
     if (condition == nullptr || divergent.count(condition) == 0) {
       continue;
     }

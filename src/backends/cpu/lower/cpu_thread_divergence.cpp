@@ -17,6 +17,18 @@ using llvm::BasicBlock;
 using llvm::Instruction;
 using llvm::Value;
 
+const Value* branch_condition(const BasicBlock& b) {
+  const Instruction* term = b.getTerminator();
+  if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
+      br != nullptr && br->isConditional()) {
+    return br->getCondition();
+  }
+  if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
+    return sw->getCondition();
+  }
+  return nullptr;
+}
+
 Divergence divergence_of(llvm::Function& f) {
   std::set<const Value*> divergent{f.getArg(kX), f.getArg(kY), f.getArg(kZ)};
   const Value* frame = nullptr;
@@ -52,14 +64,7 @@ Divergence divergence_of(llvm::Function& f) {
       }
     }
     for (BasicBlock& b : f) {
-      const Instruction* term = b.getTerminator();
-      const Value* condition = nullptr;
-      if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(term);
-          br != nullptr && br->isConditional()) {
-        condition = br->getCondition();
-      } else if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
-        condition = sw->getCondition();
-      }
+      const Value* condition = branch_condition(b);
       if (condition == nullptr || divergent.count(condition) == 0) {
         continue;
       }

@@ -98,8 +98,8 @@ void BlockDriver::pass_over_live_threads() {
   llvm::SwitchInst* at_live =
       b_.CreateSwitch(max_, not_live, static_cast<unsigned>(regions.size()));
   for (unsigned r = 1; r < regions.size(); ++r) {
-    if (!code_.ends_apart[r - 1]) {
-      continue;  // no thread has ended while the others wait there
+    if (!code_.ends_apart[r - 1] || code_.in_step.count(regions[r]) != 0) {
+      continue;  // no thread has ended while the others wait there (nor before lanes in step)
     }
     BasicBlock* at = BasicBlock::Create(ctx_, fmt::format("live{}", r), driver_);
     at_live->addCase(b_.getInt32(r), at);

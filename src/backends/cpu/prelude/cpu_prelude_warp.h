@@ -29,6 +29,18 @@ extern "C" void __kjit_warp_wait(const kjit_cpu_thread*);
 // lane, so that every lane reads and writes the same place and LLVM moves their values as vectors.
 extern "C" unsigned __kjit_warp_round(const char* area) __attribute__((pure, nothrow));
 
+// Lanes in step: where kjit's lowering finds that a warp's lanes all reach a warp-level operation
+// together (cpu_warp_lanes.cpp), it makes __kjit_warp_in_step true there and runs the warp's 32
+// lanes as the lanes of vectors, so that the exchange is a permute in registers
+// (__kjit_warp_shfl32/64 have vector forms of 32 lanes); elsewhere false, and the lanes meet
+// through the warp area. The scalar forms are never called (the runtime stops a kernel that
+// would): a lane alone has no other lanes' values.
+extern "C" bool __kjit_warp_in_step(unsigned mask, unsigned site) __attribute__((nothrow));
+extern "C" unsigned __kjit_warp_shfl32(unsigned v, unsigned lane, unsigned mode, unsigned b,
+                                       int width) __attribute__((nothrow));
+extern "C" unsigned long long __kjit_warp_shfl64(unsigned long long v, unsigned lane, unsigned mode,
+                                                 unsigned b, int width) __attribute__((nothrow));
+
 // The call site of a warp-level operation, from the default argument that names it.
 #define __KJIT_SITE (__builtin_LINE() * 4096u + __builtin_COLUMN())
 
@@ -188,9 +200,34 @@ static inline __attribute__((always_inline)) T pick(bool c, const T& a, const T&
 }
 
 // PTX's shfl.sync: mode 0 up, 1 down, 2 bfly, 3 idx; width a power of two up to 32.
+// A shuffle of lanes in step (__kjit_warp_in_step), for values of 4 or 8 bytes.
+template <class T>
+static inline __attribute__((always_inline)) T shfl_in_step(unsigned mode, T var, unsigned b,
+                                                            int width) {
+  const unsigned lane = warp_lane().tid & 31u;
+  T r;
+  if constexpr (sizeof(T) == 4) {
+    unsigned bits;
+    __builtin_memcpy(&bits, &var, 4);
+    bits = __kjit_warp_shfl32(bits, lane, mode, b, width);
+    __builtin_memcpy(&r, &bits, 4);
+  } else {
+    unsigned long long bits;
+    __builtin_memcpy(&bits, &var, 8);
+    bits = __kjit_warp_shfl64(bits, lane, mode, b, width);
+    __builtin_memcpy(&r, &bits, 8);
+  }
+  return r;
+}
+
 template <class T>
 static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode, T var, unsigned b,
                                                     int width, unsigned site) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    if (__kjit_warp_in_step(mask, site)) {
+      return shfl_in_step(mode, var, b, width);
+    }
+  }
   const warp_meeting m = warp_meet(var, mask, site);
   const int lane = (int)m.lane;
   const int bval = (int)(b & 31u);

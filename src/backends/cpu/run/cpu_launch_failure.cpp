@@ -181,3 +181,21 @@ extern "C" void kjit_cpu_assert_failed(const char* expression, const char* file,
   }
   abort_kernel_code();  // after `message` is gone: the jump runs no destructor
 }
+
+extern "C" void kjit_cpu_warp_lanes_apart() {
+  using namespace kjit::cpu;
+  if (t_failure != nullptr) {
+    std::string message;
+    try {
+      message = fmt::format(
+          "kjit: kernel '{}' stopped: a warp shuffle compiled for a warp's lanes as vectors ran "
+          "lane by lane (LLVM's fallback when a 32-bit index wraps around within a warp); "
+          "KJIT_CPU_WARPS=meetings runs it",
+          current_kernel());
+    } catch (...) {
+      message = "kjit: internal error: a warp's lanes ran apart in code made for them in step";
+    }
+    record_current_failure(std::move(message));
+  }
+  abort_kernel_code();
+}

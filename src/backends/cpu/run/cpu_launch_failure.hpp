@@ -85,6 +85,9 @@ bool stop_launch_for_fault(KernelFault fault) noexcept;
 
 }  // namespace kjit::cpu
 
+/// A region made for a warp's lanes in step, reached by a thread on its own (kjit's lowering
+/// makes sure none is): stops the kernel with an internal error rather than run it wrong.
+extern "C" [[noreturn]] void kjit_cpu_warp_lanes_apart();
 /// assert() of JIT-compiled kernels, when the expression is false (prelude: __kjit_assert_fail).
 extern "C" [[noreturn]] void kjit_cpu_assert_failed(const char* expression, const char* file,
                                                     unsigned line, const char* function,

@@ -168,13 +168,18 @@ std::vector<std::pair<std::string_view, void*>> runtime_functions() {
           {kWarpReleaseSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_release)},
           {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)},
           {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)},
-          {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)}};
+          {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)},
+          {kWarpLanesApartSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)},
+          // (Called with a shuffle's arguments, which it ignores: it never returns.)
+          {kWarpShfl32Symbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)},
+          {kWarpShfl64Symbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)}};
 }
 
 bool is_allowed_external(std::string_view name) {
   if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kWarpReleaseSymbol ||
       name == kAssertFailedSymbol || name == kCheckAccessSymbol ||
-      name == kCheckSharedAccessSymbol) {
+      name == kCheckSharedAccessSymbol || name == kWarpLanesApartSymbol ||
+      name == kWarpShfl32Symbol || name == kWarpShfl64Symbol) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

@@ -1,0 +1,121 @@
+// A pass over a block's threads a warp at a time (emit_warps): the loop over a warp's 32 lanes
+// that LLVM vectorises 32 wide, so that the lanes of its vectors are the warp's lanes, where a
+// shuffle of lanes in step is a permute (cpu_warp_lanes.cpp).
+#include "backends/cpu/lower/cpu_barrier_regions_internal.hpp"
+
+#include "backends/cpu/prelude/cpu_abi.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+
+namespace kjit::cpu::barrier_split {
+
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+constexpr unsigned kWarpLanes = KJIT_CPU_WARP_LANES;
+
+/// A loop over a warp's lanes that LLVM vectorises 32 wide whatever its cost model says: one
+/// vector iteration, masked for a partial warp, with no scalar loop after it.
+llvm::MDNode* lanes_loop_id(llvm::IRBuilder<>& b, llvm::MDNode* accesses) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(ctx, {});
+  const auto flag = [&](const char* name, llvm::Constant* value) {
+    return llvm::MDNode::get(
+        ctx, {llvm::MDString::get(ctx, name), llvm::ConstantAsMetadata::get(value)});
+  };
+  llvm::MDNode* id = llvm::MDNode::getDistinct(
+      ctx,
+      {placeholder.get(),
+       llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), accesses}),
+       flag("llvm.loop.vectorize.enable", b.getTrue()),
+       flag("llvm.loop.vectorize.width", b.getInt32(kWarpLanes)),
+       flag("llvm.loop.interleave.count", b.getInt32(1)),
+       flag("llvm.loop.vectorize.predicate.enable", b.getTrue()),
+       // Peeled or unrolled first, the loop would no longer start at a warp's lane 0.
+       llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")})});
+  id->replaceOperandWith(0, id);
+  return id;
+}
+
+/// Rows that hold whole warps: lane l of the warp whose lane 0 is x0 is x0 + l.
+Carried warps_in_rows(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
+                      const WarpThread& thread) {
+  return emit_loop(b, block.nz, init, [&](Value* z, const Carried& c_z) {
+    return emit_loop(b, block.ny, c_z, [&](Value* y, const Carried& c_y) {
+      Value* warps = b.CreateLShr(b.CreateAdd(block.nx, b.getInt32(kWarpLanes - 1)), 5);
+      return emit_loop(b, warps, c_y, [&](Value* w, const Carried& c_w) {
+        Value* x0 = b.CreateShl(w, 5);
+        Value* lanes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateSub(block.nx, x0),
+                                               b.getInt32(kWarpLanes));
+        return emit_range(
+            b, b.getInt32(0), lanes, c_w,
+            [&](Value* l, const Carried& c) {
+              return thread(b.CreateAdd(x0, l, "x", /*HasNUW=*/true, /*HasNSW=*/true), y, z, c);
+            },
+            lanes_loop_id(b, block.accesses), false);
+      });
+    });
+  });
+}
+
+/// Any block: lane l of warp w is thread w * 32 + l, its coordinates divided out.
+Carried warps_of_block(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
+                       const WarpThread& thread) {
+  auto* i32 = b.getInt32Ty();
+  auto* i64 = b.getInt64Ty();
+  Value* warps = b.CreateLShr(b.CreateAdd(block.threads, b.getInt64(kWarpLanes - 1)), 5);
+  return emit_loop(b, warps, init, [&](Value* w, const Carried& c_w) {
+    Value* t0 = b.CreateShl(w, 5);
+    Value* lanes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateSub(block.threads, t0),
+                                           b.getInt64(kWarpLanes));
+    return emit_range(
+        b, b.getInt64(0), lanes, c_w,
+        [&](Value* l, const Carried& c) {
+          Value* t = b.CreateAdd(t0, l);
+          Value* nx = b.CreateZExt(block.nx, i64);
+          Value* row = b.CreateUDiv(t, nx);
+          Value* x = b.CreateTrunc(b.CreateURem(t, nx), i32);
+          Value* y = b.CreateTrunc(b.CreateURem(row, b.CreateZExt(block.ny, i64)), i32);
+          Value* z = b.CreateTrunc(b.CreateUDiv(row, b.CreateZExt(block.ny, i64)), i32);
+          return thread(x, y, z, c);
+        },
+        lanes_loop_id(b, block.accesses), false);
+  });
+}
+
+}  // namespace
+
+Carried emit_warps(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
+                   const WarpThread& thread) {
+  llvm::LLVMContext& ctx = b.getContext();
+  BasicBlock* rows = BasicBlock::Create(ctx, "kjit.warps.rows", block.pass);
+  BasicBlock* any = BasicBlock::Create(ctx, "kjit.warps.any", block.pass);
+  BasicBlock* join = BasicBlock::Create(ctx, "kjit.warps.done", block.pass);
+  Value* one_row =
+      b.CreateAnd(b.CreateICmpEQ(block.ny, b.getInt32(1)), b.CreateICmpEQ(block.nz, b.getInt32(1)));
+  Value* whole = b.CreateICmpEQ(b.CreateAnd(block.nx, b.getInt32(kWarpLanes - 1)), b.getInt32(0));
+  b.CreateCondBr(b.CreateOr(one_row, whole), rows, any);
+  b.SetInsertPoint(rows);
+  const Carried by_rows = warps_in_rows(b, block, init, thread);
+  BasicBlock* from_rows = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(any);
+  const Carried by_index = warps_of_block(b, block, init, thread);
+  BasicBlock* from_any = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  Carried out;
+  for (std::size_t i = 0; i < by_rows.size(); ++i) {
+    llvm::PHINode* phi = b.CreatePHI(by_rows[i]->getType(), 2);
+    phi->addIncoming(by_rows[i], from_rows);
+    phi->addIncoming(by_index[i], from_any);
+    out.push_back(phi);
+  }
+  return out;
+}
+
+}  // namespace kjit::cpu::barrier_split

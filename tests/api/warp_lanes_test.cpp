@@ -1,0 +1,177 @@
+// Warp shuffles with full masks that every lane reaches together (tests/kernels/warp_lanes.cu),
+// on random data, on 1-D, 2-D and partial-warp blocks, against a host model of CUDA's definition.
+// The CPU backend runs them with a warp's lanes as vectors; the same tests run again with
+// KJIT_CPU_WARPS=meetings (cpu-warp-meetings.*), so that both ways give the same bits.
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace kjit::test {
+namespace {
+
+struct Shape {
+  Dim3 block;
+  unsigned grid;
+
+  [[nodiscard]] unsigned per_block() const { return block.x * block.y * block.z; }
+  [[nodiscard]] std::size_t threads() const { return std::size_t{grid} * per_block(); }
+  /// Whether lane j of the warp of thread t exists (a block's last warp may be partial).
+  [[nodiscard]] bool exists(std::size_t t, unsigned j) const {
+    const std::size_t rank = t % per_block();
+    return rank / 32 * 32 + j < per_block();
+  }
+  /// The thread that is lane j of thread t's warp.
+  [[nodiscard]] std::size_t at(std::size_t t, unsigned j) const {
+    return t - t % per_block() + t % per_block() / 32 * 32 + j;
+  }
+};
+
+/// Blocks of whole warps in one row, rows of whole warps, warps across rows, and (on the CPU,
+/// where missing lanes are masked off) a partial warp.
+const Shape kShapes[] = {{{64}, 3}, {{32, 3}, 2}, {{16, 6}, 2}, {{8, 4, 2}, 2}, {{48}, 2}};
+
+class WarpLanes : public DeviceTest {
+ public:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    if (device.info().backend == BackendKind::hip) {
+      GTEST_SKIP() << "ROCm 5's HIP has no _sync warp intrinsics (wavefronts of 64 lanes)";
+    }
+  }
+
+  Program program = Program::from_file(test_kernel_path("warp_lanes.cu"));
+};
+
+/// The lane whose value lane `lane` reads (CUDA C++ Programming Guide, "Warp Shuffle Functions").
+int source_lane(int mode, int lane, int arg, int width) {
+  const int segment = lane / width * width;
+  switch (mode) {
+    case 0:
+      return segment + arg % width;
+    case 1:
+      return lane - segment >= arg ? lane - arg : lane;
+    case 2:
+      return lane - segment + arg < width ? lane + arg : lane;
+    default: {
+      const int j = lane ^ arg;
+      return j >= segment + width ? lane : j;
+    }
+  }
+}
+
+template <class T>
+void check_shuffles(WarpLanes& test, const char* name) {
+  KJIT_SEED_TRACE();
+  auto k = test.program.kernel<const T*, const int*, int, int, T*>(
+      std::string("shuffle_full<") + name + ">", test.device);
+  unsigned launch = 0;
+  for (int mode = 0; mode < 4; ++mode) {
+    for (const int width : {32, 16, 8, 4, 2, 1}) {
+      const Shape& shape = kShapes[launch++ % std::size(kShapes)];
+      if (shape.per_block() % 32 != 0 && test.device.info().backend != BackendKind::cpu) {
+        continue;  // a full mask in a partial warp names lanes a GPU does not have: undefined
+      }
+      std::vector<T> in(shape.threads());
+      for (T& x : in) {
+        x = static_cast<T>(static_cast<std::int64_t>(test.rng() % 2000000) - 1000000) / T(4);
+      }
+      std::vector<int> arg(shape.threads());
+      // Up, down and xor by one distance for all lanes, as code does; the source lane per lane.
+      const int shared = static_cast<int>(test.rng() % 32);
+      for (int& a : arg) {
+        a = mode == 0 ? static_cast<int>(test.rng() % 64) : shared;
+      }
+      auto out = test.device.upload(std::vector<T>(shape.threads(), T(-7)));
+      k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, test.device.upload(in),
+               test.device.upload(arg), mode, width, out);
+      const std::vector<T> got = out.download();
+      for (std::size_t t = 0; t < shape.threads(); ++t) {
+        const int lane = static_cast<int>(t % shape.per_block() % 32);  // warps are per block
+        const int j = source_lane(mode, lane, arg[t], width);
+        SCOPED_TRACE(testing::Message() << "mode " << mode << ", width " << width << ", block "
+                                        << shape.block.x << "x" << shape.block.y << "x"
+                                        << shape.block.z << ", thread " << t << ", arg " << arg[t]);
+        if (!shape.exists(t, static_cast<unsigned>(j))) {
+          continue;  // a lane the block does not have: undefined
+        }
+        EXPECT_EQ(got[t], in[shape.at(t, static_cast<unsigned>(j))]);
+      }
+    }
+  }
+}
+
+TEST_F(WarpLanes, ShufflesOfEveryKindWidthAndTypeMatchCudasDefinition) {
+  check_shuffles<int>(*this, "int");
+  check_shuffles<unsigned>(*this, "unsigned");
+  check_shuffles<float>(*this, "float");
+  check_shuffles<long long>(*this, "long long");
+  check_shuffles<double>(*this, "double");
+}
+
+/// warp_sums's two reductions, in the order the shuffles add (bit for bit).
+template <class T>
+void check_sums(WarpLanes& test, const char* name) {
+  KJIT_SEED_TRACE();
+  auto k = test.program.kernel<const T*, int, T*, T*>(std::string("warp_sums<") + name + ">",
+                                                      test.device);
+  constexpr int kPerThread = 5;
+  for (const Shape& shape : {kShapes[0], kShapes[1], kShapes[2], kShapes[3]}) {
+    const std::size_t n = shape.threads();
+    std::vector<T> in(n * kPerThread);
+    for (T& x : in) {
+      x = static_cast<T>(static_cast<std::int64_t>(test.rng() % 2000001) - 1000000) / T(1024);
+    }
+    auto firsts = test.device.upload(std::vector<T>(n / 32, T(-7)));
+    auto all = test.device.upload(std::vector<T>(n, T(-7)));
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, test.device.upload(in),
+             kPerThread, firsts, all);
+    const std::vector<T> got_firsts = firsts.download();
+    const std::vector<T> got_all = all.download();
+    for (std::size_t w = 0; w < n / 32; ++w) {
+      std::vector<T> acc(32);
+      std::vector<T> other(32);
+      for (unsigned l = 0; l < 32; ++l) {
+        const std::size_t t = w * 32 + l;
+        acc[l] = 0;
+        for (int i = 0; i < kPerThread - static_cast<int>(t % 3); ++i) {
+          acc[l] += in[t * kPerThread + i];
+        }
+        other[l] = in[t * kPerThread] * T(3);
+      }
+      for (unsigned offset = 16; offset > 0; offset /= 2) {
+        std::vector<T> next(32);
+        for (unsigned l = 0; l < 32; ++l) {
+          next[l] = acc[l] + (l + offset < 32 ? acc[l + offset] : acc[l]);
+        }
+        acc = next;
+      }
+      for (unsigned offset = 1; offset < 32; offset *= 2) {
+        std::vector<T> next(32);
+        for (unsigned l = 0; l < 32; ++l) {
+          next[l] = other[l] + other[l ^ offset];
+        }
+        other = next;
+      }
+      SCOPED_TRACE(testing::Message() << "block " << shape.block.x << "x" << shape.block.y << "x"
+                                      << shape.block.z << ", warp " << w);
+      EXPECT_EQ(got_firsts[w], acc[0]);
+      for (unsigned l = 0; l < 32; ++l) {
+        EXPECT_EQ(got_all[w * 32 + l], other[l]) << "lane " << l;
+      }
+    }
+  }
+}
+
+TEST_F(WarpLanes, ShuffleReductionsAddInTheOrderOfTheirShuffles) {
+  check_sums<float>(*this, "float");
+  check_sums<double>(*this, "double");
+  check_sums<int>(*this, "int");
+}
+
+}  // namespace
+}  // namespace kjit::test

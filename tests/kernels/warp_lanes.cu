@@ -1,0 +1,53 @@
+// Warp shuffles that every lane of a block reaches together, with full masks (tests/api/
+// warp_lanes_test.cpp): the CPU backend runs them with a warp's lanes as the lanes of vectors,
+// or, with KJIT_CPU_WARPS=meetings, through memory; both must give what CUDA defines.
+
+__device__ unsigned lane_rank() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ unsigned thread_index() {
+  return blockIdx.x * (blockDim.x * blockDim.y * blockDim.z) + lane_rank();
+}
+
+// mode: 0 __shfl_sync, 1 __shfl_up_sync, 2 __shfl_down_sync, 3 __shfl_xor_sync; `arg` per lane.
+template <class T>
+__global__ void shuffle_full(const T* in, const int* arg, int mode, int width, T* out) {
+  const unsigned t = thread_index();
+  const T v = in[t];
+  const int a = arg[t];
+  T r;
+  if (mode == 0) {
+    r = __shfl_sync(0xffffffffu, v, a, width);
+  } else if (mode == 1) {
+    r = __shfl_up_sync(0xffffffffu, v, static_cast<unsigned>(a), width);
+  } else if (mode == 2) {
+    r = __shfl_down_sync(0xffffffffu, v, static_cast<unsigned>(a), width);
+  } else {
+    r = __shfl_xor_sync(0xffffffffu, v, a, width);
+  }
+  out[t] = r;
+}
+
+// Each warp's sum by five __shfl_down_sync, then by five __shfl_xor_sync of another value, after
+// a loop whose trip count differs between threads (they run it apart, then come together for the
+// shuffles); lane 0 writes the first, every lane the second.
+template <class T>
+__global__ void warp_sums(const T* in, int per_thread, T* firsts, T* all) {
+  const unsigned t = thread_index();
+  T acc = 0;
+  for (int i = 0; i < per_thread - static_cast<int>(t % 3); ++i) {
+    acc += in[t * per_thread + i];
+  }
+  T other = in[t * per_thread] * T(3);
+  for (int offset = 16; offset > 0; offset /= 2) {
+    acc += __shfl_down_sync(0xffffffffu, acc, offset);
+  }
+  for (int offset = 1; offset < 32; offset *= 2) {
+    other += __shfl_xor_sync(0xffffffffu, other, offset);
+  }
+  if (lane_rank() % 32 == 0) {
+    firsts[t / 32] = acc;
+  }
+  all[t] = other;
+}

@@ -1,0 +1,86 @@
+// Warp shuffles whose lanes all reach them together run as vectors of a warp's lanes on the CPU
+// (cpu_warp_lanes.cpp): read from the optimised IR that KJIT_DUMP_DIR leaves, a converged
+// shuffle reduction makes no meeting (no wait, no call into the runtime per shuffle) but permutes
+// vectors; a shuffle under a branch that differs between threads still meets through memory, and
+// KJIT_CPU_WARPS=meetings makes every shuffle a meeting. What the kernels compute is checked by
+// WarpLanes.* on both ways.
+#include "cpu_dumped_ir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+namespace kjit {
+namespace {
+
+/// Calls of `symbol` in the IR.
+long calls(const std::string& ir, const std::string& symbol) {
+  const std::regex call("call [^\\n]*@" + symbol + "\\(");
+  return std::distance(std::sregex_iterator(ir.begin(), ir.end(), call), std::sregex_iterator());
+}
+
+/// A warp's sum by shuffles after a grid-stride loop (its threads come to them from a loop stop),
+/// which each warp's lane 0 writes; with `divergent`, the shuffles under a branch on data, which
+/// the lowering cannot know the lanes of a warp take alike.
+std::string warp_sum(bool divergent) {
+  return std::string(R"(
+    __global__ void warp_sum(const float* in, float* out, int n) {
+      float acc = 0;
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        acc += in[i];
+      )") +
+         (divergent ? "if (in[threadIdx.x] > 0) " : "") + R"(
+      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(~0u, acc, offset);
+      if (threadIdx.x % 32 == 0) out[blockIdx.x * blockDim.x / 32 + threadIdx.x / 32] = acc;
+    })";
+}
+
+TEST(CpuWarpLanes, AConvergedShuffleReductionPermutesVectorsAndMeetsNowhere) {
+  const std::string ir = test::optimised_ir(warp_sum(false), "warp_sum");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_wait"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_shfl32"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_shfl32.lanes"), 0) << ir;  // inlined
+  // The five steps, each a permute of the 32 lanes (two halves of a vector of 32 floats).
+  const std::regex permute("shufflevector <32 x float>");
+  EXPECT_GE(
+      std::distance(std::sregex_iterator(ir.begin(), ir.end(), permute), std::sregex_iterator()), 5)
+      << ir;
+}
+
+TEST(CpuWarpLanes, AShuffleUnderADivergentBranchMeetsThroughMemory) {
+  const std::string ir = test::optimised_ir(warp_sum(true), "warp_sum");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_GT(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_shfl32"), 0) << ir;
+  EXPECT_EQ(ir.find("shufflevector <32 x float>"), std::string::npos) << ir;
+}
+
+TEST(CpuWarpLanes, MeetingsAsTheSettingMakeEveryShuffleAMeeting) {
+  setenv("KJIT_CPU_WARPS", "meetings", 1);  // NOLINT(concurrency-mt-unsafe): one thread
+  const std::string ir = test::optimised_ir(warp_sum(false), "warp_sum");
+  unsetenv("KJIT_CPU_WARPS");  // NOLINT(concurrency-mt-unsafe)
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_GT(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_shfl32"), 0) << ir;
+  EXPECT_EQ(ir.find("shufflevector <32 x float>"), std::string::npos) << ir;
+}
+
+TEST(CpuWarpLanes, TheSettingIsInTheCompilersIdentity) {
+  for (const std::string mode : {"vectors", "meetings"}) {
+    setenv("KJIT_CPU_WARPS", mode.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread
+    cpu::CpuCompiler compiler("cpu");
+    std::string fact;
+    for (const auto& [key, value] : compiler.identity().facts) {
+      fact = key == "warps" ? value : fact;
+    }
+    EXPECT_EQ(fact, mode);
+  }
+  unsetenv("KJIT_CPU_WARPS");  // NOLINT(concurrency-mt-unsafe)
+}
+
+}  // namespace
+}  // namespace kjit
