@@ -173,5 +173,49 @@ TEST_F(WarpLanes, ShuffleReductionsAddInTheOrderOfTheirShuffles) {
   check_sums<int>(*this, "int");
 }
 
+TEST_F(WarpLanes, AtomicsAfterShufflesRunOncePerLane) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*, int*>("warp_claims", device);
+  const Shape shape{{128}, 4};
+  std::vector<int> in(shape.threads());
+  for (int& x : in) {
+    x = static_cast<int>(rng() % 2001) - 1000;
+  }
+  auto slots = device.upload(std::vector<int>(shape.threads() / 32, 0));
+  auto total = device.upload(std::vector<int>{0});
+  k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in), slots,
+           total);
+  const std::vector<int> got = slots.download();
+  long long sum = 0;
+  for (std::size_t w = 0; w < got.size(); ++w) {
+    int s = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+      s += in[w * 32 + l];
+    }
+    EXPECT_EQ(got[w], s + 1) << "warp " << w;
+    sum += s;
+  }
+  EXPECT_EQ(total.download()[0], sum);
+}
+
+TEST_F(WarpLanes, ALoopOfShufflesThatNeverRunsLeavesTheValues) {
+  KJIT_SEED_TRACE();
+  auto one = program.kernel<const int*, int*>("segment_sums<1>", device);
+  auto four = program.kernel<const int*, int*>("segment_sums<4>", device);
+  std::vector<int> in(256);
+  for (int& x : in) {
+    x = static_cast<int>(rng() % 2001) - 1000;
+  }
+  auto out = device.upload(std::vector<int>(in.size(), -7));
+  one.launch(LaunchConfig{.grid = {2}, .block = {128}}, device.upload(in), out);
+  EXPECT_EQ(out.download(), in);
+  four.launch(LaunchConfig{.grid = {2}, .block = {128}}, device.upload(in), out);
+  const std::vector<int> got = out.download();
+  for (std::size_t t = 0; t < in.size(); ++t) {
+    const std::size_t first = t / 4 * 4;
+    EXPECT_EQ(got[t], in[first] + in[first + 1] + in[first + 2] + in[first + 3]) << t;
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

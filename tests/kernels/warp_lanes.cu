@@ -51,3 +51,28 @@ __global__ void warp_sums(const T* in, int per_thread, T* firsts, T* all) {
   }
   all[t] = other;
 }
+
+// Each warp's sum by shuffles; its lane 0 then claims the warp's slot (atomicCAS) and adds the
+// sum to a total (atomicAdd): atomics after shuffles in step.
+__global__ void warp_claims(const int* in, int* slots, int* total) {
+  const unsigned t = thread_index();
+  int v = in[t];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  if (lane_rank() % 32 == 0) {
+    const int old = atomicCAS(&slots[t / 32], 0, v + 1);
+    atomicAdd(total, old == 0 ? v : -1000000);
+  }
+}
+
+// Sums over segments of W lanes: for W = 1 the loop of shuffles never runs.
+template <int W>
+__global__ void segment_sums(const int* in, int* out) {
+  const unsigned t = thread_index();
+  int v = in[t];
+  for (int offset = W / 2; offset > 0; offset /= 2) {
+    v += __shfl_xor_sync(0xffffffffu, v, offset, W);
+  }
+  out[t] = v;
+}

@@ -6,6 +6,7 @@
 #include "backends/cpu/lower/cpu_ir_loops.hpp"
 #include "backends/cpu/lower/cpu_pass_versions.hpp"
 #include "backends/cpu/lower/cpu_uniform_stores.hpp"
+#include "backends/cpu/lower/cpu_warp_lanes.hpp"
 #include "backends/cpu/run/cpu_runtime_symbols.hpp"
 
 #include <kjit/error.hpp>
@@ -514,11 +515,10 @@ void PassBuilder::finish(const Carried& out) {
     for (Instruction& i : llvm::instructions(*pass_)) {
       const auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
       // A shuffle of lanes in step touches no memory a thread sees, but LLVM counts it as an
-      // access: in the group, or the loop over lanes would not count as parallel.
-      const bool shuffle =
-          call != nullptr && call->getCalledFunction() != nullptr &&
-          (call->getCalledFunction()->getName() == llvm::StringRef(kWarpShfl32Symbol) ||
-           call->getCalledFunction()->getName() == llvm::StringRef(kWarpShfl64Symbol));
+      // access, as it does an operation run lane by lane (cpu_warp_lanes.hpp): in the group, or
+      // the loop over lanes would not count as parallel.
+      const bool shuffle = call != nullptr && call->getCalledFunction() != nullptr &&
+                           is_lane_call(call->getCalledFunction()->getName());
       if ((llvm::isa<llvm::LoadInst, llvm::StoreInst>(i) && !i.isAtomic()) || shuffle) {
         i.setMetadata(llvm::LLVMContext::MD_access_group, accesses_);
       }

@@ -47,6 +47,14 @@ namespace {
 constexpr unsigned kLanes = KJIT_CPU_WARP_LANES;
 constexpr std::string_view kLaneOpPrefix = "__kjit_warp_op.";
 
+}  // namespace
+
+bool is_lane_call(llvm::StringRef name) {
+  return is_lane_shuffle(name) || name.starts_with(kLaneOpPrefix);
+}
+
+namespace {
+
 /// The function that runs `i` (runs_lane_by_lane) on its operands, `operands`: its own call, or
 /// a copy of it.
 Function* make_lane_op(Instruction& i, const std::vector<Value*>& operands) {
@@ -300,6 +308,9 @@ void finish_lanes_in_step(llvm::Module& m) {
         call->addFnAttr(
             llvm::Attribute::get(m.getContext(), "vector-function-abi-variant", variant));
         call->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
+        // Copied into the arms of a branch that splits a warp (jump threading), a shuffle would
+        // run with part of its lanes masked off in each copy.
+        call->addFnAttr(llvm::Attribute::NoDuplicate);
       }
     }
   }

@@ -91,7 +91,17 @@ bool is_wait(const Instruction& i, const std::vector<Function*>& waits) {
 /// accesses, and calls of functions that are not intrinsics LLVM vectorises (not those that take
 /// a variable number of arguments).
 bool runs_lane_by_lane(const Instruction& i, const std::vector<Function*>& waits) {
-  if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(i)) {
+  // Its vector form takes and gives vectors of its values: each must be a vector's element (not
+  // the {value, success} of a compare-exchange, not a vector itself).
+  const auto element = [](const llvm::Type* t) {
+    return t->isVoidTy() || llvm::VectorType::isValidElementType(const_cast<llvm::Type*>(t));
+  };
+  if (!element(i.getType()) || llvm::any_of(i.operands(), [&](const llvm::Use& u) {
+        return !llvm::isa<BasicBlock, Function>(u.get()) && !element(u->getType());
+      })) {
+    return false;
+  }
+  if (llvm::isa<llvm::AtomicRMWInst>(i)) {
     return true;
   }
   if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
@@ -110,8 +120,7 @@ bool runs_lane_by_lane(const Instruction& i, const std::vector<Function*>& waits
       callee->getName() == llvm::StringRef(kWarpInStepSymbol)) {
     return false;
   }
-  return !call->getType()->isStructTy() &&
-         llvm::none_of(call->args(), [](const llvm::Use& a) { return a->getType()->isStructTy(); });
+  return true;
 }
 
 /// What LLVM's loop vectoriser cannot take in a loop over a warp's lanes, even lane by lane:
@@ -408,6 +417,9 @@ unsigned put_lanes_in_step(Function& f, Function& barrier, const std::vector<Fun
     return 0;
   }
   markers = unroll_shuffle_loops(f, markers);
+  if (markers.empty()) {  // (a loop whose body never runs)
+    return 0;
+  }
   // Each marker is the same in every thread (the answer is per call site): not a branch that
   // differs between threads, to the divergence analysis. It goes before anything else runs.
   Function* marker = markers.front()->getCalledFunction();

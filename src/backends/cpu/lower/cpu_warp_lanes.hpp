@@ -27,6 +27,9 @@ bool calls_lanes_alone(const llvm::Module& m);
 /// Whether `name` is a shuffle of lanes in step (__kjit_warp_shfl32/64).
 bool is_lane_shuffle(llvm::StringRef name);
 
+/// Whether `name` is a shuffle of lanes in step or an operation run lane by lane (lane_by_lane).
+bool is_lane_call(llvm::StringRef name);
+
 /// Makes `i` (an atomic, a volatile access, a call LLVM cannot vectorise) a call of a function of
 /// its own whose vector form runs it for each lane that runs, in lane order, so that the loop
 /// over a warp's lanes around it vectorises. Both are inlined after vectorisation.
