@@ -460,14 +460,7 @@ Carried PassBuilder::affine_or_plain() {
   BasicBlock* from_plain = b_.GetInsertBlock();
   b_.CreateBr(join);
   b_.SetInsertPoint(join);
-  Carried out;
-  for (std::size_t i = 0; i < out_plain.size(); ++i) {
-    llvm::PHINode* phi = b_.CreatePHI(out_plain[i]->getType(), 2);
-    phi->addIncoming(out_affine[i], from_affine);
-    phi->addIncoming(out_plain[i], from_plain);
-    out.push_back(phi);
-  }
-  return out;
+  return merge_carried(b_, out_affine, from_affine, out_plain, from_plain);
 }
 
 /// {min state, min state of threads that have not ended, max state} from the set of states

@@ -45,11 +45,16 @@ Carried emit_range(llvm::IRBuilder<>& b, Value* first, Value* end, const Carried
   if (!may_be_empty) {
     return out;
   }
+  return merge_carried(b, init, before, out, latch);
+}
+
+Carried merge_carried(llvm::IRBuilder<>& b, const Carried& a, llvm::BasicBlock* from_a,
+                      const Carried& other, llvm::BasicBlock* from_other) {
   Carried merged;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    llvm::PHINode* phi = b.CreatePHI(out[i]->getType(), 2);
-    phi->addIncoming(init[i], before);
-    phi->addIncoming(out[i], latch);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    llvm::PHINode* phi = b.CreatePHI(a[i]->getType(), 2);
+    phi->addIncoming(a[i], from_a);
+    phi->addIncoming(other[i], from_other);
     merged.push_back(phi);
   }
   return merged;

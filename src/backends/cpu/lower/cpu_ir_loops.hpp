@@ -19,6 +19,11 @@ using LoopBody = std::function<Carried(llvm::Value*, const Carried&)>;
 Carried emit_range(llvm::IRBuilder<>& b, llvm::Value* first, llvm::Value* end, const Carried& init,
                    const LoopBody& body, llvm::MDNode* loop_id, bool may_be_empty);
 
+/// At the insert point, which `from_a` and `from_b` branch to: each of `a` and `b`'s values as
+/// the one that came (a phi per value).
+Carried merge_carried(llvm::IRBuilder<>& b, const Carried& a, llvm::BasicBlock* from_a,
+                      const Carried& other, llvm::BasicBlock* from_other);
+
 /// Emits `for (iv = 0; iv < count; ++iv)`, count >= 1, as emit_range does.
 Carried emit_loop(llvm::IRBuilder<>& b, llvm::Value* count, const Carried& init,
                   const LoopBody& body, llvm::MDNode* loop_id = nullptr);

@@ -9,6 +9,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 
+#include <functional>
+
 namespace kjit::cpu::barrier_split {
 
 namespace {
@@ -41,23 +43,33 @@ llvm::MDNode* lanes_loop_id(llvm::IRBuilder<>& b, llvm::MDNode* accesses) {
   return id;
 }
 
+/// The warps of `count` threads (i32 or i64) a warp at a time: lane(first, l, carried) for each
+/// lane l of the warp whose lane 0 is `first`, in the loop over its lanes.
+using Lane = std::function<Carried(Value*, Value*, const Carried&)>;
+Carried over_warps(llvm::IRBuilder<>& b, Value* count, llvm::MDNode* accesses, const Carried& init,
+                   const Lane& lane) {
+  auto* type = count->getType();
+  Value* warps = b.CreateLShr(b.CreateAdd(count, llvm::ConstantInt::get(type, kWarpLanes - 1)), 5);
+  return emit_loop(b, warps, init, [&](Value* w, const Carried& c_w) {
+    Value* first = b.CreateShl(w, 5);
+    Value* lanes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateSub(count, first),
+                                           llvm::ConstantInt::get(type, kWarpLanes));
+    return emit_range(
+        b, llvm::ConstantInt::get(type, 0), lanes, c_w,
+        [&](Value* l, const Carried& c) { return lane(first, l, c); }, lanes_loop_id(b, accesses),
+        false);
+  });
+}
+
 /// Rows that hold whole warps: lane l of the warp whose lane 0 is x0 is x0 + l.
 Carried warps_in_rows(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
                       const WarpThread& thread) {
   return emit_loop(b, block.nz, init, [&](Value* z, const Carried& c_z) {
     return emit_loop(b, block.ny, c_z, [&](Value* y, const Carried& c_y) {
-      Value* warps = b.CreateLShr(b.CreateAdd(block.nx, b.getInt32(kWarpLanes - 1)), 5);
-      return emit_loop(b, warps, c_y, [&](Value* w, const Carried& c_w) {
-        Value* x0 = b.CreateShl(w, 5);
-        Value* lanes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateSub(block.nx, x0),
-                                               b.getInt32(kWarpLanes));
-        return emit_range(
-            b, b.getInt32(0), lanes, c_w,
-            [&](Value* l, const Carried& c) {
-              return thread(b.CreateAdd(x0, l, "x", /*HasNUW=*/true, /*HasNSW=*/true), y, z, c);
-            },
-            lanes_loop_id(b, block.accesses), false);
-      });
+      return over_warps(
+          b, block.nx, block.accesses, c_y, [&](Value* x0, Value* l, const Carried& c) {
+            return thread(b.CreateAdd(x0, l, "x", /*HasNUW=*/true, /*HasNSW=*/true), y, z, c);
+          });
     });
   });
 }
@@ -67,24 +79,17 @@ Carried warps_of_block(llvm::IRBuilder<>& b, const WarpBlock& block, const Carri
                        const WarpThread& thread) {
   auto* i32 = b.getInt32Ty();
   auto* i64 = b.getInt64Ty();
-  Value* warps = b.CreateLShr(b.CreateAdd(block.threads, b.getInt64(kWarpLanes - 1)), 5);
-  return emit_loop(b, warps, init, [&](Value* w, const Carried& c_w) {
-    Value* t0 = b.CreateShl(w, 5);
-    Value* lanes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateSub(block.threads, t0),
-                                           b.getInt64(kWarpLanes));
-    return emit_range(
-        b, b.getInt64(0), lanes, c_w,
-        [&](Value* l, const Carried& c) {
-          Value* t = b.CreateAdd(t0, l);
-          Value* nx = b.CreateZExt(block.nx, i64);
-          Value* row = b.CreateUDiv(t, nx);
-          Value* x = b.CreateTrunc(b.CreateURem(t, nx), i32);
-          Value* y = b.CreateTrunc(b.CreateURem(row, b.CreateZExt(block.ny, i64)), i32);
-          Value* z = b.CreateTrunc(b.CreateUDiv(row, b.CreateZExt(block.ny, i64)), i32);
-          return thread(x, y, z, c);
-        },
-        lanes_loop_id(b, block.accesses), false);
-  });
+  return over_warps(b, block.threads, block.accesses, init,
+                    [&](Value* t0, Value* l, const Carried& c) {
+                      Value* t = b.CreateAdd(t0, l);
+                      Value* nx = b.CreateZExt(block.nx, i64);
+                      Value* row = b.CreateUDiv(t, nx);
+                      Value* x = b.CreateTrunc(b.CreateURem(t, nx), i32);
+                      Value* ny = b.CreateZExt(block.ny, i64);
+                      Value* y = b.CreateTrunc(b.CreateURem(row, ny), i32);
+                      Value* z = b.CreateTrunc(b.CreateUDiv(row, ny), i32);
+                      return thread(x, y, z, c);
+                    });
 }
 
 }  // namespace
@@ -108,14 +113,7 @@ Carried emit_warps(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& 
   BasicBlock* from_any = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(join);
-  Carried out;
-  for (std::size_t i = 0; i < by_rows.size(); ++i) {
-    llvm::PHINode* phi = b.CreatePHI(by_rows[i]->getType(), 2);
-    phi->addIncoming(by_rows[i], from_rows);
-    phi->addIncoming(by_index[i], from_any);
-    out.push_back(phi);
-  }
-  return out;
+  return merge_carried(b, by_rows, from_rows, by_index, from_any);
 }
 
 }  // namespace kjit::cpu::barrier_split
