@@ -217,5 +217,98 @@ TEST_F(WarpLanes, ALoopOfShufflesThatNeverRunsLeavesTheValues) {
   }
 }
 
+/// The lanes of the warp of thread t (the first of the warp: `first`) that exist, as a mask.
+unsigned existing_lanes(const Shape& shape, std::size_t first) {
+  unsigned lanes = 0;
+  for (unsigned j = 0; j < 32; ++j) {
+    lanes |= (shape.exists(first, j) ? 1U : 0U) << j;
+  }
+  return lanes;
+}
+
+/// Shapes for votes and reductions: every one on the CPU, whole warps on a GPU.
+std::vector<Shape> shapes_for(const Device& device) {
+  std::vector<Shape> out;
+  for (const Shape& shape : kShapes) {
+    if (shape.per_block() % 32 == 0 || device.info().backend == BackendKind::cpu) {
+      out.push_back(shape);
+    }
+  }
+  return out;
+}
+
+TEST_F(WarpLanes, VotesOfEveryKindMatchCudasDefinition) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, unsigned*>("votes_full", device);
+  for (const Shape& shape : shapes_for(device)) {
+    // Per warp, all predicates true, all false, or mixed: any, all and uni each both ways.
+    std::vector<int> in(shape.threads());
+    std::uint64_t kind = 0;
+    for (std::size_t t = 0; t < in.size(); ++t) {
+      kind = shape.at(t, 0) == t ? rng() % 3 : kind;  // a warp's lanes are consecutive
+      const int magnitude = static_cast<int>(rng() % 1000) + 1;
+      in[t] = kind == 0   ? magnitude
+              : kind == 1 ? -magnitude
+                          : (rng() % 2 == 0 ? 1 : -1) * magnitude;
+    }
+    auto out = device.upload(std::vector<unsigned>(4 * shape.threads(), 7U));
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in), out);
+    const std::vector<unsigned> got = out.download();
+    for (std::size_t t = 0; t < shape.threads(); ++t) {
+      const std::size_t first = shape.at(t, 0);
+      const unsigned lanes = existing_lanes(shape, t);
+      unsigned ballot = 0;
+      for (unsigned j = 0; j < 32; ++j) {
+        ballot |= ((lanes >> j & 1U) != 0 && in[first + j] > 0 ? 1U : 0U) << j;
+      }
+      SCOPED_TRACE(testing::Message() << "block " << shape.block.x << "x" << shape.block.y << "x"
+                                      << shape.block.z << ", thread " << t);
+      EXPECT_EQ(got[4 * t], ballot);
+      EXPECT_EQ(got[4 * t + 1], ballot != 0 ? 1U : 0U);
+      EXPECT_EQ(got[4 * t + 2], ballot == lanes ? 1U : 0U);
+      EXPECT_EQ(got[4 * t + 3], ballot == 0 || ballot == lanes ? 1U : 0U);
+    }
+  }
+}
+
+TEST_F(WarpLanes, ReductionsOfEveryKindMatchCudasDefinition) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const unsigned*, unsigned*>("reductions_full", device);
+  for (const Shape& shape : shapes_for(device)) {
+    std::vector<unsigned> in(shape.threads());
+    for (unsigned& x : in) {
+      x = static_cast<unsigned>(rng());
+    }
+    auto out = device.upload(std::vector<unsigned>(9 * shape.threads(), 7U));
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in), out);
+    const std::vector<unsigned> got = out.download();
+    for (std::size_t t = 0; t < shape.threads(); ++t) {
+      const std::size_t first = shape.at(t, 0);
+      const unsigned lanes = existing_lanes(shape, t);
+      std::vector<unsigned> want = {0U, ~0U, 0U, ~0U, 0U, 0U, 0U, 0x7fffffffU, 0x80000000U};
+      for (unsigned j = 0; j < 32; ++j) {
+        if ((lanes >> j & 1U) == 0) {
+          continue;
+        }
+        const unsigned v = in[first + j];
+        const auto s = static_cast<int>(v);
+        want[0] += v;
+        want[1] = std::min(want[1], v);
+        want[2] = std::max(want[2], v);
+        want[3] &= v;
+        want[4] |= v;
+        want[5] ^= v;
+        want[6] += v;  // an int add that wraps, in unsigned
+        want[7] = static_cast<unsigned>(std::min(static_cast<int>(want[7]), s));
+        want[8] = static_cast<unsigned>(std::max(static_cast<int>(want[8]), s));
+      }
+      const std::vector<unsigned> row(got.begin() + static_cast<std::ptrdiff_t>(9 * t),
+                                      got.begin() + static_cast<std::ptrdiff_t>(9 * t + 9));
+      EXPECT_EQ(row, want) << "block " << shape.block.x << "x" << shape.block.y << "x"
+                           << shape.block.z << ", thread " << t;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

@@ -76,3 +76,31 @@ __global__ void segment_sums(const int* in, int* out) {
   }
   out[t] = v;
 }
+
+// Votes with full masks on each lane's predicate in[t] > 0: __ballot_sync, __any_sync,
+// __all_sync and __uni_sync, four results per thread.
+__global__ void votes_full(const int* in, unsigned* out) {
+  const unsigned t = thread_index();
+  const int p = in[t] > 0;
+  out[4 * t] = __ballot_sync(0xffffffffu, p);
+  out[4 * t + 1] = static_cast<unsigned>(__any_sync(0xffffffffu, p));
+  out[4 * t + 2] = static_cast<unsigned>(__all_sync(0xffffffffu, p));
+  out[4 * t + 3] = static_cast<unsigned>(__uni_sync(0xffffffffu, p));
+}
+
+// Every __reduce_*_sync with a full mask, nine results per thread: add, min, max, and, or, xor
+// of the unsigned values, then add, min, max of the same bits as int.
+__global__ void reductions_full(const unsigned* in, unsigned* out) {
+  const unsigned t = thread_index();
+  const unsigned v = in[t];
+  const int s = static_cast<int>(v);
+  out[9 * t] = __reduce_add_sync(0xffffffffu, v);
+  out[9 * t + 1] = __reduce_min_sync(0xffffffffu, v);
+  out[9 * t + 2] = __reduce_max_sync(0xffffffffu, v);
+  out[9 * t + 3] = __reduce_and_sync(0xffffffffu, v);
+  out[9 * t + 4] = __reduce_or_sync(0xffffffffu, v);
+  out[9 * t + 5] = __reduce_xor_sync(0xffffffffu, v);
+  out[9 * t + 6] = static_cast<unsigned>(__reduce_add_sync(0xffffffffu, s));
+  out[9 * t + 7] = static_cast<unsigned>(__reduce_min_sync(0xffffffffu, s));
+  out[9 * t + 8] = static_cast<unsigned>(__reduce_max_sync(0xffffffffu, s));
+}

@@ -1,7 +1,8 @@
-// Warp shuffles whose lanes all reach them together run as vectors of a warp's lanes on the CPU
-// (cpu_warp_lanes.cpp): read from the optimised IR that KJIT_DUMP_DIR leaves, a converged
-// shuffle reduction makes no meeting (no wait, no call into the runtime per shuffle) but permutes
-// vectors; a shuffle under a branch that differs between threads still meets through memory, and
+// Warp shuffles, votes and reductions whose lanes all reach them together run as vectors of a
+// warp's lanes on the CPU (cpu_warp_lanes.cpp): read from the optimised IR that KJIT_DUMP_DIR
+// leaves, a converged shuffle reduction makes no meeting (no wait, no call into the runtime per
+// shuffle) but permutes vectors, a vote is a mask operation and a reduction a horizontal one; a
+// shuffle under a branch that differs between threads still meets through memory, and
 // KJIT_CPU_WARPS=meetings makes every shuffle a meeting. What the kernels compute is checked by
 // WarpLanes.* on both ways.
 #include "cpu_dumped_ir.hpp"
@@ -19,6 +20,16 @@ namespace {
 long calls(const std::string& ir, const std::string& symbol) {
   const std::regex call("call [^\\n]*@" + symbol + "\\(");
   return std::distance(std::sregex_iterator(ir.begin(), ir.end(), call), std::sregex_iterator());
+}
+
+/// The definition of function `name` in the IR; empty if there is none.
+std::string function(const std::string& ir, const std::string& name) {
+  const std::size_t at = ir.find("@" + name + "(");
+  const std::size_t begin = ir.rfind("\ndefine ", at);
+  const std::size_t end = ir.find("\n}\n", at);
+  return at == std::string::npos || begin == std::string::npos || end == std::string::npos
+             ? std::string()
+             : ir.substr(begin, end - begin);
 }
 
 /// A warp's sum by shuffles after a grid-stride loop (its threads come to them from a loop stop),
@@ -67,6 +78,29 @@ TEST(CpuWarpLanes, MeetingsAsTheSettingMakeEveryShuffleAMeeting) {
   EXPECT_GT(calls(ir, "__kjit_warp_release"), 0) << ir;
   EXPECT_EQ(calls(ir, "__kjit_warp_shfl32"), 0) << ir;
   EXPECT_EQ(ir.find("shufflevector <32 x float>"), std::string::npos) << ir;
+}
+
+TEST(CpuWarpLanes, ConvergedVotesAndReductionsAreMaskAndHorizontalOperations) {
+  const std::string ir = test::optimised_ir(R"(
+    __global__ void vote_sum(const int* in, unsigned* out) {
+      const int t = blockIdx.x * blockDim.x + threadIdx.x;
+      out[t] = __ballot_sync(~0u, in[t] > 0) + __all_sync(~0u, in[t] != 0) +
+               __reduce_add_sync(~0u, (unsigned)in[t]) + __reduce_max_sync(~0u, in[t]);
+    })",
+                                            "vote_sum");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_wait"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_ballot.lanes"), 0) << ir;  // inlined
+  EXPECT_EQ(calls(ir, "__kjit_warp_reduce32.lanes"), 0) << ir;
+  // In the block's code (not the vector forms the module keeps): the votes, the vector of 32
+  // predicates as the bits of one word; the reductions, each its own horizontal operation.
+  const std::string block = function(ir, "__kjit_block_0");
+  ASSERT_FALSE(block.empty()) << ir;
+  EXPECT_NE(block.find("bitcast <32 x i1>"), std::string::npos) << block;
+  EXPECT_GT(calls(block, "llvm.vector.reduce.add.v32i32"), 0) << block;
+  EXPECT_GT(calls(block, "llvm.vector.reduce.smax.v32i32"), 0) << block;
+  EXPECT_EQ(calls(block, "llvm.vector.reduce.umin.v32i32"), 0) << block;
 }
 
 TEST(CpuWarpLanes, TheSettingIsInTheCompilersIdentity) {

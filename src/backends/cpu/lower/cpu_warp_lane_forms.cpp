@@ -26,8 +26,10 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kjit::cpu {
@@ -38,8 +40,8 @@ using llvm::Function;
 using llvm::Instruction;
 using llvm::Value;
 
-bool is_lane_shuffle(llvm::StringRef name) {
-  return name == llvm::StringRef(kWarpShfl32Symbol) || name == llvm::StringRef(kWarpShfl64Symbol);
+bool is_lane_exchange(llvm::StringRef name) {
+  return llvm::is_contained(kWarpLaneExchangeSymbols, std::string_view(name));
 }
 
 namespace {
@@ -50,7 +52,7 @@ constexpr std::string_view kLaneOpPrefix = "__kjit_warp_op.";
 }  // namespace
 
 bool is_lane_call(llvm::StringRef name) {
-  return is_lane_shuffle(name) || name.starts_with(kLaneOpPrefix);
+  return is_lane_exchange(name) || name.starts_with(kLaneOpPrefix);
 }
 
 namespace {
@@ -169,7 +171,7 @@ bool runs_lanes_in_step(const Function& g) {
   for (const Instruction& i : llvm::instructions(g)) {
     const auto* call = llvm::dyn_cast<CallInst>(&i);
     if (call != nullptr && call->getCalledFunction() != nullptr &&
-        is_lane_shuffle(call->getCalledFunction()->getName())) {
+        is_lane_exchange(call->getCalledFunction()->getName())) {
       return true;
     }
   }
@@ -180,23 +182,33 @@ bool runs_lanes_in_step(const Function& g) {
 
 namespace {
 
-/// The vector form of shuffle `scalar` (i32 or i64 values): the lanes of a warp as the lanes of
-/// the vectors, for each the value of the lane it reads, or its own where that lane is outside
-/// its segment (PTX's shfl.sync, as cpu_prelude_warp.h's shfl computes it lane by lane). Its
-/// parameters are those of the scalar form, as vectors, then the mask of the lanes that run.
-Function* define_vector_form(llvm::Module& m, Function& scalar) {
+/// A vector form's declaration: the scalar form's parameters as vectors of 32, then the mask of
+/// the lanes that run; always inlined.
+Function* declare_form(llvm::Module& m, Function& scalar) {
   llvm::LLVMContext& ctx = m.getContext();
-  auto* value = scalar.getReturnType();
-  auto* i32 = llvm::Type::getInt32Ty(ctx);
-  auto* values = llvm::FixedVectorType::get(value, kLanes);
-  auto* ints = llvm::FixedVectorType::get(i32, kLanes);
-  auto* mask = llvm::FixedVectorType::get(llvm::Type::getInt1Ty(ctx), kLanes);
-  auto* type = llvm::FunctionType::get(values, {values, ints, ints, ints, ints, mask}, false);
+  std::vector<llvm::Type*> params;
+  for (const llvm::Argument& a : scalar.args()) {
+    params.push_back(llvm::FixedVectorType::get(a.getType(), kLanes));
+  }
+  params.push_back(llvm::FixedVectorType::get(llvm::Type::getInt1Ty(ctx), kLanes));
+  auto* type = llvm::FunctionType::get(llvm::FixedVectorType::get(scalar.getReturnType(), kLanes),
+                                       params, false);
   Function* g =
       Function::Create(type, llvm::GlobalValue::InternalLinkage, scalar.getName() + ".lanes", m);
   g->addFnAttr(llvm::Attribute::AlwaysInline);
   g->addFnAttr(llvm::Attribute::NoUnwind);
-  llvm::IRBuilder<> b(BasicBlock::Create(ctx, "entry", g));
+  return g;
+}
+
+/// The vector form of shuffle `scalar` (i32 or i64 values): the lanes of a warp as the lanes of
+/// the vectors, for each the value of the lane it reads, or its own where that lane is outside
+/// its segment (PTX's shfl.sync, as cpu_prelude_warp.h's shfl computes it lane by lane). Its
+/// parameters are those of the scalar form, as vectors, then the mask of the lanes that run.
+Function* define_shuffle_form(llvm::Module& m, Function& scalar) {
+  Function* g = declare_form(m, scalar);
+  auto* values = llvm::cast<llvm::FixedVectorType>(g->getReturnType());
+  auto* ints = llvm::FixedVectorType::get(llvm::Type::getInt32Ty(m.getContext()), kLanes);
+  llvm::IRBuilder<> b(BasicBlock::Create(m.getContext(), "entry", g));
   const auto splat = [&](std::int64_t v) { return llvm::ConstantInt::get(ints, v); };
   std::vector<llvm::Constant*> lane_numbers;
   lane_numbers.reserve(kLanes);
@@ -231,6 +243,56 @@ Function* define_vector_form(llvm::Module& m, Function& scalar) {
   }
   b.CreateRet(b.CreateSelect(ok, read, v));
   return g;
+}
+
+/// The vector form of a vote (__kjit_warp_ballot): the bits of the lanes that run whose
+/// predicate is not zero, in every lane.
+Function* define_ballot_form(llvm::Module& m, Function& scalar) {
+  Function* g = declare_form(m, scalar);
+  llvm::IRBuilder<> b(BasicBlock::Create(m.getContext(), "entry", g));
+  Value* votes = b.CreateAnd(b.CreateIsNotNull(g->getArg(0)), g->getArg(1));
+  b.CreateRet(b.CreateVectorSplat(kLanes, b.CreateBitCast(votes, b.getInt32Ty())));
+  return g;
+}
+
+/// The vector form of a reduction (__kjit_warp_reduce32, its operation one of cpu_prelude_warp.h's
+/// reduce_op, the same in every lane): the operation over the lanes that run, in every lane.
+Function* define_reduce_form(llvm::Module& m, Function& scalar) {
+  Function* g = declare_form(m, scalar);
+  llvm::IRBuilder<> b(BasicBlock::Create(m.getContext(), "entry", g));
+  Value* op = b.CreateExtractElement(g->getArg(1), b.getInt32(0));
+  using Id = llvm::Intrinsic::ID;
+  // In reduce_op's order: the reduction, and the value of the lanes that do not run.
+  const std::array<std::pair<Id, std::uint32_t>, 8> ops = {{
+      {llvm::Intrinsic::vector_reduce_add, 0U},
+      {llvm::Intrinsic::vector_reduce_umin, ~0U},
+      {llvm::Intrinsic::vector_reduce_umax, 0U},
+      {llvm::Intrinsic::vector_reduce_and, ~0U},
+      {llvm::Intrinsic::vector_reduce_or, 0U},
+      {llvm::Intrinsic::vector_reduce_xor, 0U},
+      {llvm::Intrinsic::vector_reduce_smin, 0x7fffffffU},
+      {llvm::Intrinsic::vector_reduce_smax, 0x80000000U},
+  }};
+  Value* result = llvm::PoisonValue::get(b.getInt32Ty());
+  for (unsigned k = 0; k < ops.size(); ++k) {
+    Value* lanes = b.CreateSelect(g->getArg(2), g->getArg(0),
+                                  b.CreateVectorSplat(kLanes, b.getInt32(ops[k].second)));
+    Value* r = b.CreateUnaryIntrinsic(ops[k].first, lanes);
+    result = b.CreateSelect(b.CreateICmpEQ(op, b.getInt32(k)), r, result);
+  }
+  b.CreateRet(b.CreateVectorSplat(kLanes, result));
+  return g;
+}
+
+/// The vector form of exchange `scalar` (is_lane_exchange).
+Function* define_vector_form(llvm::Module& m, Function& scalar) {
+  if (scalar.getName() == llvm::StringRef(kWarpBallotSymbol)) {
+    return define_ballot_form(m, scalar);
+  }
+  if (scalar.getName() == llvm::StringRef(kWarpReduceSymbol)) {
+    return define_reduce_form(m, scalar);
+  }
+  return define_shuffle_form(m, scalar);
 }
 
 /// LLVM's loop vectoriser calls a vector form, not the function it stands for: inlined after
@@ -288,7 +350,7 @@ void finish_lanes_in_step(llvm::Module& m) {
       llvm::removeUnreachableBlocks(*f);
     }
   }
-  for (std::string_view name : {kWarpShfl32Symbol, kWarpShfl64Symbol}) {
+  for (std::string_view name : kWarpLaneExchangeSymbols) {
     Function* scalar = m.getFunction(name);
     if (scalar == nullptr) {
       continue;
@@ -302,14 +364,15 @@ void finish_lanes_in_step(llvm::Module& m) {
     // The vector form's name in the vector function ABI: 32 lanes, masked, every parameter a
     // vector.
     const std::string variant =
-        fmt::format("_ZGV_LLVM_M{}vvvvv_{}({})", kLanes, name, lanes->getName().str());
+        fmt::format("_ZGV_LLVM_M{}{}_{}({})", kLanes, std::string(scalar->arg_size(), 'v'), name,
+                    lanes->getName().str());
     for (llvm::User* user : scalar->users()) {
       if (auto* call = llvm::dyn_cast<CallInst>(user)) {
         call->addFnAttr(
             llvm::Attribute::get(m.getContext(), "vector-function-abi-variant", variant));
         call->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
-        // Copied into the arms of a branch that splits a warp (jump threading), a shuffle would
-        // run with part of its lanes masked off in each copy.
+        // Copied into the arms of a branch that splits a warp (jump threading), an exchange
+        // would run with part of its lanes masked off in each copy.
         call->addFnAttr(llvm::Attribute::NoDuplicate);
       }
     }
@@ -329,7 +392,7 @@ void add_lane_inlining(llvm::PassBuilder& builder) {
 
 bool calls_lanes_alone(const llvm::Module& m) {
   std::set<Function*> callers;
-  for (std::string_view name : {kWarpShfl32Symbol, kWarpShfl64Symbol}) {
+  for (std::string_view name : kWarpLaneExchangeSymbols) {
     if (const Function* scalar = m.getFunction(name)) {
       for (const llvm::User* user : scalar->users()) {
         if (const auto* call = llvm::dyn_cast<CallInst>(user)) {
@@ -348,7 +411,7 @@ bool calls_lanes_alone(const llvm::Module& m) {
     for (const Instruction& i : llvm::instructions(*f)) {
       const auto* call = llvm::dyn_cast<CallInst>(&i);
       if (call == nullptr || call->getCalledFunction() == nullptr ||
-          !is_lane_shuffle(call->getCalledFunction()->getName())) {
+          !is_lane_exchange(call->getCalledFunction()->getName())) {
         continue;
       }
       const llvm::Loop* loop = loops.getLoopFor(i.getParent());

@@ -1,11 +1,11 @@
-// Warp shuffles whose lanes run in step (cpu_prelude_warp.h's __kjit_warp_in_step). Where every
-// lane of every warp of a block reaches a shuffle together (no branch that may differ between the
-// threads leads to it, and the threads come to it from one barrier, or from a barrier placed
-// before it), the shuffle is no wait: it stays in the region around it, and the pass over all
-// threads that runs that region takes each warp's 32 lanes as the lanes of one vector
-// (cpu_block_passes.cpp), where the shuffle's vector form, defined here, is a permute.
-// Elsewhere, and where the region holds what LLVM cannot vectorise, the lanes meet through the
-// warp area as before (cpu_warp_meetings_lowering.cpp).
+// Warp shuffles, votes and reductions whose lanes run in step (cpu_prelude_warp.h's
+// __kjit_warp_in_step). Where every lane of every warp of a block reaches a shuffle together (no
+// branch that may differ between the threads leads to it, and the threads come to it from one
+// barrier, or from a barrier placed before it), the shuffle is no wait: it stays in the region
+// around it, and the pass over all threads that runs that region takes each warp's 32 lanes as the
+// lanes of one vector (cpu_block_passes.cpp), where the shuffle's vector form, defined here, is a
+// permute. Elsewhere, and where the region holds what LLVM cannot vectorise, the lanes meet through
+// the warp area as before (cpu_warp_meetings_lowering.cpp).
 #include "backends/cpu/lower/cpu_warp_lanes.hpp"
 
 #include "backends/cpu/lower/cpu_barrier_regions_internal.hpp"
@@ -116,7 +116,7 @@ bool runs_lane_by_lane(const Instruction& i, const std::vector<Function*>& waits
   }
   const Function* callee = call->getCalledFunction();
   if (callee == nullptr || callee->isVarArg() || callee->isIntrinsic() ||
-      is_lane_shuffle(callee->getName()) ||
+      is_lane_exchange(callee->getName()) ||
       callee->getName() == llvm::StringRef(kWarpInStepSymbol)) {
     return false;
   }
@@ -157,7 +157,7 @@ bool vectorisable(const BasicBlock& b, const std::vector<Function*>& waits,
     if (callee == nullptr) {
       return false;
     }
-    if (is_lane_shuffle(callee->getName()) ||
+    if (is_lane_exchange(callee->getName()) ||
         callee->getName() == llvm::StringRef(kWarpInStepSymbol)) {
       continue;
     }
@@ -422,11 +422,11 @@ unsigned put_lanes_in_step(Function& f, Function& barrier, const std::vector<Fun
   }
   // Each marker is the same in every thread (the answer is per call site): not a branch that
   // differs between threads, to the divergence analysis. It goes before anything else runs.
-  Function* marker = markers.front()->getCalledFunction();
-  marker->setDoesNotAccessMemory();
-  marker->setSpeculatable();
-  marker->setWillReturn();
-  marker->setDoesNotThrow();
+  Function* in_step_fn = markers.front()->getCalledFunction();
+  in_step_fn->setDoesNotAccessMemory();
+  in_step_fn->setSpeculatable();
+  in_step_fn->setWillReturn();
+  in_step_fn->setDoesNotThrow();
   Rematerialiser(f).mark_invariant_loads(f);
   const Divergence divergence = divergence_of(f);
   const llvm::DominatorTree dt(f);
@@ -465,7 +465,7 @@ unsigned put_lanes_in_step(Function& f, Function& barrier, const std::vector<Fun
   resolve(f, markers, in_step);
   run_lane_by_lane(f, lanes_regions, waits);
   detail::log().debug(
-      "kjit: {} of the {} warp shuffles of '{}' run with a warp's lanes in step "
+      "kjit: {} of the {} warp-level operations of '{}' run with a warp's lanes in step "
       "({} after a barrier placed for them)",
       in_step.size(), markers.size(), f.getName().str(), origins.need_barrier.size());
   return static_cast<unsigned>(in_step.size());

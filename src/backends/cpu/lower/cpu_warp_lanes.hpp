@@ -13,21 +13,23 @@ class PassBuilder;
 namespace kjit::cpu {
 
 /// Makes every warp-level operation the barrier split did not put in step meet through memory,
-/// and defines the vector forms of the shuffles it did, which LLVM's loop vectoriser calls.
+/// and defines the vector forms of the exchanges it did, which LLVM's loop vectoriser calls.
 void finish_lanes_in_step(llvm::Module& m);
 
 /// Inlines the vector forms where the loop vectoriser called them, so that a shuffle by a
 /// constant becomes a permute.
 void add_lane_inlining(llvm::PassBuilder& builder);
 
-/// Whether the optimised module still calls a shuffle's scalar form: a loop over a warp's lanes
+/// Whether the optimised module still calls an exchange's scalar form: a loop over a warp's lanes
 /// that LLVM did not vectorise. The compile then runs again without lanes in step.
 bool calls_lanes_alone(const llvm::Module& m);
 
-/// Whether `name` is a shuffle of lanes in step (__kjit_warp_shfl32/64).
-bool is_lane_shuffle(llvm::StringRef name);
+/// Whether `name` is an exchange between lanes in step: a shuffle (__kjit_warp_shfl32/64), a vote
+/// (__kjit_warp_ballot) or a reduction (__kjit_warp_reduce32).
+bool is_lane_exchange(llvm::StringRef name);
 
-/// Whether `name` is a shuffle of lanes in step or an operation run lane by lane (lane_by_lane).
+/// Whether `name` is an exchange between lanes in step or an operation run lane by lane
+/// (lane_by_lane).
 bool is_lane_call(llvm::StringRef name);
 
 /// Makes `i` (an atomic, a volatile access, a call LLVM cannot vectorise) a call of a function of

@@ -31,15 +31,22 @@ extern "C" unsigned __kjit_warp_round(const char* area) __attribute__((pure, not
 
 // Lanes in step: where kjit's lowering finds that a warp's lanes all reach a warp-level operation
 // together (cpu_warp_lanes.cpp), it makes __kjit_warp_in_step true there and runs the warp's 32
-// lanes as the lanes of vectors, so that the exchange is a permute in registers
-// (__kjit_warp_shfl32/64 have vector forms of 32 lanes); elsewhere false, and the lanes meet
-// through the warp area. The scalar forms are never called (the runtime stops a kernel that
-// would): a lane alone has no other lanes' values.
+// lanes as the lanes of vectors, so that the exchange is an operation on registers
+// (__kjit_warp_shfl32/64, __kjit_warp_ballot and __kjit_warp_reduce32 have vector forms of 32
+// lanes: a permute, a mask, a horizontal reduction); elsewhere false, and the lanes meet through
+// the warp area. The scalar forms are never called (the runtime stops a kernel that would): a
+// lane alone has no other lanes' values.
 extern "C" bool __kjit_warp_in_step(unsigned mask, unsigned site) __attribute__((nothrow));
 extern "C" unsigned __kjit_warp_shfl32(unsigned v, unsigned lane, unsigned mode, unsigned b,
                                        int width) __attribute__((nothrow));
 extern "C" unsigned long long __kjit_warp_shfl64(unsigned long long v, unsigned lane, unsigned mode,
                                                  unsigned b, int width) __attribute__((nothrow));
+// A vote of lanes in step: the bits of the lanes that run it (the vectors' lanes that are on)
+// whose predicate is not zero, a mask operation on the vector of predicates.
+extern "C" unsigned __kjit_warp_ballot(unsigned predicate) __attribute__((nothrow));
+// A reduction of lanes in step over the lanes that run it, a horizontal reduction of the vector:
+// op is one of __kjit::reduce_op.
+extern "C" unsigned __kjit_warp_reduce32(unsigned v, unsigned op) __attribute__((nothrow));
 
 // The call site of a warp-level operation, from the default argument that names it.
 #define __KJIT_SITE (__builtin_LINE() * 4096u + __builtin_COLUMN())
@@ -264,6 +271,18 @@ static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode
   return ok ? m.value_if_met<T>((unsigned)j) : var;
 }
 
+// The operations of __kjit_warp_reduce32 (cpu_warp_lane_forms.cpp folds each to its reduction).
+enum reduce_op : unsigned {
+  reduce_add = 0,
+  reduce_umin = 1,
+  reduce_umax = 2,
+  reduce_and = 3,
+  reduce_or = 4,
+  reduce_xor = 5,
+  reduce_smin = 6,
+  reduce_smax = 7
+};
+
 template <class T>
 static inline bool same_bits(const T& a, const T& b) {
   return __builtin_memcmp(&a, &b, sizeof(T)) == 0;
@@ -298,7 +317,12 @@ static inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned __site = __K
 static inline unsigned __activemask(unsigned __site = __KJIT_SITE) {
   return __kjit::warp_meet((char)0, 0u, __site).met();
 }
+// With lanes in step, the lanes that run a vote are those of the mask (a full mask, the only
+// kind run in step) that exist: a block's last warp may be partial, as when they meet.
 static inline unsigned __ballot_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
+  if (__kjit_warp_in_step(mask, __site)) {
+    return __kjit_warp_ballot(predicate != 0 ? 1u : 0u);
+  }
   const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   unsigned votes = 0;  // of every lane: those that did not arrive left anything there
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
@@ -310,6 +334,9 @@ static inline int __any_sync(unsigned mask, int predicate, unsigned __site = __K
   return __ballot_sync(mask, predicate, __site) != 0;
 }
 static inline int __all_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
+  if (__kjit_warp_in_step(mask, __site)) {
+    return __kjit_warp_ballot(predicate != 0 ? 1u : 0u) == __kjit_warp_ballot(1u);
+  }
   const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   const unsigned voters = m.met() & mask;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
@@ -322,6 +349,10 @@ static inline int __all_sync(unsigned mask, int predicate, unsigned __site = __K
 
 // Whether the predicate is the same in every lane of the mask that arrived.
 static inline int __uni_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
+  if (__kjit_warp_in_step(mask, __site)) {
+    const unsigned votes = __kjit_warp_ballot(predicate != 0 ? 1u : 0u);
+    return votes == 0 || votes == __kjit_warp_ballot(1u);
+  }
   const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
   const unsigned voters = m.met() & mask;
   for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
@@ -357,9 +388,13 @@ static inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
   return mask;
 }
 
-// __reduce_*_sync: over the lanes of the mask that arrived, in 32 bits (adds wrap).
-#define __KJIT_WARP_REDUCE(NAME, T, OP)                                         \
+// __reduce_*_sync: over the lanes of the mask that arrived, in 32 bits (adds wrap); with lanes
+// in step, over the lanes that run it.
+#define __KJIT_WARP_REDUCE(NAME, T, OP, IN_STEP)                                \
   static inline T NAME(unsigned mask, T value, unsigned __site = __KJIT_SITE) { \
+    if (__kjit_warp_in_step(mask, __site)) {                                    \
+      return (T)__kjit_warp_reduce32((unsigned)value, __kjit::IN_STEP);         \
+    }                                                                           \
     const __kjit::warp_meeting m = __kjit::warp_meet(value, mask, __site);      \
     const unsigned voters = m.met() & mask;                                     \
     T r = value;                                                                \
@@ -371,15 +406,15 @@ static inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
     }                                                                           \
     return r;                                                                   \
   }
-__KJIT_WARP_REDUCE(__reduce_add_sync, unsigned, r + x)
-__KJIT_WARP_REDUCE(__reduce_min_sync, unsigned, x < r ? x : r)
-__KJIT_WARP_REDUCE(__reduce_max_sync, unsigned, x > r ? x : r)
-__KJIT_WARP_REDUCE(__reduce_and_sync, unsigned, r& x)
-__KJIT_WARP_REDUCE(__reduce_or_sync, unsigned, r | x)
-__KJIT_WARP_REDUCE(__reduce_xor_sync, unsigned, r ^ x)
-__KJIT_WARP_REDUCE(__reduce_add_sync, int, (int)((unsigned)r + (unsigned)x))
-__KJIT_WARP_REDUCE(__reduce_min_sync, int, x < r ? x : r)
-__KJIT_WARP_REDUCE(__reduce_max_sync, int, x > r ? x : r)
+__KJIT_WARP_REDUCE(__reduce_add_sync, unsigned, r + x, reduce_add)
+__KJIT_WARP_REDUCE(__reduce_min_sync, unsigned, x < r ? x : r, reduce_umin)
+__KJIT_WARP_REDUCE(__reduce_max_sync, unsigned, x > r ? x : r, reduce_umax)
+__KJIT_WARP_REDUCE(__reduce_and_sync, unsigned, r& x, reduce_and)
+__KJIT_WARP_REDUCE(__reduce_or_sync, unsigned, r | x, reduce_or)
+__KJIT_WARP_REDUCE(__reduce_xor_sync, unsigned, r ^ x, reduce_xor)
+__KJIT_WARP_REDUCE(__reduce_add_sync, int, (int)((unsigned)r + (unsigned)x), reduce_add)
+__KJIT_WARP_REDUCE(__reduce_min_sync, int, x < r ? x : r, reduce_smin)
+__KJIT_WARP_REDUCE(__reduce_max_sync, int, x > r ? x : r, reduce_smax)
 #undef __KJIT_WARP_REDUCE
 
 // The forms without a mask, gone since CUDA 9 for sm_70 and later (as for nvcc).

@@ -163,23 +163,27 @@ static_assert(std::is_sorted(kLibraryFunctions.begin(), kLibraryFunctions.end())
 }  // namespace
 
 std::vector<std::pair<std::string_view, void*>> runtime_functions() {
-  return {{kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
-          {kWarpWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_wait)},
-          {kWarpReleaseSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_release)},
-          {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)},
-          {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)},
-          {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)},
-          {kWarpLanesApartSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)},
-          // (Called with a shuffle's arguments, which it ignores: it never returns.)
-          {kWarpShfl32Symbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)},
-          {kWarpShfl64Symbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)}};
+  std::vector<std::pair<std::string_view, void*>> out = {
+      {kBarrierWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_barrier_wait)},
+      {kWarpWaitSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_wait)},
+      {kWarpReleaseSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_release)},
+      {kAssertFailedSymbol, reinterpret_cast<void*>(&kjit_cpu_assert_failed)},
+      {kCheckAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_access)},
+      {kCheckSharedAccessSymbol, reinterpret_cast<void*>(&kjit_cpu_check_shared_access)},
+      {kWarpLanesApartSymbol, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart)}};
+  // (Called with an exchange's arguments, which it ignores: it never returns.)
+  for (std::string_view exchange : kWarpLaneExchangeSymbols) {
+    out.emplace_back(exchange, reinterpret_cast<void*>(&kjit_cpu_warp_lanes_apart));
+  }
+  return out;
 }
 
 bool is_allowed_external(std::string_view name) {
   if (name == kBarrierWaitSymbol || name == kWarpWaitSymbol || name == kWarpReleaseSymbol ||
       name == kAssertFailedSymbol || name == kCheckAccessSymbol ||
       name == kCheckSharedAccessSymbol || name == kWarpLanesApartSymbol ||
-      name == kWarpShfl32Symbol || name == kWarpShfl64Symbol) {
+      std::find(kWarpLaneExchangeSymbols.begin(), kWarpLaneExchangeSymbols.end(), name) !=
+          kWarpLaneExchangeSymbols.end()) {
     return true;
   }
   return std::binary_search(kLibraryFunctions.begin(), kLibraryFunctions.end(), name);

@@ -3,6 +3,7 @@
 // names the function, rather than a crash or a surprise at load time.
 #pragma once
 
+#include <array>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -22,12 +23,17 @@ inline constexpr std::string_view kWarpRoundSymbol = "__kjit_warp_round";
 /// Whether a warp-level operation's lanes run in step (cpu_prelude_warp.h): kjit's lowering
 /// replaces every call (cpu_warp_lanes.cpp); no kernel object calls it.
 inline constexpr std::string_view kWarpInStepSymbol = "__kjit_warp_in_step";
-/// A shuffle of lanes in step, whose vector forms (cpu_warp_lanes.cpp) LLVM's loop vectoriser
-/// calls instead; a compile whose optimised code still calls one outside the scalar loop LLVM
-/// keeps for when its checks fail is made again without lanes in step (cpu_compiler.cpp). Those
-/// of that loop stop the kernel with an error (the runtime's kjit_cpu_warp_lanes_apart).
+/// An exchange between lanes in step (a shuffle, a vote, a reduction), whose vector forms
+/// (cpu_warp_lane_forms.cpp) LLVM's loop vectoriser calls instead; a compile whose optimised code
+/// still calls one outside the scalar loop LLVM keeps for when its checks fail is made again
+/// without lanes in step (cpu_compiler.cpp). Those of that loop stop the kernel with an error
+/// (the runtime's kjit_cpu_warp_lanes_apart).
 inline constexpr std::string_view kWarpShfl32Symbol = "__kjit_warp_shfl32";
 inline constexpr std::string_view kWarpShfl64Symbol = "__kjit_warp_shfl64";
+inline constexpr std::string_view kWarpBallotSymbol = "__kjit_warp_ballot";
+inline constexpr std::string_view kWarpReduceSymbol = "__kjit_warp_reduce32";
+inline constexpr std::array<std::string_view, 4> kWarpLaneExchangeSymbols = {
+    kWarpShfl32Symbol, kWarpShfl64Symbol, kWarpBallotSymbol, kWarpReduceSymbol};
 /// What a pass calls where a thread would run a region made for a warp's lanes in step on its
 /// own: the runtime stops the kernel with an internal error.
 inline constexpr std::string_view kWarpLanesApartSymbol = "__kjit_warp_lanes_apart";
