@@ -331,6 +331,34 @@ struct InlineLaneForms : llvm::PassInfoMixin<InlineLaneForms> {
   }
 };
 
+/// Once inlined, the vector forms and the operations run lane by lane go: kept for the
+/// vectoriser by llvm.compiler.used, they would otherwise be compiled to code nothing calls.
+struct DropLaneForms : llvm::PassInfoMixin<DropLaneForms> {
+  llvm::PreservedAnalyses run(llvm::Module& m, llvm::ModuleAnalysisManager& /*am*/) {
+    const auto lane_code = [](const Function& f) {
+      return f.getName().starts_with("__kjit_warp_") &&
+             (f.getName().ends_with(".lanes") || f.getName().starts_with(kLaneOpPrefix));
+    };
+    llvm::removeFromUsedLists(m, [&](llvm::Constant* c) {
+      const auto* f = llvm::dyn_cast<Function>(c->stripPointerCasts());
+      return f != nullptr && lane_code(*f);
+    });
+    bool changed = true;
+    bool any = false;
+    while (changed) {  // a form that calls an operation goes first, then the operation
+      changed = false;
+      for (Function& f : llvm::make_early_inc_range(m)) {
+        if (lane_code(f) && f.use_empty()) {
+          f.eraseFromParent();
+          changed = true;
+          any = true;
+        }
+      }
+    }
+    return any ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+};
+
 }  // namespace
 
 void finish_lanes_in_step(llvm::Module& m) {
@@ -387,6 +415,7 @@ void add_lane_inlining(llvm::PassBuilder& builder) {
         lanes.addPass(llvm::InstCombinePass());
         lanes.addPass(llvm::SimplifyCFGPass());
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(lanes)));
+        passes.addPass(DropLaneForms());
       });
 }
 

@@ -10,6 +10,7 @@
 #include <llvm/IR/Metadata.h>
 
 #include <functional>
+#include <utility>
 
 namespace kjit::cpu::barrier_split {
 
@@ -74,20 +75,36 @@ Carried warps_in_rows(llvm::IRBuilder<>& b, const WarpBlock& block, const Carrie
   });
 }
 
+/// Division of a block's thread indices (below 1024) by a block dimension d (1 to 1024) as a
+/// multiplication: n / d is (n * (2^21 / d + 1)) >> 21 whenever n * d < 2^21. A division in the
+/// loop over a warp's lanes, which may be masked off, would be made 32 scalar divisions behind
+/// 32 branches (a lane masked off might divide by zero, as far as LLVM knows); this is a vector
+/// multiplication and a shift.
+constexpr unsigned kQuotientShift = 21;
+
+/// The multiplier for dividing by `d` (an i32), made once before the loop.
+Value* reciprocal(llvm::IRBuilder<>& b, Value* d) {
+  Value* at_least_one = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, d, b.getInt32(1));
+  return b.CreateAdd(b.CreateUDiv(b.getInt32(1U << kQuotientShift), at_least_one), b.getInt32(1));
+}
+
+/// n / d and n % d for n below 1024, given reciprocal(d).
+std::pair<Value*, Value*> divide(llvm::IRBuilder<>& b, Value* n, Value* d, Value* reciprocal) {
+  Value* quotient = b.CreateLShr(b.CreateMul(n, reciprocal, "", /*HasNUW=*/true), kQuotientShift);
+  return {quotient, b.CreateSub(n, b.CreateMul(quotient, d, "", /*HasNUW=*/true), "", true)};
+}
+
 /// Any block: lane l of warp w is thread w * 32 + l, its coordinates divided out.
 Carried warps_of_block(llvm::IRBuilder<>& b, const WarpBlock& block, const Carried& init,
                        const WarpThread& thread) {
   auto* i32 = b.getInt32Ty();
-  auto* i64 = b.getInt64Ty();
+  Value* by_nx = reciprocal(b, block.nx);
+  Value* by_ny = reciprocal(b, block.ny);
   return over_warps(b, block.threads, block.accesses, init,
                     [&](Value* t0, Value* l, const Carried& c) {
-                      Value* t = b.CreateAdd(t0, l);
-                      Value* nx = b.CreateZExt(block.nx, i64);
-                      Value* row = b.CreateUDiv(t, nx);
-                      Value* x = b.CreateTrunc(b.CreateURem(t, nx), i32);
-                      Value* ny = b.CreateZExt(block.ny, i64);
-                      Value* y = b.CreateTrunc(b.CreateURem(row, ny), i32);
-                      Value* z = b.CreateTrunc(b.CreateUDiv(row, ny), i32);
+                      Value* t = b.CreateTrunc(b.CreateAdd(t0, l), i32);  // below 1024
+                      const auto [row, x] = divide(b, t, block.nx, by_nx);
+                      const auto [z, y] = divide(b, row, block.ny, by_ny);
                       return thread(x, y, z, c);
                     });
 }
