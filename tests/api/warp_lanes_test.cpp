@@ -310,5 +310,46 @@ TEST_F(WarpLanes, ReductionsOfEveryKindMatchCudasDefinition) {
   }
 }
 
+TEST_F(WarpLanes, CooperativeGroupsTilesOfSixteenAndEightMatchTheirDefinition) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const int*, int*>("tiles", device);
+  for (const Shape& shape : shapes_for(device)) {
+    std::vector<int> in(shape.threads());
+    std::uint64_t kind = 0;  // per tile of 16: all positive, all negative, or mixed
+    for (std::size_t t = 0; t < in.size(); ++t) {
+      kind = t % shape.per_block() % 16 == 0 ? rng() % 3 : kind;
+      const int magnitude = static_cast<int>(rng() % 1000) + 1;
+      in[t] = kind == 0   ? magnitude
+              : kind == 1 ? -magnitude
+                          : (rng() % 2 == 0 ? 1 : -1) * magnitude;
+    }
+    auto out = device.upload(std::vector<int>(5 * shape.threads(), 7));
+    k.launch(LaunchConfig{.grid = {shape.grid}, .block = shape.block}, device.upload(in), out);
+    const std::vector<int> got = out.download();
+    for (std::size_t t = 0; t < shape.threads(); ++t) {
+      const std::size_t rank = t % shape.per_block();
+      const std::size_t first16 = t - rank % 16;
+      if (rank - rank % 16 + 16 > shape.per_block()) {
+        continue;  // a tile the block does not fill: undefined
+      }
+      int sum = 0;
+      unsigned ballot = 0;
+      for (unsigned r = 0; r < 16; ++r) {
+        sum += in[first16 + r];
+        ballot |= (in[first16 + r] > 0 ? 1U : 0U) << r;
+      }
+      const std::size_t first8 = t - rank % 8;
+      const std::size_t down = rank % 8 + 3 < 8 ? first8 + rank % 8 + 3 : t;
+      SCOPED_TRACE(testing::Message() << "block " << shape.block.x << "x" << shape.block.y << "x"
+                                      << shape.block.z << ", thread " << t);
+      EXPECT_EQ(got[5 * t], sum);
+      EXPECT_EQ(got[5 * t + 1], in[down]);
+      EXPECT_EQ(static_cast<unsigned>(got[5 * t + 2]), ballot);
+      EXPECT_EQ(got[5 * t + 3], ballot != 0 ? 1 : 0);
+      EXPECT_EQ(got[5 * t + 4], ballot == 0xffffU ? 1 : 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kjit::test

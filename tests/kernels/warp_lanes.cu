@@ -2,6 +2,9 @@
 // warp_lanes_test.cpp): the CPU backend runs them with a warp's lanes as the lanes of vectors,
 // or, with KJIT_CPU_WARPS=meetings, through memory; both must give what CUDA defines.
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 __device__ unsigned lane_rank() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
@@ -103,4 +106,21 @@ __global__ void reductions_full(const unsigned* in, unsigned* out) {
   out[9 * t + 6] = static_cast<unsigned>(__reduce_add_sync(0xffffffffu, s));
   out[9 * t + 7] = static_cast<unsigned>(__reduce_min_sync(0xffffffffu, s));
   out[9 * t + 8] = static_cast<unsigned>(__reduce_max_sync(0xffffffffu, s));
+}
+
+// Cooperative groups' tiles of 16 and 8 threads (a mask per tile, not a full one): per thread,
+// cg::reduce's sum over its tile of 16, a shfl_down by 3 within its tile of 8, the tile of 16's
+// ballot (bits by rank), any and all of in[t] > 0.
+__global__ void tiles(const int* in, int* out) {
+  namespace cg = cooperative_groups;
+  const unsigned t = thread_index();
+  const cg::thread_block block = cg::this_thread_block();
+  const cg::thread_block_tile<16> sixteen = cg::tiled_partition<16>(block);
+  const cg::thread_block_tile<8> eight = cg::tiled_partition<8>(block);
+  const int v = in[t];
+  out[5 * t] = cg::reduce(sixteen, v, cg::plus<int>());
+  out[5 * t + 1] = eight.shfl_down(v, 3);
+  out[5 * t + 2] = static_cast<int>(sixteen.ballot(v > 0));
+  out[5 * t + 3] = sixteen.any(v > 0);
+  out[5 * t + 4] = sixteen.all(v > 0);
 }

@@ -103,6 +103,24 @@ TEST(CpuWarpLanes, ConvergedVotesAndReductionsAreMaskAndHorizontalOperations) {
   EXPECT_EQ(calls(block, "llvm.vector.reduce.umin.v32i32"), 0) << block;
 }
 
+TEST(CpuWarpLanes, ATileOfSixteensReductionPermutesVectorsAndMeetsNowhere) {
+  const std::string ir = test::optimised_ir(R"(
+    #include <cooperative_groups.h>
+    #include <cooperative_groups/reduce.h>
+    namespace cg = cooperative_groups;
+    __global__ void tile_sum(const float* in, float* out) {
+      const int t = blockIdx.x * blockDim.x + threadIdx.x;
+      const cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+      out[t] = cg::reduce(tile, in[t], cg::plus<float>());
+    })",
+                                            "tile_sum");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_wait"), 0) << ir;
+  EXPECT_NE(function(ir, "__kjit_block_0").find("shufflevector <32 x float>"), std::string::npos)
+      << ir;
+}
+
 TEST(CpuWarpLanes, TheSettingIsInTheCompilersIdentity) {
   for (const std::string mode : {"vectors", "meetings"}) {
     setenv("KJIT_CPU_WARPS", mode.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread

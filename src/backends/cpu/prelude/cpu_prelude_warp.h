@@ -227,11 +227,15 @@ static inline __attribute__((always_inline)) T shfl_in_step(unsigned mode, T var
   return r;
 }
 
+// `segment`: the mask is the caller's own segment of `width` lanes (a cooperative-groups tile's),
+// whose lanes all take part. Where every lane of the warp comes, as with a full mask, the lanes
+// can run in step: the shuffle reads within the segment only.
 template <class T>
 static inline __attribute__((always_inline)) T shfl(unsigned mask, unsigned mode, T var, unsigned b,
-                                                    int width, unsigned site) {
+                                                    int width, unsigned site,
+                                                    bool segment = false) {
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    if (__kjit_warp_in_step(mask, site)) {
+    if (__kjit_warp_in_step(segment ? 0xffffffffu : mask, site)) {
       return shfl_in_step(mode, var, b, width);
     }
   }
@@ -283,6 +287,20 @@ enum reduce_op : unsigned {
   reduce_smax = 7
 };
 
+// The lanes of the mask that vote predicate != 0 (`segment` as for shfl). In step, the lanes that
+// run are the mask's that exist.
+static inline unsigned ballot(unsigned mask, int predicate, unsigned site, bool segment) {
+  if (__kjit_warp_in_step(segment ? 0xffffffffu : mask, site)) {
+    return __kjit_warp_ballot(predicate != 0 ? 1u : 0u) & mask;
+  }
+  const warp_meeting m = warp_meet((unsigned char)(predicate != 0), mask, site);
+  unsigned votes = 0;  // of every lane: those that did not arrive left anything there
+  for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
+    votes |= (m.value<unsigned char>(j) != 0 ? 1u : 0u) << j;
+  }
+  return votes & m.met() & mask;
+}
+
 template <class T>
 static inline bool same_bits(const T& a, const T& b) {
   return __builtin_memcmp(&a, &b, sizeof(T)) == 0;
@@ -320,15 +338,7 @@ static inline unsigned __activemask(unsigned __site = __KJIT_SITE) {
 // With lanes in step, the lanes that run a vote are those of the mask (a full mask, the only
 // kind run in step) that exist: a block's last warp may be partial, as when they meet.
 static inline unsigned __ballot_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
-  if (__kjit_warp_in_step(mask, __site)) {
-    return __kjit_warp_ballot(predicate != 0 ? 1u : 0u);
-  }
-  const __kjit::warp_meeting m = __kjit::warp_meet((unsigned char)(predicate != 0), mask, __site);
-  unsigned votes = 0;  // of every lane: those that did not arrive left anything there
-  for (unsigned j = 0; j < KJIT_CPU_WARP_LANES; ++j) {
-    votes |= (m.value<unsigned char>(j) != 0 ? 1u : 0u) << j;
-  }
-  return votes & m.met() & mask;
+  return __kjit::ballot(mask, predicate, __site, false);
 }
 static inline int __any_sync(unsigned mask, int predicate, unsigned __site = __KJIT_SITE) {
   return __ballot_sync(mask, predicate, __site) != 0;

@@ -116,6 +116,27 @@ __device__ inline T shuffle_words(T value, Shuffle shuffle) {
 __device__ inline void warp_sync(lane_mask m) {
   __syncwarp(m);
 }
+// A tile's exchanges (its mask the lanes of its own segment): the CPU backend can run the lanes of
+// a warp whose tiles all come in step, as it does with a full mask.
+__device__ inline lane_mask tile_ballot(lane_mask m, int p) {
+  return __kjit::ballot(m, p, __KJIT_SITE, true);
+}
+template <class T>
+__device__ inline T tile_shfl(lane_mask m, T v, int src, int width) {
+  return __kjit::shfl(m, 3, v, (unsigned)src, width, __KJIT_SITE, true);
+}
+template <class T>
+__device__ inline T tile_shfl_up(lane_mask m, T v, unsigned int d, int width) {
+  return __kjit::shfl(m, 0, v, d, width, __KJIT_SITE, true);
+}
+template <class T>
+__device__ inline T tile_shfl_down(lane_mask m, T v, unsigned int d, int width) {
+  return __kjit::shfl(m, 1, v, d, width, __KJIT_SITE, true);
+}
+template <class T>
+__device__ inline T tile_shfl_xor(lane_mask m, T v, unsigned int x, int width) {
+  return __kjit::shfl(m, 2, v, x, width, __KJIT_SITE, true);
+}
 __device__ inline lane_mask ballot(lane_mask m, int p) {
   return __ballot_sync(m, p);
 }
@@ -227,6 +248,29 @@ __device__ inline lane_mask active() {
 }
 #endif
 
+#if !defined(__KJIT_CPU__)
+// A tile's exchanges are the warp's (the CPU backend's may run its lanes in step).
+__device__ inline lane_mask tile_ballot(lane_mask m, int p) {
+  return ballot(m, p);
+}
+template <class T>
+__device__ inline T tile_shfl(lane_mask m, T v, int src, int width) {
+  return shfl(m, v, src, width);
+}
+template <class T>
+__device__ inline T tile_shfl_up(lane_mask m, T v, unsigned int d, int width) {
+  return shfl_up(m, v, d, width);
+}
+template <class T>
+__device__ inline T tile_shfl_down(lane_mask m, T v, unsigned int d, int width) {
+  return shfl_down(m, v, d, width);
+}
+template <class T>
+__device__ inline T tile_shfl_xor(lane_mask m, T v, unsigned int x, int width) {
+  return shfl_xor(m, v, x, width);
+}
+#endif
+
 __device__ inline unsigned int popcount(lane_mask m) {
 #if defined(__KJIT_HIP__)
   return __popcll(m);
@@ -327,25 +371,29 @@ class thread_block_tile<Size, void> {
   __device__ void sync() const { __kjit_cg::warp_sync(mask()); }
   template <class T>
   __device__ T shfl(T value, int source) const {
-    return __kjit_cg::shfl(mask(), value, source, Size);
+    return __kjit_cg::tile_shfl(mask(), value, source, Size);
   }
   template <class T>
   __device__ T shfl_up(T value, unsigned int delta) const {
-    return __kjit_cg::shfl_up(mask(), value, delta, Size);
+    return __kjit_cg::tile_shfl_up(mask(), value, delta, Size);
   }
   template <class T>
   __device__ T shfl_down(T value, unsigned int delta) const {
-    return __kjit_cg::shfl_down(mask(), value, delta, Size);
+    return __kjit_cg::tile_shfl_down(mask(), value, delta, Size);
   }
   template <class T>
   __device__ T shfl_xor(T value, unsigned int lanes) const {
-    return __kjit_cg::shfl_xor(mask(), value, lanes, Size);
+    return __kjit_cg::tile_shfl_xor(mask(), value, lanes, Size);
   }
   __device__ unsigned int ballot(int predicate) const {
-    return static_cast<unsigned int>(__kjit_cg::ballot(mask(), predicate) >> first_lane());
+    return static_cast<unsigned int>(__kjit_cg::tile_ballot(mask(), predicate) >> first_lane());
   }
-  __device__ int any(int predicate) const { return __kjit_cg::ballot(mask(), predicate) != 0; }
-  __device__ int all(int predicate) const { return __kjit_cg::ballot(mask(), predicate) == mask(); }
+  __device__ int any(int predicate) const {
+    return __kjit_cg::tile_ballot(mask(), predicate) != 0;
+  }
+  __device__ int all(int predicate) const {
+    return __kjit_cg::tile_ballot(mask(), predicate) == mask();
+  }
   template <class T>
   __device__ unsigned int match_any(T value) const {
     unsigned int same = 0;
