@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -348,6 +349,41 @@ TEST_F(WarpLanes, CooperativeGroupsTilesOfSixteenAndEightMatchTheirDefinition) {
       EXPECT_EQ(got[5 * t + 3], ballot != 0 ? 1 : 0);
       EXPECT_EQ(got[5 * t + 4], ballot == 0xffffU ? 1 : 0);
     }
+  }
+}
+
+TEST_F(WarpLanes, AFirstWarpsShufflesAfterALoopOfBarriersAddInTheirOrder) {
+  KJIT_SEED_TRACE();
+  auto k = program.kernel<const float*, float*>("tree_then_warp", device);
+  constexpr unsigned kBlocks = 6;
+  constexpr unsigned kBlock = 256;
+  std::vector<float> in(std::size_t{kBlocks} * kBlock);
+  for (float& x : in) {
+    x = static_cast<float>(static_cast<int>(rng() % 2000001) - 1000000) / 1024.0f;
+  }
+  auto out = device.upload(std::vector<float>(kBlocks, -7.0f));
+  k.launch(LaunchConfig{.grid = {kBlocks}, .block = {kBlock}}, device.upload(in), out);
+  const std::vector<float> got = out.download();
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    const auto first = static_cast<std::ptrdiff_t>(std::size_t{b} * kBlock);
+    std::vector<float> s(in.begin() + first, in.begin() + first + kBlock);
+    for (unsigned stride = kBlock / 2; stride > 32; stride >>= 1) {
+      for (unsigned t = 0; t < stride; ++t) {
+        s[t] = s[t] + s[t + stride];
+      }
+    }
+    std::vector<float> lanes(32);
+    for (unsigned l = 0; l < 32; ++l) {
+      lanes[l] = s[l] + s[l + 32];
+    }
+    for (unsigned offset = 16; offset > 0; offset /= 2) {
+      std::vector<float> next(32);
+      for (unsigned l = 0; l < 32; ++l) {
+        next[l] = lanes[l] + (l + offset < 32 ? lanes[l + offset] : lanes[l]);
+      }
+      lanes = next;
+    }
+    EXPECT_EQ(got[b], lanes[0]) << "block " << b;
   }
 }
 

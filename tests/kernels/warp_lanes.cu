@@ -124,3 +124,29 @@ __global__ void tiles(const int* in, int* out) {
   out[5 * t + 3] = sixteen.any(v > 0);
   out[5 * t + 4] = sixteen.all(v > 0);
 }
+
+// A block's sum as cuda-samples' reduce4 makes it (blocks of 256 threads): a tree in shared
+// memory with a barrier per level down to 64 values, then the first warp's shuffles under
+// `if (t < 32)`, to which the threads come from the loop of barriers.
+__global__ void tree_then_warp(const float* in, float* out) {
+  __shared__ float s[256];
+  const unsigned t = threadIdx.x;
+  float v = in[blockIdx.x * blockDim.x + t];
+  s[t] = v;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+    if (t < stride) {
+      s[t] = v = v + s[t + stride];
+    }
+    __syncthreads();
+  }
+  if (t < 32) {
+    v += s[t + 32];
+    for (int offset = 16; offset > 0; offset /= 2) {
+      v += __shfl_down_sync(0xffffffffu, v, offset);
+    }
+  }
+  if (t == 0) {
+    out[blockIdx.x] = v;
+  }
+}

@@ -1,9 +1,10 @@
 // Warp shuffles, votes and reductions whose lanes all reach them together run as vectors of a
 // warp's lanes on the CPU (cpu_warp_lanes.cpp): read from the optimised IR that KJIT_DUMP_DIR
 // leaves, a converged shuffle reduction makes no meeting (no wait, no call into the runtime per
-// shuffle) but permutes vectors, a vote is a mask operation and a reduction a horizontal one; a
-// shuffle under a branch that differs between threads still meets through memory, and
-// KJIT_CPU_WARPS=meetings makes every shuffle a meeting. What the kernels compute is checked by
+// shuffle) but permutes vectors, a vote is a mask operation and a reduction a horizontal one,
+// also under a branch on data behind a barrier the lowering places before it; a shuffle whose
+// mask is known only at run time still meets through memory, and KJIT_CPU_WARPS=meetings makes
+// every shuffle a meeting. What the kernels compute is checked by
 // WarpLanes.* on both ways.
 #include "cpu_dumped_ir.hpp"
 
@@ -33,17 +34,19 @@ std::string function(const std::string& ir, const std::string& name) {
 }
 
 /// A warp's sum by shuffles after a grid-stride loop (its threads come to them from a loop stop),
-/// which each warp's lane 0 writes; with `divergent`, the shuffles under a branch on data, which
-/// the lowering cannot know the lanes of a warp take alike.
-std::string warp_sum(bool divergent) {
+/// which each warp's lane 0 writes; with `divergent`, the shuffles under a branch on data (which
+/// a full mask says every lane of a warp takes alike); with `mask_at_run_time`, their mask a
+/// parameter, which the lowering cannot know is full.
+std::string warp_sum(bool divergent, bool mask_at_run_time = false) {
   return std::string(R"(
-    __global__ void warp_sum(const float* in, float* out, int n) {
+    __global__ void warp_sum(const float* in, float* out, int n, unsigned mask) {
       float acc = 0;
       for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         acc += in[i];
       )") +
-         (divergent ? "if (in[threadIdx.x] > 0) " : "") + R"(
-      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(~0u, acc, offset);
+         (divergent ? "if (in[threadIdx.x] > 0) " : "") +
+         "for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(" +
+         (mask_at_run_time ? "mask" : "~0u") + R"(, acc, offset);
       if (threadIdx.x % 32 == 0) out[blockIdx.x * blockDim.x / 32 + threadIdx.x / 32] = acc;
     })";
 }
@@ -62,8 +65,44 @@ TEST(CpuWarpLanes, AConvergedShuffleReductionPermutesVectorsAndMeetsNowhere) {
       << ir;
 }
 
-TEST(CpuWarpLanes, AShuffleUnderADivergentBranchMeetsThroughMemory) {
+TEST(CpuWarpLanes, AFullMaskUnderABranchOnDataAfterALoopRunsInStepBehindABarrierBeforeTheBranch) {
   const std::string ir = test::optimised_ir(warp_sum(true), "warp_sum");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_EQ(calls(ir, "__kjit_warp_wait"), 0) << ir;
+  EXPECT_NE(function(ir, "__kjit_block_0").find("shufflevector <32 x float>"), std::string::npos)
+      << ir;
+}
+
+TEST(CpuWarpLanes, TheFirstWarpsShufflesAfterALoopOfBarriersRunInStep) {
+  // cuda-samples' reduce4: the threads come to `if (t < 32)` from a loop with a barrier, and
+  // the function also splits range checks that guard shared loads (never the loop of lanes).
+  const std::string ir = test::optimised_ir(R"(
+    __global__ void tree_then_warp(const float* in, float* out) {
+      __shared__ float s[256];
+      const unsigned t = threadIdx.x;
+      float v = in[blockIdx.x * blockDim.x + t];
+      s[t] = v;
+      __syncthreads();
+      for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+        if (t < stride) s[t] = v = v + s[t + stride];
+        __syncthreads();
+      }
+      if (t < 32) {
+        v += s[t + 32];
+        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);
+      }
+      if (t == 0) out[blockIdx.x] = v;
+    })",
+                                            "tree_then_warp");
+  ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
+  EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
+  EXPECT_NE(function(ir, "__kjit_block_0").find("shufflevector <32 x float>"), std::string::npos)
+      << ir;
+}
+
+TEST(CpuWarpLanes, AShuffleWithAMaskKnownOnlyAtRunTimeMeetsThroughMemory) {
+  const std::string ir = test::optimised_ir(warp_sum(true, true), "warp_sum");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
   EXPECT_GT(calls(ir, "__kjit_warp_release"), 0) << ir;
   EXPECT_EQ(calls(ir, "__kjit_warp_shfl32"), 0) << ir;

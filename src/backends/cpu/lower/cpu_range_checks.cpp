@@ -16,9 +16,11 @@
 #include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include <mutex>
+#include <optional>
 
 namespace kjit::cpu {
 
@@ -47,12 +49,23 @@ bool follows(const llvm::SCEV* s, const llvm::Loop& loop) {
   });
 }
 
+/// A loop over a warp's lanes in step (cpu_warp_passes.cpp: vectorised 32 wide, predicated).
+bool over_lanes(const llvm::Loop& loop) {
+  const std::optional<int> width =
+      llvm::getOptionalIntLoopAttribute(&loop, "llvm.loop.vectorize.width");
+  return width == 32 &&
+         llvm::getBooleanLoopAttribute(&loop, "llvm.loop.vectorize.predicate.enable");
+}
+
 /// A branch in a loop on a comparison that follows the loop's induction variable (a range
 /// check, such as a kernel's `if (i < n)` in the loop over threads), on one side of which the
-/// loop loads from an address the same in every iteration.
+/// loop loads from an address the same in every iteration; and no loop over a warp's lanes,
+/// which IRCE (splitting every loop of the function it can) would split too: the lanes of its
+/// loop after the split would run apart, where LLVM does not vectorise them.
 bool has_guarded_shared_load(llvm::Function& f, llvm::FunctionAnalysisManager& am) {
   llvm::LoopInfo& loops = am.getResult<llvm::LoopAnalysis>(f);
-  if (loops.empty()) {
+  if (loops.empty() || llvm::any_of(loops.getLoopsInPreorder(),
+                                    [](const llvm::Loop* l) { return over_lanes(*l); })) {
     return false;
   }
   llvm::ScalarEvolution& se = am.getResult<llvm::ScalarEvolutionAnalysis>(f);

@@ -223,20 +223,25 @@ class InStepWalks {
 
 /// Of the shuffles `candidates` (their markers), taken all in step: those whose threads come
 /// from a __syncthreads() that no branch differing between them leads to, or from the entry
-/// (`ready`), and those every thread reaches that come from another wait (a warp meeting, a loop
-/// stop) or from a region that does not vectorise, and need a barrier placed right before them
-/// to start their own (`need_barrier`); either only if nothing in their region (from where it
-/// starts to the next waits) keeps LLVM from vectorising it. The others are not in the result.
+/// (`ready`), and those whose threads come from another wait (a warp meeting, a loop stop) or
+/// from a region that does not vectorise, and need a barrier placed to start their own
+/// (`need_barrier`): right before them where every thread reaches them, else before the branch
+/// that differs between threads on the way there, where every thread comes once (the first
+/// warp's steps after a loop with barriers, `if (t < 32)`); either only if nothing in their
+/// region (from where it starts to the next waits) keeps LLVM from vectorising it. The others
+/// are not in the result.
 struct Origins {
   std::set<CallInst*> ready;
   std::set<CallInst*> need_barrier;
+  std::map<CallInst*, Instruction*> barrier_at;        // where each of need_barrier's goes before
+  std::set<Instruction*> barriers;                     // every barrier_at
   std::map<CallInst*, std::set<BasicBlock*>> regions;  // the blocks of each one's region
 };
 
 /// Where the threads of shuffle `marker` come from: back to the wait before it on every way
 /// there. Whether that is, on every way, a __syncthreads() that no branch differing between
-/// threads leads to, the entry, or a shuffle in `barriers_before` (a barrier goes before it);
-/// and the first instruction of the region from each.
+/// threads leads to, the entry, or an instruction in `barriers_before` (a barrier goes before
+/// it); and the first instruction of the region from each.
 struct Start {
   bool from_barrier = true;
   std::vector<Instruction*> at;
@@ -245,21 +250,20 @@ struct Start {
 Start start_of(Function& f, CallInst* marker, const InStepWalks& walks,
                const std::vector<Function*>& waits, const Function& barrier,
                const barrier_split::Divergence& divergence,
-               const std::set<CallInst*>& barriers_before) {
+               const std::set<Instruction*>& barriers_before) {
   Start out;
   std::set<BasicBlock*> seen{marker->getParent()};
-  std::vector<std::pair<BasicBlock*, Instruction*>> work{{marker->getParent(), marker}};
+  // Each block with the last of its instructions to look at, backwards.
+  std::vector<std::pair<BasicBlock*, Instruction*>> work{
+      {marker->getParent(), marker->getPrevNode()}};
   while (!work.empty() && out.from_barrier) {
-    auto [block, from] = work.back();
+    auto [block, last] = work.back();
     work.pop_back();
     Instruction* wait = nullptr;
-    for (Instruction* i = from->getPrevNode(); i != nullptr && wait == nullptr;
-         i = i->getPrevNode()) {
-      auto* call = llvm::dyn_cast<CallInst>(i);
-      wait =
-          is_wait(*i, waits) || (call != nullptr && barriers_before.count(call) != 0) ? i : nullptr;
+    for (Instruction* i = last; i != nullptr && wait == nullptr; i = i->getPrevNode()) {
+      wait = is_wait(*i, waits) || barriers_before.count(i) != 0 ? i : nullptr;
     }
-    if (wait != nullptr && barriers_before.count(llvm::cast<CallInst>(wait)) != 0) {
+    if (wait != nullptr && barriers_before.count(wait) != 0) {
       out.at.push_back(wait);  // its barrier starts the region
       continue;
     }
@@ -274,7 +278,7 @@ Start start_of(Function& f, CallInst* marker, const InStepWalks& walks,
     }
     for (BasicBlock* pred : walks.predecessors(block)) {
       if (seen.insert(pred).second) {
-        work.emplace_back(pred, pred->getTerminator());
+        work.emplace_back(pred, pred->getTerminator());  // a barrier may go before it
       }
     }
   }
@@ -312,9 +316,28 @@ std::optional<std::set<BasicBlock*>> vectorising_region(const std::vector<Instru
   return region;
 }
 
+/// Where a barrier for shuffle `marker` can go, so that every thread of the block comes to it
+/// once: right before the shuffle, or before the branch that differs between threads on the way
+/// to it (its block's nearest dominator that every thread runs, outside loops). Null if nowhere.
+Instruction* barrier_point(CallInst* marker, const barrier_split::Divergence& divergence,
+                           const llvm::DominatorTree& dt, const llvm::LoopInfo& loops) {
+  if (divergence.blocks.count(marker->getParent()) == 0) {
+    return marker;
+  }
+  for (const llvm::DomTreeNode* node = dt.getNode(marker->getParent()); node != nullptr;
+       node = node->getIDom()) {
+    BasicBlock* b = node->getBlock();
+    if (divergence.blocks.count(b) == 0 && loops.getLoopFor(b) == nullptr) {
+      return b->getTerminator();
+    }
+  }
+  return nullptr;
+}
+
 Origins trace(Function& f, const std::set<CallInst*>& candidates,
               const std::vector<Function*>& waits, const Function& barrier,
-              const barrier_split::Divergence& divergence, const llvm::LoopInfo& loops) {
+              const barrier_split::Divergence& divergence, const llvm::DominatorTree& dt,
+              const llvm::LoopInfo& loops) {
   const InStepWalks walks(f, candidates);
   Origins out;
   // In the order the threads reach them: an earlier shuffle with a barrier before it starts the
@@ -329,10 +352,11 @@ Origins trace(Function& f, const std::set<CallInst*>& candidates,
     }
   }
   for (CallInst* marker : ordered) {
-    const Start start = start_of(f, marker, walks, waits, barrier, divergence, out.need_barrier);
-    // Where the region from where the threads come does not vectorise, a barrier right before
+    const Start start = start_of(f, marker, walks, waits, barrier, divergence, out.barriers);
+    // Where the region from where the threads come does not vectorise, a barrier on the way to
     // the shuffle may start one that does (the loop before a warp's reduction stays out of it);
-    // a barrier goes only where every thread of the block comes.
+    // a barrier goes only where every thread of the block comes, and where every way from it to
+    // the shuffle is free of waits.
     if (start.from_barrier) {
       if (auto region = vectorising_region(start.at, walks, waits, loops)) {
         out.ready.insert(marker);
@@ -340,11 +364,24 @@ Origins trace(Function& f, const std::set<CallInst*>& candidates,
         continue;
       }
     }
-    if (divergence.blocks.count(marker->getParent()) == 0) {
-      if (auto region = vectorising_region({marker}, walks, waits, loops)) {
-        out.need_barrier.insert(marker);
-        out.regions[marker] = std::move(*region);
+    Instruction* at = barrier_point(marker, divergence, dt, loops);
+    if (at == nullptr) {
+      continue;
+    }
+    if (at != marker) {
+      std::set<Instruction*> with = out.barriers;
+      with.insert(at);
+      const Start from_there = start_of(f, marker, walks, waits, barrier, divergence, with);
+      if (!from_there.from_barrier ||
+          llvm::any_of(from_there.at, [&](const Instruction* i) { return i != at; })) {
+        continue;
       }
+    }
+    if (auto region = vectorising_region({at}, walks, waits, loops)) {
+      out.need_barrier.insert(marker);
+      out.barrier_at[marker] = at;
+      out.barriers.insert(at);
+      out.regions[marker] = std::move(*region);
     }
   }
   return out;
@@ -444,17 +481,17 @@ unsigned put_lanes_in_step(Function& f, Function& barrier, const std::vector<Fun
   // only make the others' regions smaller; again until none is dropped.
   Origins origins;
   for (;;) {
-    origins = trace(f, in_step, waits, barrier, divergence, loops);
+    origins = trace(f, in_step, waits, barrier, divergence, dt, loops);
     if (origins.ready.size() + origins.need_barrier.size() == in_step.size()) {
       break;
     }
     in_step = origins.ready;
     in_step.insert(origins.need_barrier.begin(), origins.need_barrier.end());
   }
-  for (CallInst* marker : origins.need_barrier) {
+  for (Instruction* at : origins.barriers) {
     llvm::CallInst::Create(&barrier,
                            {llvm::PoisonValue::get(barrier.getFunctionType()->getParamType(0))}, "",
-                           marker->getIterator());
+                           at->getIterator());
   }
   // What runs lane by lane in the regions of lanes in step (the wait that starts a region,
   // a region's last block after its wait, are no part of it).
