@@ -14,6 +14,9 @@ void omp_mandelbrot(const MandelbrotView& view, int* iterations);
 /// One all-pairs n-body step in double precision (kernels/nbody.cu's nbody_step<double>): bodies
 /// as x, y, z, mass; velocities as x, y, z.
 void omp_nbody(const double* bodies, double* velocity, double* next, int n, double dt, double eps2);
+/// Sums as cuda-samples' reductions compute them (ints wrap as the sample's do).
+int omp_sum_ints(const int* x, int n);
+float omp_sum_floats(const float* x, int n);
 int omp_threads();
 /// An OpenMP parallel loop of one iteration per thread that does nothing: the cost of starting
 /// parallel work, set against launching an empty kernel.
