@@ -116,45 +116,27 @@ __device__ inline T shuffle_words(T value, Shuffle shuffle) {
 __device__ inline void warp_sync(lane_mask m) {
   __syncwarp(m);
 }
-// A tile's exchanges (its mask the lanes of its own segment): the CPU backend can run the lanes of
-// a warp whose tiles all come in step, as it does with a full mask.
-__device__ inline lane_mask tile_ballot(lane_mask m, int p) {
-  return __kjit::ballot(m, p, __KJIT_SITE, true);
+// `tile`: the mask is the caller's tile's own segment of the warp, every lane of which takes part
+// (the tile classes' calls): the prelude can run a warp whose tiles all come together with its
+// lanes in step, as with a full mask.
+__device__ inline lane_mask ballot(lane_mask m, int p, bool tile = false) {
+  return __kjit::ballot(m, p, __KJIT_SITE, tile);
 }
 template <class T>
-__device__ inline T tile_shfl(lane_mask m, T v, int src, int width) {
-  return __kjit::shfl(m, 3, v, (unsigned)src, width, __KJIT_SITE, true);
+__device__ inline T shfl(lane_mask m, T v, int src, int width, bool tile = false) {
+  return __kjit::shfl(m, 3, v, (unsigned)src, width, __KJIT_SITE, tile);
 }
 template <class T>
-__device__ inline T tile_shfl_up(lane_mask m, T v, unsigned int d, int width) {
-  return __kjit::shfl(m, 0, v, d, width, __KJIT_SITE, true);
+__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width, bool tile = false) {
+  return __kjit::shfl(m, 0, v, d, width, __KJIT_SITE, tile);
 }
 template <class T>
-__device__ inline T tile_shfl_down(lane_mask m, T v, unsigned int d, int width) {
-  return __kjit::shfl(m, 1, v, d, width, __KJIT_SITE, true);
+__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width, bool tile = false) {
+  return __kjit::shfl(m, 1, v, d, width, __KJIT_SITE, tile);
 }
 template <class T>
-__device__ inline T tile_shfl_xor(lane_mask m, T v, unsigned int x, int width) {
-  return __kjit::shfl(m, 2, v, x, width, __KJIT_SITE, true);
-}
-__device__ inline lane_mask ballot(lane_mask m, int p) {
-  return __ballot_sync(m, p);
-}
-template <class T>
-__device__ inline T shfl(lane_mask m, T v, int src, int width) {
-  return __shfl_sync(m, v, src, width);
-}
-template <class T>
-__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width) {
-  return __shfl_up_sync(m, v, d, width);
-}
-template <class T>
-__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width) {
-  return __shfl_down_sync(m, v, d, width);
-}
-template <class T>
-__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width) {
-  return __shfl_xor_sync(m, v, x, width);
+__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width, bool tile = false) {
+  return __kjit::shfl(m, 2, v, x, width, __KJIT_SITE, tile);
 }
 __device__ inline lane_mask active() {
   return __activemask();
@@ -163,11 +145,11 @@ __device__ inline lane_mask active() {
 __device__ inline void warp_sync(lane_mask m) {
   __syncwarp(m);
 }
-__device__ inline lane_mask ballot(lane_mask m, int p) {
+__device__ inline lane_mask ballot(lane_mask m, int p, bool = false) {
   return __ballot_sync(m, p);
 }
 template <class T>
-__device__ inline T shfl(lane_mask m, T v, int src, int width) {
+__device__ inline T shfl(lane_mask m, T v, int src, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_sync(m, v, src, width);
   } else {
@@ -175,7 +157,7 @@ __device__ inline T shfl(lane_mask m, T v, int src, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width) {
+__device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_up_sync(m, v, d, width);
   } else {
@@ -183,7 +165,7 @@ __device__ inline T shfl_up(lane_mask m, T v, unsigned int d, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width) {
+__device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_down_sync(m, v, d, width);
   } else {
@@ -191,7 +173,7 @@ __device__ inline T shfl_down(lane_mask m, T v, unsigned int d, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width) {
+__device__ inline T shfl_xor(lane_mask m, T v, unsigned int x, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_xor_sync(m, v, x, width);
   } else {
@@ -208,11 +190,11 @@ __device__ inline void warp_sync(lane_mask) {
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
-__device__ inline lane_mask ballot(lane_mask m, int p) {
+__device__ inline lane_mask ballot(lane_mask m, int p, bool = false) {
   return __ballot(p) & m;
 }
 template <class T>
-__device__ inline T shfl(lane_mask, T v, int src, int width) {
+__device__ inline T shfl(lane_mask, T v, int src, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl(v, src, width);
   } else {
@@ -220,7 +202,7 @@ __device__ inline T shfl(lane_mask, T v, int src, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_up(lane_mask, T v, unsigned int d, int width) {
+__device__ inline T shfl_up(lane_mask, T v, unsigned int d, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_up(v, d, width);
   } else {
@@ -228,7 +210,7 @@ __device__ inline T shfl_up(lane_mask, T v, unsigned int d, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_down(lane_mask, T v, unsigned int d, int width) {
+__device__ inline T shfl_down(lane_mask, T v, unsigned int d, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_down(v, d, width);
   } else {
@@ -236,7 +218,7 @@ __device__ inline T shfl_down(lane_mask, T v, unsigned int d, int width) {
   }
 }
 template <class T>
-__device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width) {
+__device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width, bool = false) {
   if constexpr (native_shuffle<T>::value) {
     return __shfl_xor(v, x, width);
   } else {
@@ -245,29 +227,6 @@ __device__ inline T shfl_xor(lane_mask, T v, unsigned int x, int width) {
 }
 __device__ inline lane_mask active() {
   return __ballot(1);
-}
-#endif
-
-#if !defined(__KJIT_CPU__)
-// A tile's exchanges are the warp's (the CPU backend's may run its lanes in step).
-__device__ inline lane_mask tile_ballot(lane_mask m, int p) {
-  return ballot(m, p);
-}
-template <class T>
-__device__ inline T tile_shfl(lane_mask m, T v, int src, int width) {
-  return shfl(m, v, src, width);
-}
-template <class T>
-__device__ inline T tile_shfl_up(lane_mask m, T v, unsigned int d, int width) {
-  return shfl_up(m, v, d, width);
-}
-template <class T>
-__device__ inline T tile_shfl_down(lane_mask m, T v, unsigned int d, int width) {
-  return shfl_down(m, v, d, width);
-}
-template <class T>
-__device__ inline T tile_shfl_xor(lane_mask m, T v, unsigned int x, int width) {
-  return shfl_xor(m, v, x, width);
 }
 #endif
 
@@ -371,28 +330,28 @@ class thread_block_tile<Size, void> {
   __device__ void sync() const { __kjit_cg::warp_sync(mask()); }
   template <class T>
   __device__ T shfl(T value, int source) const {
-    return __kjit_cg::tile_shfl(mask(), value, source, Size);
+    return __kjit_cg::shfl(mask(), value, source, Size, true);
   }
   template <class T>
   __device__ T shfl_up(T value, unsigned int delta) const {
-    return __kjit_cg::tile_shfl_up(mask(), value, delta, Size);
+    return __kjit_cg::shfl_up(mask(), value, delta, Size, true);
   }
   template <class T>
   __device__ T shfl_down(T value, unsigned int delta) const {
-    return __kjit_cg::tile_shfl_down(mask(), value, delta, Size);
+    return __kjit_cg::shfl_down(mask(), value, delta, Size, true);
   }
   template <class T>
   __device__ T shfl_xor(T value, unsigned int lanes) const {
-    return __kjit_cg::tile_shfl_xor(mask(), value, lanes, Size);
+    return __kjit_cg::shfl_xor(mask(), value, lanes, Size, true);
   }
   __device__ unsigned int ballot(int predicate) const {
-    return static_cast<unsigned int>(__kjit_cg::tile_ballot(mask(), predicate) >> first_lane());
+    return static_cast<unsigned int>(__kjit_cg::ballot(mask(), predicate, true) >> first_lane());
   }
   __device__ int any(int predicate) const {
-    return __kjit_cg::tile_ballot(mask(), predicate) != 0;
+    return __kjit_cg::ballot(mask(), predicate, true) != 0;
   }
   __device__ int all(int predicate) const {
-    return __kjit_cg::tile_ballot(mask(), predicate) == mask();
+    return __kjit_cg::ballot(mask(), predicate, true) == mask();
   }
   template <class T>
   __device__ unsigned int match_any(T value) const {
