@@ -1,5 +1,7 @@
 #include "openmp_baselines.hpp"
 
+#include "openmp_sum.hpp"
+
 #include <omp.h>
 
 #include <cmath>
@@ -79,21 +81,11 @@ void omp_empty_loop(int iterations) {
 }
 
 int omp_sum_ints(const int* x, int n) {
-  unsigned sum = 0;  // wraps as the sample's int sums do, without signed overflow
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
-  for (int i = 0; i < n; ++i) {
-    sum += static_cast<unsigned>(x[i]);
-  }
-  return static_cast<int>(sum);
+  return static_cast<int>(omp_sum<unsigned>(x, n));
 }
 
 float omp_sum_floats(const float* x, int n) {
-  float sum = 0.0f;
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
-  for (int i = 0; i < n; ++i) {
-    sum += x[i];
-  }
-  return sum;
+  return omp_sum<float>(x, n);
 }
 
 int omp_threads() {

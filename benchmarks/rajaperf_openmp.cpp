@@ -1,5 +1,7 @@
 #include "rajaperf_openmp.hpp"
 
+#include "openmp_sum.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -64,12 +66,7 @@ double omp_pi_atomic(int n) {
 }
 
 double omp_reduce_sum(const double* x, int n) {
-  double sum = 0.0;
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
-  for (int i = 0; i < n; ++i) {
-    sum += x[i];
-  }
-  return sum;
+  return omp_sum<double>(x, n);
 }
 
 void omp_fir(double* out, const double* in, const double* coeff, int n) {

@@ -7,11 +7,14 @@
 // every shuffle a meeting. What the kernels compute is checked by
 // WarpLanes.* on both ways.
 #include "cpu_dumped_ir.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 
 namespace kjit {
@@ -77,24 +80,9 @@ TEST(CpuWarpLanes, AFullMaskUnderABranchOnDataAfterALoopRunsInStepBehindABarrier
 TEST(CpuWarpLanes, TheFirstWarpsShufflesAfterALoopOfBarriersRunInStep) {
   // cuda-samples' reduce4: the threads come to `if (t < 32)` from a loop with a barrier, and
   // the function also splits range checks that guard shared loads (never the loop of lanes).
-  const std::string ir = test::optimised_ir(R"(
-    __global__ void tree_then_warp(const float* in, float* out) {
-      __shared__ float s[256];
-      const unsigned t = threadIdx.x;
-      float v = in[blockIdx.x * blockDim.x + t];
-      s[t] = v;
-      __syncthreads();
-      for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
-        if (t < stride) s[t] = v = v + s[t + stride];
-        __syncthreads();
-      }
-      if (t < 32) {
-        v += s[t + 32];
-        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);
-      }
-      if (t == 0) out[blockIdx.x] = v;
-    })",
-                                            "tree_then_warp");
+  std::stringstream source;  // tests/kernels/warp_lanes.cu, whose kernel WarpLanes.* runs
+  source << std::ifstream(test::test_kernel_path("warp_lanes.cu")).rdbuf();
+  const std::string ir = test::optimised_ir(source.str(), "tree_then_warp");
   ASSERT_FALSE(ir.empty()) << "KJIT_DUMP_DIR left no optimised IR";
   EXPECT_EQ(calls(ir, "__kjit_warp_release"), 0) << ir;
   EXPECT_NE(function(ir, "__kjit_block_0").find("shufflevector <32 x float>"), std::string::npos)
